@@ -1,0 +1,9 @@
+// name: edges_implements_delete
+// Delete IMPLEMENTS edges between live nodes by (src id, dst id): the edges a new resolution no longer gives.
+// row: {src, dst}
+// returns: deleted
+// params: rows
+UNWIND $rows AS row
+MATCH (a:CodeNode {id: row.src})-[e:IMPLEMENTS]->(b:CodeNode {id: row.dst})
+DELETE e
+RETURN count(e) AS deleted

@@ -1,0 +1,11 @@
+// name: edges_imports_create
+// Create IMPORTS edges between live nodes by id, with their properties (lines, confidence, resolved_by).
+// row: {src, dst, props}
+// returns: created
+// params: rows
+UNWIND $rows AS row
+MATCH (a:CodeNode {id: row.src})
+MATCH (b:CodeNode {id: row.dst})
+CREATE (a)-[e:IMPORTS]->(b)
+SET e = row.props
+RETURN count(e) AS created

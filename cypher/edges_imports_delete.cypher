@@ -1,0 +1,9 @@
+// name: edges_imports_delete
+// Delete IMPORTS edges between live nodes by (src id, dst id): the edges a new resolution no longer gives.
+// row: {src, dst}
+// returns: deleted
+// params: rows
+UNWIND $rows AS row
+MATCH (a:CodeNode {id: row.src})-[e:IMPORTS]->(b:CodeNode {id: row.dst})
+DELETE e
+RETURN count(e) AS deleted

@@ -1,0 +1,187 @@
+"""`graphrag-code`: the command line. Thin: each command calls one library function and prints its result.
+
+Errors of the package (graphrag_code.errors) are reported in one place, GraphragGroup.invoke, as a message
+on stderr and the error's exit code; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .cli_neo4j import neo4j_group
+from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
+from .db import Graph, Recorder
+from .errors import GraphragError
+
+SAMPLE_CYPHER = ("MATCH (r:Repository {id: $repo})-[:CONTAINS]->(f:File)-[:CONTAINS]->(s:Symbol)"
+                 "-[c:CALLS]->(t:Symbol) RETURN f, s, c, t LIMIT 50")
+
+
+class GraphragGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GraphragError as err:
+            click.echo(f"error: {err}", err=True)
+            ctx.exit(err.exit_code)
+
+
+@click.group(cls=GraphragGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="graphrag-code")
+def main() -> None:
+    """Index source repositories into a Neo4j code graph and query it with exact file:line citations.
+
+    Neo4j is selected by NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD (default: the local server that
+    `graphrag-code neo4j start` runs on bolt://127.0.0.1:7687).
+    """
+
+
+main.add_command(neo4j_group)
+
+
+def _print_explain(recorder: Recorder) -> None:
+    click.echo("\nCypher statements run (name, rows, seconds, parameters):", err=True)
+    for e in recorder.events:
+        click.echo(f"  {e.name:28s} {e.rows:6d} rows {e.seconds:8.3f}s  {json.dumps(e.short_params(2), default=str)[:200]}",
+                   err=True)
+
+
+class _Bar:
+    """A progress bar on stderr for the parse stage (silent when stderr is not a terminal or --json)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled, self.bar = enabled, None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=stage, unit="file", file=sys.stderr, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _print_summary(s: dict) -> None:
+    commit = (s["commit"] or "")[:12] or f"(no git) {s['snapshot_id']}"
+    click.echo(f"Indexed {s['repo']} at {commit} from {s['root']}" + ("  [working tree has uncommitted changes: "
+                                                                     "indexed the last commit]" if s["dirty"] else ""))
+    click.echo(f"  files: {s['files_indexed']} in snapshot ({s['files_parsed']} parsed, {s['files_unchanged']} "
+               f"unchanged, {s['files_deleted']} deleted, {s['files_renamed']} renamed)")
+    click.echo(f"  symbols: {s['symbols']}   chunks: {s['chunks']}   unresolved calls: {s['unresolved_calls']}")
+    click.echo("  edges: " + ", ".join(f"{k} {v}" for k, v in s["edges"].items()))
+    if s["skipped"]:
+        click.echo("  skipped: " + ", ".join(f"{k} {len(v)}" for k, v in s["skipped"].items())
+                   + "   (paths: --json)")
+    if s["secrets"]:
+        click.echo("  secrets redacted (never stored): " + ", ".join(f"{k} {v}" for k, v in s["secrets"].items()))
+    for w in s["warnings"][:10]:
+        click.echo(f"  warning: {w['path']}: {w['warning']}")
+    if len(s["warnings"]) > 10:
+        click.echo(f"  ... {len(s['warnings']) - 10} more warnings (--json)")
+    click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items()) + ")")
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".")
+@click.option("--name", help="Repository id in the graph (default: the directory name).")
+@click.option("--max-file-bytes", type=click.IntRange(1), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
+              help="Files larger than this are skipped (reported as too-large).")
+@click.option("--chunk-tokens", type=click.IntRange(32), default=DEFAULT_CHUNK_TOKENS, show_default=True,
+              help="Token budget of a chunk; longer definitions are split on inner blocks.")
+@click.option("--include-generated", is_flag=True, help="Index generated files too (flagged is_generated).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (every skipped path included).")
+@click.option("--explain", is_flag=True, help="Also list the Cypher statements run, with timings.")
+def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, include_generated: bool,
+          as_json: bool, explain: bool) -> None:
+    """Index the repository at PATH (default: the current directory) into Neo4j.
+
+    A git checkout is indexed at its HEAD commit (uncommitted changes are not indexed), a plain directory as
+    it is. Re-running on a new commit re-parses only the files whose content changed; readers see the old
+    snapshot until the new one is complete.
+    """
+    from .indexer import index_repository
+
+    settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
+                             include_generated=include_generated)
+    recorder = Recorder()
+    bar = _Bar(enabled=not as_json and sys.stderr.isatty())
+    with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
+        try:
+            summary = index_repository(graph, path, name=name, settings=settings, progress=bar)
+        finally:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps(summary.to_dict(), indent=2))
+    else:
+        _print_summary(summary.to_dict())
+    if explain:
+        _print_explain(recorder)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def status(as_json: bool) -> None:
+    """List indexed repositories with their commit, counts and schema / extractor versions."""
+    from .indexer import list_repositories
+
+    with Graph(Neo4jSettings.from_env()) as graph:
+        repos = list_repositories(graph)
+    if as_json:
+        click.echo(json.dumps(repos, indent=2, default=str))
+        return
+    if not repos:
+        click.echo("No repositories indexed yet: run `graphrag-code index PATH`.")
+        return
+    for r in repos:
+        commit = (r.get("commit") or "")[:12] or r.get("snapshot_id", "")
+        click.echo(f"{r['id']:24s} {r.get('status', '?'):9s} {commit:12s} files {r.get('files', 0):6d}  "
+                   f"symbols {r.get('symbols', 0):7d}  chunks {r.get('chunks', 0):7d}  "
+                   f"schema v{r.get('schema_version')} extractor v{r.get('extractor_version')}  "
+                   f"indexed {r.get('indexed_at', '-')}")
+        if r.get("running"):
+            click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path), default=str(PROJECT_ROOT))
+@click.option("--name", help="Repository id in the graph (default: the directory name).")
+@click.option("--no-neo4j", is_flag=True, help="Do not start the local Neo4j (use NEO4J_URI's server).")
+def up(path: Path, name: str | None, no_neo4j: bool) -> None:
+    """The main job: start the local Neo4j, index PATH (default: this checkout), print where to look."""
+    from .indexer import index_repository
+    from .neo4j_local import LocalNeo4j
+
+    browser = None
+    if not no_neo4j:
+        server = LocalNeo4j().start()
+        browser = server.browser_url
+        click.echo(f"Neo4j running: {server.bolt_uri}  (Browser {server.browser_url})")
+    bar = _Bar(enabled=sys.stderr.isatty())
+    with Graph(Neo4jSettings.from_env()) as graph:
+        try:
+            summary = index_repository(graph, path, name=name, progress=bar)
+        finally:
+            bar.close()
+    _print_summary(summary.to_dict())
+    click.echo("")
+    if browser:
+        click.echo(f"Explore the graph in Neo4j Browser: {browser}")
+        click.echo("  connect to bolt://127.0.0.1:7687 with 'No authentication', then paste:")
+    else:
+        click.echo("Explore the graph with this Cypher:")
+    click.echo(f"  :param repo => '{summary.repo}'")
+    click.echo(f"  {SAMPLE_CYPHER}")
+
+
+if __name__ == "__main__":
+    main()

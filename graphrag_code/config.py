@@ -1,0 +1,75 @@
+"""Settings: defaults as named constants, overridable by environment variables and CLI options."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CYPHER_DIR = PROJECT_ROOT / "cypher"
+QUERIES_DIR = Path(__file__).resolve().parent / "queries"
+
+DEFAULT_NEO4J_URI = "bolt://127.0.0.1:7687"
+DEFAULT_NEO4J_USER = "neo4j"
+DEFAULT_NEO4J_PASSWORD = "graphrag-code"
+DEFAULT_BOLT_PORT = 7687
+DEFAULT_HTTP_PORT = 7474
+DEFAULT_STATE_DIR = PROJECT_ROOT / ".graphrag"
+
+# Graph schema and extractor versions: bump the first when node/edge shapes change, the second when the
+# extraction of the same file would give different symbols or edges. Either change means "reindex".
+SCHEMA_VERSION = 1
+EXTRACTOR_VERSION = 1
+
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2-int8"
+DEFAULT_EMBEDDING_DIM = 384
+
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+DEFAULT_CHUNK_TOKENS = 512
+DEFAULT_WRITE_BATCH = 500
+
+
+def _env(name: str, default: str) -> str:
+    value = os.environ.get(name)
+    return value if value else default
+
+
+@dataclass(frozen=True)
+class Neo4jSettings:
+    uri: str = DEFAULT_NEO4J_URI
+    user: str = DEFAULT_NEO4J_USER
+    password: str = DEFAULT_NEO4J_PASSWORD
+    database: str | None = None
+
+    @classmethod
+    def from_env(cls) -> "Neo4jSettings":
+        return cls(
+            uri=_env("NEO4J_URI", DEFAULT_NEO4J_URI),
+            user=_env("NEO4J_USER", DEFAULT_NEO4J_USER),
+            password=_env("NEO4J_PASSWORD", DEFAULT_NEO4J_PASSWORD),
+            database=os.environ.get("NEO4J_DATABASE") or None,
+        )
+
+    @property
+    def is_local_default(self) -> bool:
+        """True when the URI points at the launcher's own server on this machine."""
+        return self.uri in (DEFAULT_NEO4J_URI, "bolt://localhost:7687", "neo4j://127.0.0.1:7687",
+                            "neo4j://localhost:7687")
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    chunk_tokens: int = DEFAULT_CHUNK_TOKENS
+    write_batch: int = DEFAULT_WRITE_BATCH
+    include_generated: bool = False
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    embedding_dim: int = DEFAULT_EMBEDDING_DIM
+
+
+@dataclass(frozen=True)
+class Settings:
+    neo4j: Neo4jSettings = field(default_factory=Neo4jSettings.from_env)
+    index: IndexSettings = field(default_factory=IndexSettings)
+    state_dir: Path = field(default_factory=lambda: Path(_env("GRAPHRAG_STATE_DIR", str(DEFAULT_STATE_DIR))))

@@ -1,0 +1,169 @@
+"""The one path to Neo4j: every statement runs through ``Graph.run`` / ``Tx.run`` by name, with a tracer hook.
+
+Driver errors are translated here into graphrag_code.errors; nothing above this module imports ``neo4j``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import neo4j
+from neo4j import exceptions as neo4j_errors
+
+from . import cypher
+from .config import SCHEMA_VERSION, Neo4jSettings
+from .errors import DatabaseError, DatabaseUnavailable, SchemaMismatch
+
+
+@dataclass
+class TraceEvent:
+    name: str
+    params: dict[str, Any]
+    seconds: float
+    rows: int
+    description: str = ""
+
+    def short_params(self, limit: int = 5) -> dict[str, Any]:
+        """Parameters for logs and --explain: long lists (rows, vectors) are cut."""
+        out = {}
+        for k, v in self.params.items():
+            if isinstance(v, list) and len(v) > limit:
+                out[k] = [*v[:limit], f"... {len(v) - limit} more"]
+            else:
+                out[k] = v
+        return out
+
+
+Tracer = Callable[[TraceEvent], None]
+
+
+@dataclass
+class Recorder:
+    """A tracer that keeps every event: what ``--explain`` prints and the API's debug field shows."""
+
+    events: list[TraceEvent] = field(default_factory=list)
+
+    def __call__(self, event: TraceEvent) -> None:
+        self.events.append(event)
+
+
+def _translate(exc: Exception, name: str) -> DatabaseError:
+    if isinstance(exc, (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, ConnectionError, OSError)):
+        return DatabaseUnavailable(f"Neo4j is not reachable ({exc.__class__.__name__}: {exc})",
+                                   hint="start it with `graphrag-code neo4j start` or check NEO4J_URI")
+    if isinstance(exc, neo4j_errors.AuthError):
+        return DatabaseError(f"Neo4j refused the credentials: {exc}", hint="check NEO4J_USER / NEO4J_PASSWORD")
+    if isinstance(exc, neo4j_errors.Neo4jError):
+        return DatabaseError(f"{name}: {exc.code}: {exc.message}")
+    return DatabaseError(f"{name}: {exc.__class__.__name__}: {exc}")
+
+
+class Tx:
+    """An explicit transaction: everything run through it commits together or not at all."""
+
+    def __init__(self, graph: "Graph", tx: neo4j.Transaction) -> None:
+        self._graph, self._tx = graph, tx
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self._graph._execute(self._tx.run, name, params)
+
+
+class Graph:
+    def __init__(self, settings: Neo4jSettings | None = None, tracer: Tracer | None = None) -> None:
+        self.settings = settings or Neo4jSettings.from_env()
+        self.tracers: list[Tracer] = [tracer] if tracer else []
+        try:
+            self._driver = neo4j.GraphDatabase.driver(
+                self.settings.uri, auth=(self.settings.user, self.settings.password),
+                connection_timeout=10, max_transaction_retry_time=15)
+        except (ValueError, neo4j_errors.ConfigurationError) as exc:
+            raise DatabaseError(f"bad NEO4J_URI {self.settings.uri!r}: {exc}") from exc
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> "Graph":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def verify(self) -> None:
+        try:
+            self._driver.verify_connectivity()
+        except Exception as exc:
+            raise _translate(exc, "connect") from exc
+
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self.settings.database)
+
+    def _execute(self, runner: Callable, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        statement = cypher.load(name)
+        statement.check(params)
+        started, rows = time.perf_counter(), []
+        try:
+            for text in statement.texts:
+                rows = [record.data() for record in runner(text, params)]
+        except Exception as exc:
+            raise _translate(exc, name) from exc
+        event = TraceEvent(name, params, time.perf_counter() - started, len(rows), statement.description)
+        for tracer in self.tracers:
+            tracer(event)
+        return rows
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run a named statement in its own transaction (retried by the driver on transient errors)."""
+        def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
+            return self._execute(tx.run, name, params)
+        try:
+            with self._session() as session:
+                return session.execute_write(work)
+        except DatabaseError:
+            raise
+        except Exception as exc:
+            raise _translate(exc, name) from exc
+
+    def run_schema(self, name: str, **params: Any) -> None:
+        """Schema statements cannot share a transaction with data: each runs auto-committed."""
+        try:
+            with self._session() as session:
+                self._execute(lambda text, p: session.run(text, p), name, params)
+        except DatabaseError:
+            raise
+        except Exception as exc:
+            raise _translate(exc, name) from exc
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        try:
+            with self._session() as session, session.begin_transaction() as tx:
+                yield Tx(self, tx)
+                tx.commit()
+        except DatabaseError:
+            raise
+        except Exception as exc:
+            raise _translate(exc, "transaction") from exc
+
+    # -- schema -------------------------------------------------------------------------------------------------
+    def ensure_schema(self, embedding_model: str, embedding_dim: int) -> None:
+        """Create constraints and indexes, record versions, and refuse a graph written by another schema/model."""
+        rows = self.run("meta_get", key="schema")
+        if rows:
+            meta = rows[0]
+            if meta["schema_version"] != SCHEMA_VERSION:
+                raise SchemaMismatch(
+                    f"the graph has schema version {meta['schema_version']}, this graphrag-code writes "
+                    f"{SCHEMA_VERSION}", hint="re-index: `graphrag-code index PATH --rebuild`")
+            if (meta["embedding_model"], meta["embedding_dim"]) != (embedding_model, embedding_dim):
+                raise SchemaMismatch(
+                    f"the vector index holds {meta['embedding_model']} ({meta['embedding_dim']} dims), "
+                    f"configured is {embedding_model} ({embedding_dim} dims); vectors of two models never mix",
+                    hint="use the indexed model, or drop the graph and re-index with the new one")
+        self.run_schema("schema", dimensions=embedding_dim)
+        if not rows:
+            self.run("meta_set", key="schema", schema_version=SCHEMA_VERSION,
+                     embedding_model=embedding_model, embedding_dim=embedding_dim)

@@ -1,0 +1,80 @@
+"""The one exception tree of graphrag-code.
+
+Third-party errors (neo4j driver, tree-sitter, git, subprocess) are translated into these at the boundary
+where they happen; the CLI maps them to exit codes and the API to HTTP statuses, each in one place.
+
+    GraphragError                     base; ``exit_code`` and ``http_status`` say how front ends report it
+    ├── ConfigError                   bad settings or arguments (exit 2, HTTP 400)
+    │   └── InputError                malformed user input: a path that is not there, a bad option value
+    ├── QueryFileError                a .cypher or .scm file is malformed, or a call passes the wrong parameters
+    ├── DatabaseError                 Neo4j failed (exit 3, HTTP 503)
+    │   ├── DatabaseUnavailable       Neo4j cannot be reached: start it or check NEO4J_URI
+    │   └── SchemaMismatch            the graph was written by another schema / model version: reindex
+    ├── LauncherError                 the local Neo4j could not be fetched, started or stopped
+    ├── SourceError                   the repository could not be read (git failed, path missing)
+    └── IndexingError                 indexing stopped; the previous graph of the repository is intact
+"""
+
+from __future__ import annotations
+
+
+class GraphragError(Exception):
+    """Base of every error graphrag-code raises on purpose."""
+
+    exit_code = 1
+    http_status = 500
+    code = "internal_error"
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}\n  hint: {self.hint}" if self.hint else self.message
+
+
+class ConfigError(GraphragError):
+    exit_code = 2
+    http_status = 400
+    code = "bad_config"
+
+
+class InputError(ConfigError):
+    code = "bad_input"
+
+
+class QueryFileError(GraphragError):
+    code = "query_file"
+
+
+class DatabaseError(GraphragError):
+    exit_code = 3
+    http_status = 503
+    code = "database_error"
+
+
+class DatabaseUnavailable(DatabaseError):
+    code = "database_unavailable"
+
+
+class SchemaMismatch(DatabaseError):
+    exit_code = 4
+    http_status = 409
+    code = "schema_mismatch"
+
+
+class LauncherError(GraphragError):
+    exit_code = 5
+    code = "launcher_error"
+
+
+class SourceError(GraphragError):
+    exit_code = 2
+    http_status = 400
+    code = "source_error"
+
+
+class IndexingError(GraphragError):
+    exit_code = 6
+    code = "indexing_error"

@@ -1,0 +1,383 @@
+"""Tree-sitter extraction: definitions, calls, imports and base classes of one source file.
+
+What to extract is data: ``queries/<language>-tags.scm``, with the tags captures below. This module only
+turns matches into typed records with exact coordinates; it never decides per language what a definition is.
+
+Captures (anything else makes the query file fail to load):
+    @definition.<kind>   the whole definition (kind: function, method, class, interface, struct, enum, trait,
+                         module, impl, type, constant); with @name, optional @doc and @owner (receiver type)
+    @reference.call      a call; with @name (the called identifier) and optional @receiver
+    @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
+    @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+
+import tree_sitter_language_pack as ts_pack
+from tree_sitter import Node, Parser, Query, QueryCursor
+
+from .config import QUERIES_DIR
+from .errors import QueryFileError
+from .languages import LANGUAGES, LanguageSpec
+from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
+
+DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
+                              "impl", "type", "constant"})
+_REFERENCE_KINDS = frozenset({"call", "inherits", "implements", "import"})
+_INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "import.module", "import.name", "import.alias",
+                             "import.wildcard"})
+_MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
+                             "storage_class_specifier", "visibility"})
+_VISIBILITY_WORDS = ("public", "private", "protected", "internal")
+_MAX_SIGNATURE = 300
+
+
+def check_captures(names: list[str], source: str) -> None:
+    """Reject capture names outside the convention, the way tree-sitter's tags loader does."""
+    for name in names:
+        head, _, tail = name.partition(".")
+        ok = (name in _INNER_CAPTURES
+              or (head == "definition" and tail in DEFINITION_KINDS)
+              or (head == "reference" and tail in _REFERENCE_KINDS))
+        if not ok:
+            raise QueryFileError(f"{source}: unknown capture @{name}",
+                                 hint="use @definition.<kind>, @reference.<call|inherits|implements|import>, "
+                                      "@name, @doc, @owner, @receiver or @import.*")
+
+
+@lru_cache(maxsize=None)
+def load_query(language: str) -> Query:
+    """Compile queries/<language>-tags.scm once per process, checking its captures."""
+    path = QUERIES_DIR / f"{language}-tags.scm"
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise QueryFileError(f"no query file for {language}: {path}") from exc
+    try:
+        query = Query(ts_pack.get_language(LANGUAGES[language].grammar), source)
+    except Exception as exc:  # tree-sitter raises QueryError / NameError-like errors with the position
+        raise QueryFileError(f"{path.name}: {exc}") from exc
+    check_captures([query.capture_name(i) for i in range(query.capture_count)], path.name)
+    return query
+
+
+@lru_cache(maxsize=None)
+def get_parser(language: str) -> Parser:
+    return ts_pack.get_parser(LANGUAGES[language].grammar)
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
+
+
+def _core(node: Node) -> Node:
+    """The definition inside a wrapper (decorated_definition, export_statement, expression_statement)."""
+    for field_name in ("definition", "declaration"):
+        child = node.child_by_field_name(field_name)
+        if child is not None:
+            return child
+    if node.type == "expression_statement" and node.named_child_count == 1:
+        return node.named_children[0]
+    return node
+
+
+def _find_body(node: Node, depth: int = 3) -> Node | None:
+    body = node.child_by_field_name("body")
+    if body is not None or depth == 0:
+        return body
+    for child in node.named_children:
+        found = _find_body(child, depth - 1)
+        if found is not None:
+            return found
+    return None
+
+
+class _Builder:
+    """Turns the query matches of one parsed file into a FileExtraction."""
+
+    def __init__(self, spec: LanguageSpec, source: bytes, root: Node) -> None:
+        self.spec, self.source, self.root = spec, source, root
+        self.result = FileExtraction(language=spec.name)
+        self._def_nodes: list[Node] = []
+
+    # -- definitions ---------------------------------------------------------------------------------------
+    def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
+        # One definition per @name node; when a wrapper (decorators, export) and the bare form both match,
+        # the wider node wins so decorators stay inside the range.
+        chosen: dict[tuple[int, int], tuple[str, Node, dict[str, list[Node]]]] = {}
+        for kind, node, caps in matches:
+            name_node = caps["name"][0]
+            key = (name_node.start_byte, name_node.end_byte)
+            old = chosen.get(key)
+            if old is None or (node.end_byte - node.start_byte) > (old[1].end_byte - old[1].start_byte):
+                chosen[key] = (kind, node, caps)
+        ordered = sorted(chosen.values(), key=lambda m: (m[1].start_byte, -m[1].end_byte))
+        for kind, node, caps in ordered:
+            self._add_definition(kind, node, caps)
+        self._link_parents()
+
+    def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
+        core, head, end_row = _core(node), node, node.end_point.row
+        if node.parent is None and node.children:
+            # Captured on the root: a declaration that scopes the rest of the file (C# `namespace X;`) runs from
+            # that declaration to the file's last line, and the rest of the file nests inside it.
+            name_start = caps["name"][0].start_byte
+            head = core = next(c for c in node.children if c.end_byte > name_start)
+            end_row = _last_row(node.children[-1])
+        start = self._leading_start(head)
+        body = _find_body(core)
+        name = " ".join(_text(caps["name"][0]).split())
+        definition = Definition(
+            name=name, kind=kind,
+            start_line=start.start_point.row + 1, end_line=end_row + 1,
+            start_byte=start.start_byte, end_byte=node.end_byte,
+            signature=self._signature(core, body),
+            docstring=self._docstring(caps, body, start, head),
+            body_start_line=body.start_point.row + 1 if body is not None else None,
+            blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
+        )
+        if "owner" in caps:
+            definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
+        definition.visibility, definition.exported = self._visibility(head, core, name)
+        self.result.definitions.append(definition)
+        self._def_nodes.append(node)
+
+    def _leading_start(self, node: Node) -> Node:
+        """Extend a definition upwards over doc comments, attributes and annotations touching it."""
+        start = node
+        sibling, wrapper = node.prev_named_sibling, node.parent
+        # a wrapper starting exactly at the definition is transparent: Ruby keeps a comment above the first
+        # statement of a class body outside the body_statement that holds that statement
+        while sibling is None and wrapper is not None and wrapper.start_byte == node.start_byte:
+            sibling, wrapper = wrapper.prev_named_sibling, wrapper.parent
+        while (sibling is not None and sibling.type in self.spec.leading_types
+               and _last_row(sibling) >= start.start_point.row - 1
+               and _last_row(sibling) < start.start_point.row + (0 if sibling.type.endswith("comment") else 1)):
+            start = sibling
+            sibling = sibling.prev_named_sibling
+        return start
+
+    def _signature(self, core: Node, body: Node | None) -> str:
+        end = body.start_byte if body is not None and body.start_byte > core.start_byte else core.end_byte
+        text = self.source[core.start_byte:end].decode("utf-8", errors="replace")
+        if body is None:
+            text = text.split("\n", 1)[0]
+        text = " ".join(text.split()).rstrip("{:= ").rstrip()
+        return text[:_MAX_SIGNATURE]
+
+    def _docstring(self, caps: dict[str, list[Node]], body: Node | None, start: Node, node: Node) -> str:
+        if "doc" in caps:
+            return _clean_doc(" ".join(_text(n) for n in caps["doc"]), self.spec.comment_prefixes)
+        if body is not None and body.named_child_count and self.spec.name == "python":
+            first = body.named_children[0]
+            if first.type == "expression_statement" and first.named_child_count and \
+                    first.named_children[0].type == "string":
+                return _clean_doc(_text(first.named_children[0]), ())
+            if first.type == "string":
+                return _clean_doc(_text(first), ())
+        if start is not node:
+            comments = self.source[start.start_byte:node.start_byte].decode("utf-8", errors="replace")
+            lines = [ln for ln in comments.splitlines() if not ln.strip().startswith(("#[", "@", "["))]
+            return _clean_doc("\n".join(lines), self.spec.comment_prefixes)
+        return ""
+
+    def _visibility(self, node: Node, core: Node, name: str) -> tuple[str | None, bool | None]:
+        lang = self.spec.name
+        if lang == "python":
+            private = name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+            return ("private" if private else "public"), not private
+        if lang == "go":
+            return ("public" if name[:1].isupper() else "private"), name[:1].isupper()
+        words = " ".join(_text(c) for n in (node, core) for c in n.children if c.type in _MODIFIER_TYPES)
+        if lang in ("javascript", "typescript", "tsx"):
+            exported = node.type == "export_statement" or (node.parent is not None and
+                                                           node.parent.type == "export_statement")
+            vis = next((w for w in _VISIBILITY_WORDS if w in words.split()), None)
+            if name.startswith("#"):
+                vis = "private"
+            return vis, exported
+        if lang == "cpp" and node.parent is not None and node.parent.type == "field_declaration_list":
+            # a member: the nearest `public:`/`private:` label above it, else the class/struct default
+            label = node.prev_sibling
+            while label is not None and label.type != "access_specifier":
+                label = label.prev_sibling
+            owner_type = node.parent.parent.type if node.parent.parent is not None else ""
+            vis = _text(label) if label is not None else ("private" if owner_type == "class_specifier" else "public")
+            return vis, vis == "public"
+        if lang in ("c", "cpp"):
+            internal = "static" in words.split()
+            return ("internal" if internal else "public"), not internal
+        if lang == "rust":
+            return ("public" if words.startswith("pub") else "private"), words.startswith("pub")
+        vis = next((w for w in _VISIBILITY_WORDS if w in words.split()), None)
+        return vis, (vis in (None, "public")) if lang == "ruby" else (vis == "public")
+
+    def _link_parents(self) -> None:
+        defs, nodes = self.result.definitions, self._def_nodes
+        stack: list[int] = []
+        for i, node in enumerate(nodes):
+            while stack and nodes[stack[-1]].end_byte < node.end_byte:
+                stack.pop()
+            if stack and nodes[stack[-1]].start_byte <= node.start_byte:
+                defs[i].parent = stack[-1]
+            stack.append(i)
+        for d in defs:
+            parent = defs[d.parent] if d.parent is not None else None
+            in_namespace = parent is not None and parent.kind in self.spec.namespace_kinds
+            if d.kind == "function" and parent is not None and parent.kind in self.spec.container_kinds \
+                    and not in_namespace:
+                d.kind = "method"
+            if not d.qualified_name:
+                d.qualified_name = f"{_scope_name(parent)}.{d.name}" if parent is not None else d.name
+            elif in_namespace:  # `void Foo::bar()` inside `namespace ns {}`: the @owner is relative to ns
+                d.qualified_name = f"{_scope_name(parent)}.{d.qualified_name}"
+        # a definition owns its leading lines too: calls in decorators that the grammar puts beside the
+        # definition (TypeScript method decorators) belong to it, as they do where the grammar nests them
+        self._starts = [d.start_byte for d in defs]
+
+    def enclosing(self, byte: int) -> int | None:
+        """Index of the innermost definition containing ``byte`` (walks parents: ranges nest)."""
+        i = bisect.bisect_right(self._starts, byte) - 1
+        while i is not None and i >= 0:
+            if self._def_nodes[i].end_byte > byte:
+                return i
+            i = self.result.definitions[i].parent
+        return None
+
+    # -- references ----------------------------------------------------------------------------------------
+    def add_call(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        name = _text(caps["name"][0]) if "name" in caps else ""
+        if not name:
+            return
+        receiver = " ".join(_text(caps["receiver"][0]).split())[:100] if "receiver" in caps else None
+        line = caps["name"][0].start_point.row + 1
+        self.result.calls.append(CallSite(self.enclosing(node.start_byte), name, receiver, line))
+
+    def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
+        owner = self.enclosing(node.start_byte)
+        name_node = caps.get("name", [node])[0]
+        if owner is None:
+            return
+        self.result.bases.append(BaseRef(owner, _text(name_node), relation, name_node.start_point.row + 1))
+
+    def add_import(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        if "import.module" not in caps:
+            return
+        module = _text(caps["import.module"][0]).strip("'\"`<>")
+        name = _text(caps["import.name"][0]) if "import.name" in caps else None
+        alias = _text(caps["import.alias"][0]) if "import.alias" in caps else None
+        ref = ImportRef(module, name, alias, node.start_point.row + 1, wildcard="import.wildcard" in caps)
+        if ref not in self.result.imports:
+            self.result.imports.append(ref)
+
+
+def _last_row(node: Node) -> int:
+    """The last row holding text of ``node``: a line comment that swallows its newline (Rust `///`) ends at
+    column 0 of the next row."""
+    end = node.end_point
+    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+
+
+def _scope_name(d: Definition) -> str:
+    return d.name if d.kind == "impl" else d.qualified_name
+
+
+def _clean_doc(text: str, prefixes: tuple[str, ...]) -> str:
+    text = text.strip()
+    for quote in ('"""', "'''", '"', "'"):
+        for prefix in ("", "r", "u", "b", "R", "U", "B"):
+            q = prefix + quote
+            if text.startswith(q) and text.endswith(quote) and len(text) >= len(q) + len(quote):
+                text = text[len(q):-len(quote)]
+                break
+        else:
+            continue
+        break
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        for p in sorted(prefixes, key=len, reverse=True):
+            if line.startswith(p):
+                line = line[len(p):].strip()
+                break
+        lines.append(line.removeprefix("/").removesuffix("*/").strip())
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()[:2000]
+
+
+def _count_errors(root: Node) -> int:
+    if not root.has_error:
+        return 0
+    count, cursor_stack = 0, [root]
+    while cursor_stack:
+        node = cursor_stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+            continue
+        cursor_stack.extend(c for c in node.children if c.has_error or c.is_error or c.is_missing)
+    return count
+
+
+def extract(source: bytes, language: str) -> FileExtraction:
+    """Parse ``source`` and extract definitions and references with exact 1-based lines."""
+    spec = LANGUAGES[language]
+    tree = get_parser(language).parse(source)
+    builder = _Builder(spec, source, tree.root_node)
+    defs, refs = [], []
+    for _, caps in QueryCursor(load_query(language)).matches(tree.root_node):
+        main = next((k for k in caps if k.startswith(("definition.", "reference."))), None)
+        if main is None:
+            continue
+        head, _, kind = main.partition(".")
+        (defs if head == "definition" else refs).append((kind, caps[main][0], caps))
+    builder.add_definitions([m for m in defs if "name" in m[2]])
+    for kind, node, caps in refs:
+        if kind == "call":
+            builder.add_call(node, caps)
+        elif kind == "import":
+            builder.add_import(node, caps)
+        else:
+            builder.add_base(kind.upper(), node, caps)
+    result = builder.result
+    result.calls.sort(key=lambda c: (c.line, c.name))
+    errors = _count_errors(tree.root_node)
+    if errors:
+        result.parse_status = "partial"
+        result.warnings.append(f"syntax errors in {errors} place(s); definitions recovered where possible, "
+                               f"every other line kept in module chunks")
+    return result
+
+
+def summarize(result: FileExtraction) -> dict:
+    """The extraction in the shape of the fixtures' ``*.expected.json`` files (names instead of indexes)."""
+    defs = result.definitions
+
+    def qname(index: int | None) -> str | None:
+        return defs[index].qualified_name if index is not None else None
+
+    return {
+        "parse_status": result.parse_status,
+        "definitions": [{"qualified_name": d.qualified_name, "kind": d.kind,
+                         "start_line": d.start_line, "end_line": d.end_line} for d in defs],
+        "calls": [{"caller": qname(c.caller), "name": c.name, "receiver": c.receiver, "line": c.line}
+                  for c in result.calls],
+        "imports": [{"module": i.module, "name": i.name, "alias": i.alias, "line": i.line}
+                    for i in result.imports],
+        "bases": [{"owner": qname(b.owner), "name": b.name, "relation": b.relation, "line": b.line}
+                  for b in result.bases],
+    }
+
+
+if __name__ == "__main__":  # python -m graphrag_code.extract FILE LANGUAGE: print what the extractor sees
+    import json
+    import sys
+
+    from .languages import language_for_path
+
+    file_path = sys.argv[1]
+    lang = sys.argv[2] if len(sys.argv) > 2 else language_for_path(file_path)
+    with open(file_path, "rb") as fh:
+        print(json.dumps(summarize(extract(fh.read(), lang)), indent=1))

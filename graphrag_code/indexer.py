@@ -1,0 +1,342 @@
+"""Index a repository snapshot into Neo4j: stage the changed files invisibly, resolve cross-file edges over the
+whole repository, then swap the new snapshot in with one transaction.
+
+Readers only ever see the previous snapshot or the new one: staged nodes carry the :Pending label (outside
+every index readers use) until the final transaction deletes the replaced files, promotes the staged ones,
+rewrites the edges that changed and moves the repository's commit. A crash or ``kill -9`` before that
+commit leaves the previous snapshot untouched; the next run first clears what the dead run staged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import signal
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import discovery, secrets
+from .chunking import chunk_file, file_chunks
+from .config import EXTRACTOR_VERSION, SCHEMA_VERSION, IndexSettings
+from .db import Graph, Tx
+from .errors import InputError
+from .extract import extract
+from .languages import LANGUAGES, is_test_path
+from .models import FileExtraction
+from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
+from .textutil import search_text
+
+Progress = Callable[[str, int, int], None]   # (stage, done, total)
+_EDGE_TYPES = ("CALLS", "IMPORTS", "INHERITS", "IMPLEMENTS")
+_FACTS_BATCH = 500
+_EDGE_BATCH = 5000
+
+
+@dataclass
+class IndexSummary:
+    repo: str
+    root: str
+    commit: str | None
+    snapshot_id: str
+    dirty: bool = False
+    files_indexed: int = 0          # files in the live snapshot after this run
+    files_parsed: int = 0           # files read and parsed by this run (new or changed)
+    files_unchanged: int = 0
+    files_deleted: int = 0
+    files_renamed: int = 0
+    symbols: int = 0
+    chunks: int = 0
+    edges: dict[str, int] = field(default_factory=dict)
+    edges_created: int = 0
+    edges_deleted: int = 0
+    unresolved_calls: int = 0
+    resolution: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, list[str]] = field(default_factory=dict)      # reason -> paths
+    warnings: list[dict[str, str]] = field(default_factory=list)      # {path, warning}
+    secrets: dict[str, int] = field(default_factory=dict)             # kind -> count (never values)
+    seconds: float = 0.0
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _crash_point(name: str) -> None:
+    """Fault injection for the crash-safety tests: GRAPHRAG_CRASH_AT=<name> kills the process right here."""
+    if os.environ.get("GRAPHRAG_CRASH_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclass
+class _Staged:
+    """What one file contributes: rows for the staged nodes and facts for resolution."""
+
+    rows: list[dict]
+    facts: FileFacts
+    symbols: int
+    chunks: int
+    warnings: list[str]
+
+
+class _Run:
+    def __init__(self, graph: Graph, snap: "discovery.Snapshot", repo: str, settings: IndexSettings,
+                 progress: Progress | None) -> None:
+        self.graph, self.snap, self.repo, self.settings = graph, snap, repo, settings
+        self.progress = progress or (lambda stage, done, total: None)
+        self.run_id = uuid.uuid4().hex[:12]
+        self.summary = IndexSummary(repo=repo, root=str(snap.root), commit=snap.commit,
+                                    snapshot_id=snap.snapshot_id, dirty=snap.dirty)
+        self.skipped: dict[str, list[str]] = defaultdict(list)
+        self.secret_counts: Counter[str] = Counter()
+        self.facts: dict[str, FileFacts] = {}
+        self.timer = time.perf_counter()
+
+    def _lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.summary.stage_seconds[stage] = round(now - self.timer, 3)
+        self.timer = now
+
+    # -- staging ------------------------------------------------------------------------------------------------
+    def stage(self, files: list["discovery.SourceFile"]) -> set[str]:
+        """Read, parse and stage ``files``; returns the paths that made it into the new snapshot."""
+        kept: set[str] = set()
+        batch: list[dict] = []
+        with discovery.SourceReader(self.snap) as reader:
+            for n, f in enumerate(files, 1):
+                staged = self._stage_file(f, reader.read(f))
+                if staged is not None:
+                    kept.add(f.path)
+                    batch.extend(staged.rows)
+                    self.facts[f.path] = staged.facts
+                    self.summary.files_parsed += 1
+                    for w in staged.warnings:
+                        self.summary.warnings.append({"path": f.path, "warning": w})
+                if len(batch) >= self.settings.write_batch:
+                    self.graph.run("stage_nodes", rows=batch)
+                    batch = []
+                self.progress("parse", n, len(files))
+        if batch:
+            self.graph.run("stage_nodes", rows=batch)
+        return kept
+
+    def _stage_file(self, f: "discovery.SourceFile", data: bytes) -> _Staged | None:
+        reason = discovery.content_skip_reason(f.path, data, include_generated=self.settings.include_generated)
+        if reason is not None:
+            self.skipped[reason[0]].append(f.path)
+            return None
+        data, findings = secrets.redact_bytes(data)
+        warnings = []
+        if findings:
+            self.secret_counts.update(x.kind for x in findings)
+            warnings.append(f"{len(findings)} secret(s) redacted before indexing")
+        text, replaced = discovery.decode(data)
+        if replaced:
+            warnings.append("invalid UTF-8: undecodable bytes replaced with U+FFFD; lines unchanged")
+        extraction = self._extract(f, data, text, warnings)
+        return self._rows(f, text, extraction, warnings, len(findings))
+
+    def _extract(self, f: "discovery.SourceFile", data: bytes, text: str, warnings: list[str]) -> FileExtraction:
+        budget = self.settings.chunk_tokens
+        lang = f.language
+        try:
+            if lang in LANGUAGES:
+                result = extract(text.encode("utf-8"), lang)
+            else:
+                result = FileExtraction(language=lang, parse_status="text")
+            result.chunks = chunk_file(text.encode("utf-8"), text, lang, result.definitions, budget)
+        except Exception as exc:  # a grammar crash must not lose the file: fall back to file-level chunks
+            result = FileExtraction(language=lang, parse_status="failed")
+            lines = text.split("\n")
+            result.chunks = file_chunks(lines[:-1] if lines and lines[-1] == "" else lines, budget)
+            result.warnings.append(f"extraction failed ({exc.__class__.__name__}: {exc}); indexed as file chunks")
+        warnings.extend(result.warnings)
+        return result
+
+    def _rows(self, f: "discovery.SourceFile", text: str, ex: FileExtraction, warnings: list[str],
+              redactions: int) -> _Staged:
+        repo, run, path = self.repo, self.run_id, f.path
+        facts_dict = ex.facts()
+        ids = symbol_ids(repo, path, facts_dict["defs"])
+        fid = file_id(repo, path)
+        is_test = is_test_path(f.language, path)
+        is_generated = bool(getattr(f, "is_generated", False))
+        base = {"repo": repo, "path": path, "blob": f.blob, "language": f.language, "run": run,
+                "is_test": is_test, "is_generated": is_generated}
+
+        def uid(node_id: str) -> str:
+            return f"{run}|{node_id}"
+
+        rows = [{"uid": uid(fid), "owner_uid": None, "rel": None, "kind": "File", "props": {
+            **base, "id": fid, "name": posixpath.basename(path), "size": f.size,
+            "lines": text.count("\n") + (0 if text.endswith("\n") or not text else 1),
+            "parse_status": ex.parse_status, "warnings": warnings, "secrets_redacted": redactions,
+            "extractor_version": EXTRACTOR_VERSION, "facts": json.dumps(facts_dict, separators=(",", ":"))}}]
+        for i, d in enumerate(ex.definitions):
+            owner = fid if d.parent is None else ids[d.parent]
+            test_symbol = is_test or bool(LANGUAGES[f.language].test_name.match(d.name))
+            rows.append({"uid": uid(ids[i]), "owner_uid": uid(owner), "rel": "CONTAINS", "kind": "Symbol", "props": {
+                **base, "id": ids[i], "name": d.name, "qualified_name": d.qualified_name, "kind": d.kind,
+                "signature": d.signature, "docstring": d.docstring, "start_line": d.start_line,
+                "end_line": d.end_line, "start_byte": d.start_byte, "end_byte": d.end_byte,
+                "visibility": d.visibility, "exported": d.exported, "is_test": test_symbol,
+                "parent_id": ids[d.parent] if d.parent is not None else None}})
+        for c in ex.chunks:
+            owner = ids[c.definition] if c.definition is not None else fid
+            suffix = f"part{c.part}" if c.part > 1 else ("chunk" if c.definition is not None else f"L{c.start_line}")
+            cid = f"{owner}::{suffix}"
+            d = ex.definitions[c.definition] if c.definition is not None else None
+            rows.append({"uid": uid(cid), "owner_uid": uid(owner), "rel": "HAS_CHUNK", "kind": "Chunk", "props": {
+                **base, "id": cid, "kind": c.kind, "start_line": c.start_line, "end_line": c.end_line,
+                "text": c.text, "header": c.header, "title": c.title, "part": c.part,
+                "symbol_id": owner if d is not None else None,
+                "name": d.name if d else c.title, "qualified_name": d.qualified_name if d else c.title,
+                "content_hash": hashlib.sha1(c.text.encode("utf-8")).hexdigest(),
+                "search_text": search_text(path, d.qualified_name if d else c.title, c.header, c.text)}})
+        facts = FileFacts(path, f.language, ids=ids, **facts_dict)
+        return _Staged(rows, facts, len(ex.definitions), len(ex.chunks), warnings)
+
+    # -- resolution and swap ------------------------------------------------------------------------------------
+    def load_facts(self, paths: list[str]) -> None:
+        for start in range(0, len(paths), _FACTS_BATCH):
+            for row in self.graph.run("file_facts", repo=self.repo, paths=paths[start:start + _FACTS_BATCH]):
+                facts = json.loads(row["facts"])
+                self.facts[row["path"]] = FileFacts(row["path"], row["language"], **facts)
+
+    def swap(self, touched: set[str], resolution: Resolution, props: dict) -> tuple[int, int]:
+        """The one transaction that replaces the live snapshot."""
+        existing = {(r["type"], r["src"], r["dst"]): _norm(r["props"]) for r in self.graph.run("edges_existing", repo=self.repo)}
+        alive = {k: v for k, v in existing.items() if not (_path_of(k[1], self.repo) in touched
+                                                            or _path_of(k[2], self.repo) in touched)}
+        new = {k: _norm(v) for k, v in resolution.edges.items()}
+        deletes = [k for k, v in alive.items() if new.get(k) != v]
+        creates = [k for k, v in new.items() if alive.get(k) != v]
+        old_unresolved = {r["id"]: r["calls"] for r in self.graph.run("unresolved_existing", repo=self.repo)}
+        updates = [{"id": i, "calls": c} for i, c in resolution.unresolved.items()
+                   if _path_of(i, self.repo) in touched or old_unresolved.get(i) != c]
+        updates += [{"id": i, "calls": []} for i in old_unresolved
+                    if i not in resolution.unresolved and _path_of(i, self.repo) not in touched]
+        with self.graph.transaction() as tx:
+            if touched:
+                tx.run("delete_files", repo=self.repo, paths=sorted(touched))
+            tx.run("promote", repo=self.repo, run=self.run_id)
+            _crash_point("swap")
+            tx.run("modules_upsert", names=sorted(resolution.external_modules))
+            self._edges(tx, "delete", deletes, new)
+            self._edges(tx, "create", creates, new)
+            for start in range(0, len(updates), _EDGE_BATCH):
+                tx.run("unresolved_set", rows=updates[start:start + _EDGE_BATCH])
+            tx.run("repo_finish", repo=self.repo, props=props)
+        return len(creates), len(deletes)
+
+    @staticmethod
+    def _edges(tx: Tx, action: str, keys: list[tuple[str, str, str]], props: dict) -> None:
+        by_type: dict[str, list[dict]] = defaultdict(list)
+        for etype, src, dst in keys:
+            row = {"src": src, "dst": dst}
+            if action == "create":
+                row["props"] = props[(etype, src, dst)]
+            by_type[etype].append(row)
+        for etype in _EDGE_TYPES:
+            rows = by_type.get(etype, [])
+            for start in range(0, len(rows), _EDGE_BATCH):
+                tx.run(f"edges_{etype.lower()}_{action}", rows=rows[start:start + _EDGE_BATCH])
+
+
+def _norm(props: dict) -> dict:
+    return {k: (sorted(v) if isinstance(v, list) else v) for k, v in props.items()}
+
+
+def _path_of(node_id: str, repo: str) -> str | None:
+    prefix = repo + ":"
+    if not node_id.startswith(prefix):
+        return None
+    return node_id[len(prefix):].split("#", 1)[0].split("::", 1)[0]
+
+
+def default_repo_name(root: Path) -> str:
+    return root.resolve().name or "repo"
+
+
+def index_repository(graph: Graph, root: Path, *, name: str | None = None, settings: IndexSettings | None = None,
+                     progress: Progress | None = None) -> IndexSummary:
+    """Index ``root`` (a git checkout at HEAD, or a plain directory) as repository ``name``."""
+    settings = settings or IndexSettings()
+    root = Path(root)
+    if not root.is_dir():
+        raise InputError(f"not a directory: {root}")
+    started = time.perf_counter()
+    snap = discovery.snapshot(root, max_file_bytes=settings.max_file_bytes,
+                              include_generated=settings.include_generated)
+    repo = name or default_repo_name(root)
+    if ":" in repo or "#" in repo:
+        raise InputError(f"repository name {repo!r} may not contain ':' or '#'")
+    run = _Run(graph, snap, repo, settings, progress)
+    for s in snap.skipped:
+        run.skipped[s.reason].append(s.path)
+    graph.ensure_schema(settings.embedding_model, settings.embedding_dim)
+    graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id, started_at=_now())
+    while graph.run("pending_clear", repo=repo, limit=10_000)[0]["deleted"]:
+        pass
+    run._lap("prepare")
+
+    live = {r["path"]: (r["blob"], r["extractor_version"]) for r in graph.run("live_files", repo=repo)}
+    current = {f.path: f for f in snap.files}
+    changed = [f for f in snap.files if live.get(f.path) != (f.blob, EXTRACTOR_VERSION)]
+    deleted = set(live) - set(current)
+    live_blobs_gone = Counter(live[p][0] for p in deleted)
+    run.summary.files_renamed = sum(1 for f in changed if f.path not in live and live_blobs_gone[f.blob] > 0)
+    kept = run.stage(changed)
+    _crash_point("staged")
+    run._lap("parse_and_stage")
+
+    unchanged = sorted(set(current) - {f.path for f in changed})
+    run.load_facts(unchanged)
+    resolution = resolve(repo, run.facts)
+    run._lap("resolve")
+
+    touched = {f.path for f in changed if f.path in live} | deleted
+    props = {"commit": snap.commit, "snapshot_id": snap.snapshot_id, "branch": snap.branch,
+             "remote_url": snap.remote_url, "indexed_at": _now(), "schema_version": SCHEMA_VERSION,
+             "extractor_version": EXTRACTOR_VERSION, "embedding_model": settings.embedding_model,
+             "dirty": snap.dirty, "files": len(kept) + len(unchanged)}
+    created, removed = run.swap(touched, resolution, props)
+    run._lap("swap")
+    s = run.summary
+    s.files_unchanged, s.files_deleted = len(unchanged), len(deleted)
+    s.files_indexed = len(kept) + len(unchanged)
+    s.edges_created, s.edges_deleted = created, removed
+    s.resolution = dict(sorted(resolution.stats.items()))
+    s.unresolved_calls = sum(len(v) for v in resolution.unresolved.values())
+    s.skipped = {k: sorted(v) for k, v in sorted(run.skipped.items())}
+    s.secrets = dict(run.secret_counts)
+    counts = graph.run("repo_counts", repo=repo)[0]
+    s.symbols, s.chunks = counts["symbols"], counts["chunks"]
+    s.edges = dict(sorted((t, n) for t, n in counts["edge_pairs"]))
+    s.seconds = round(time.perf_counter() - started, 3)
+    graph.run("repo_finish", repo=repo, props={"symbols": s.symbols, "chunks": s.chunks,
+                                                "edges": json.dumps(s.edges), "seconds": s.seconds})
+    return s
+
+
+def list_repositories(graph: Graph) -> list[dict]:
+    return [row["repo"] for row in graph.run("repo_list")]
+
+
+def delete_repository(graph: Graph, repo: str) -> int:
+    total = 0
+    while True:
+        n = graph.run("repo_delete", repo=repo, limit=10_000)[0]["deleted"]
+        total += n
+        if not n:
+            return total

@@ -1,0 +1,83 @@
+"""Which languages graphrag-code parses, and the few facts about each that are not in its .scm query."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str                       # our name; also the .scm file stem: queries/<name>-tags.scm
+    grammar: str                    # tree-sitter-language-pack name
+    extensions: tuple[str, ...]
+    # node types that, directly above a definition with no blank line between, belong to it
+    # (doc comments, attributes, annotations, decorators)
+    leading_types: frozenset[str] = frozenset({"comment"})
+    # definition kinds whose nested functions are methods, and that are split into a header chunk
+    container_kinds: frozenset[str] = frozenset({"class", "interface", "struct", "trait", "enum", "module", "impl"})
+    # container kinds that are only namespaces: functions directly inside stay functions (C++, PHP namespaces)
+    namespace_kinds: frozenset[str] = frozenset()
+    self_names: tuple[str, ...] = ()  # receivers meaning "this object"
+    comment_prefixes: tuple[str, ...] = ("//", "/*", "*", "*/")
+    test_path: re.Pattern[str] = field(default=re.compile(r"(^|/)(tests?|__tests__|spec)/"))
+    test_name: re.Pattern[str] = field(default=re.compile(r"^(test_?|Test)"))
+
+
+_C_LIKE_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+
+LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
+    LanguageSpec("python", "python", (".py", ".pyi"), leading_types=frozenset({"comment"}),
+                 self_names=("self", "cls"), comment_prefixes=("#",),
+                 test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
+    LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), self_names=("this",),
+                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$")),
+    LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), self_names=("this",),
+                 leading_types=frozenset({"comment", "decorator"}),  # method decorators are class-body siblings
+                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$")),
+    LanguageSpec("tsx", "tsx", (".tsx",), self_names=("this",), leading_types=frozenset({"comment", "decorator"}),
+                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$")),
+    LanguageSpec("go", "go", (".go",), test_path=re.compile(r"_test\.go$"), test_name=re.compile(r"^(Test|Benchmark|Example|Fuzz)")),
+    LanguageSpec("java", "java", (".java",), leading_types=_C_LIKE_COMMENTS, self_names=("this",),
+                 comment_prefixes=("//", "/**", "/*", "*", "*/"),
+                 test_path=re.compile(r"(^|/)src/test/|Tests?\.java$")),
+    LanguageSpec("rust", "rust", (".rs",), leading_types=_C_LIKE_COMMENTS | {"attribute_item"}, self_names=("self",),
+                 namespace_kinds=frozenset({"module"}),
+                 test_path=re.compile(r"(^|/)tests/"), test_name=re.compile(r"^test_")),
+    LanguageSpec("c", "c", (".c", ".h"), test_path=re.compile(r"(^|/)tests?/|_test\.c$")),
+    LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), self_names=("this",),
+                 namespace_kinds=frozenset({"module"}),
+                 test_path=re.compile(r"(^|/)tests?/|_test\.(cc|cpp)$")),
+    LanguageSpec("ruby", "ruby", (".rb",), self_names=("self",), comment_prefixes=("#",),
+                 test_path=re.compile(r"(^|/)(test|spec)/|_(test|spec)\.rb$")),
+    LanguageSpec("csharp", "csharp", (".cs",), self_names=("this",),
+                 test_path=re.compile(r"(^|/)[^/]*Tests?/|Tests?\.cs$")),
+    LanguageSpec("php", "php", (".php",), self_names=("$this", "self", "static"), comment_prefixes=("//", "#", "/*", "*", "*/"),
+                 namespace_kinds=frozenset({"module"}),
+                 test_path=re.compile(r"(^|/)tests?/|Test\.php$")),
+)}
+
+# Files that are not parsed as code but still chunked: Markdown by heading, config files whole or by OpenAPI operation.
+TEXT_FORMATS: dict[str, tuple[str, ...]] = {
+    "markdown": (".md", ".markdown", ".rst", ".txt"),
+    "yaml": (".yaml", ".yml"),
+    "json": (".json",),
+    "toml": (".toml",),
+}
+
+_BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
+_BY_EXTENSION.update({ext: fmt for fmt, exts in TEXT_FORMATS.items() for ext in exts})
+
+
+def language_for_path(path: str) -> str | None:
+    """Our language (or text format) name for a repository path, or None when we do not index it."""
+    suffix = PurePosixPath(path).suffix.lower()
+    return _BY_EXTENSION.get(suffix)
+
+
+def is_test_path(language: str, path: str) -> bool:
+    spec = LANGUAGES.get(language)
+    if spec is None:
+        return bool(re.search(r"(^|/)(tests?|spec|__tests__)/", path))
+    return bool(spec.test_path.search(path))

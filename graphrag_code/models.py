@@ -1,0 +1,91 @@
+"""Typed records the extractor produces and the indexer writes; every one knows exactly where it lives."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Definition:
+    """A named syntactic unit: function, method, class, struct, interface, trait, enum, module, assignment."""
+
+    name: str
+    kind: str
+    start_line: int          # 1-based, inclusive; includes decorators and doc comments directly above
+    end_line: int            # 1-based, inclusive
+    start_byte: int
+    end_byte: int
+    qualified_name: str = ""
+    parent: int | None = None  # index of the enclosing definition in FileExtraction.definitions
+    signature: str = ""
+    docstring: str = ""
+    visibility: str | None = None   # public / private / protected / internal, where the language has it
+    exported: bool | None = None
+    body_start_line: int | None = None
+    # (start_line, end_line) of the statements of the body, used to split long definitions
+    blocks: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class CallSite:
+    caller: int | None       # index of the innermost enclosing definition; None for module-level code
+    name: str                # the called name (last identifier)
+    receiver: str | None     # text before the last `.`/`->`/`::`, e.g. "self", "os.path", "this.store"
+    line: int
+
+
+@dataclass
+class ImportRef:
+    module: str              # module / path as written ("..a.b", "./lib/router", "github.com/x/y", "java.util.List")
+    name: str | None         # the imported name, for `from m import name`-style imports
+    alias: str | None        # local alias
+    line: int
+    wildcard: bool = False
+
+
+@dataclass
+class BaseRef:
+    owner: int               # index of the class-like definition
+    name: str
+    relation: str            # "INHERITS" or "IMPLEMENTS"
+    line: int
+
+
+@dataclass
+class Chunk:
+    """A retrievable unit of text with exact 1-based line coordinates in its file."""
+
+    kind: str                # symbol | part | header | module | file | section | operation
+    start_line: int
+    end_line: int
+    text: str                # exactly the source lines start..end, nothing added (citations hash these)
+    header: str = ""         # context repeated for parts of a split definition: its signature
+    definition: int | None = None   # index of the definition it belongs to
+    part: int = 0            # 1.. for parts of a split definition, 0 otherwise
+    title: str = ""          # heading, OpenAPI operation, or "<module>"
+
+
+@dataclass
+class FileExtraction:
+    language: str
+    definitions: list[Definition] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    imports: list[ImportRef] = field(default_factory=list)
+    bases: list[BaseRef] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    parse_status: str = "ok"   # ok | partial (syntax errors, recovered) | failed | text
+
+    def facts(self) -> dict:
+        """What call/import resolution needs from this file, without source text (stored on the File node)."""
+        return {
+            "defs": [[d.name, d.kind, d.qualified_name, d.parent, d.start_line, d.end_line]
+                     for d in self.definitions],
+            "calls": [[c.caller, c.name, c.receiver, c.line] for c in self.calls],
+            "imports": [[i.module, i.name, i.alias, i.line, i.wildcard] for i in self.imports],
+            "bases": [[b.owner, b.name, b.relation, b.line] for b in self.bases],
+        }
+
+
+def to_dict(obj) -> dict:
+    return asdict(obj)

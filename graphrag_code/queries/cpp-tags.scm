@@ -1,0 +1,165 @@
+; C++ definitions, calls, includes and base classes.
+; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
+; Out-of-line members `R Foo::bar(...) {}` use @owner (the innermost scope), so they are `Foo.bar`
+; (prefixed by an enclosing namespace). Template wrappers are part of the definition range.
+; Not captured: member/function prototypes without a body, `using` declarations, macros.
+
+; ---- functions and inline methods (a function inside a class/struct becomes a method) -------------------
+(function_definition
+  declarator: [
+    (function_declarator
+      declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: [(identifier) (field_identifier) (operator_name)] @name))
+    (reference_declarator
+      (function_declarator
+        declarator: [(identifier) (field_identifier) (operator_name)] @name))
+  ]) @definition.function
+
+(template_declaration
+  (function_definition
+    declarator: [
+      (function_declarator
+        declarator: [(identifier) (field_identifier) (operator_name)] @name)
+      (pointer_declarator
+        declarator: (function_declarator
+          declarator: [(identifier) (field_identifier) (operator_name)] @name))
+      (reference_declarator
+        (function_declarator
+          declarator: [(identifier) (field_identifier) (operator_name)] @name))
+    ])) @definition.function
+
+; ---- out-of-line members: `void Foo::bar()`, `Foo *Foo::make()`, `ns::Foo::bar()`, `Box<T>::put()` -------
+(function_definition
+  declarator: [
+    (function_declarator
+      declarator: (qualified_identifier
+        scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+        name: [(identifier) (destructor_name) (operator_name)] @name))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (qualified_identifier
+          scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+          name: [(identifier) (operator_name)] @name)))
+    (reference_declarator
+      (function_declarator
+        declarator: (qualified_identifier
+          scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+          name: [(identifier) (operator_name)] @name)))
+    (function_declarator
+      declarator: (qualified_identifier
+        name: (qualified_identifier
+          scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+          name: [(identifier) (destructor_name) (operator_name)] @name)))
+  ]) @definition.method
+
+(template_declaration
+  (function_definition
+    declarator: [
+      (function_declarator
+        declarator: (qualified_identifier
+          scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+          name: [(identifier) (destructor_name) (operator_name)] @name))
+      (pointer_declarator
+        declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+            name: [(identifier) (operator_name)] @name)))
+      (reference_declarator
+        (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+            name: [(identifier) (operator_name)] @name)))
+    ])) @definition.method
+
+; ---- lambdas bound to a name: `auto f = [](int x) { ... };` ----------------------------------------------
+(declaration
+  declarator: (init_declarator
+    declarator: (identifier) @name
+    value: (lambda_expression))) @definition.function
+
+; ---- types --------------------------------------------------------------------------------------------------
+(class_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.class
+
+(struct_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.struct
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.struct
+
+(enum_specifier
+  name: (type_identifier) @name
+  body: (enumerator_list)) @definition.enum
+
+(template_declaration
+  (class_specifier
+    name: (type_identifier) @name
+    body: (field_declaration_list))) @definition.class
+
+(template_declaration
+  (struct_specifier
+    name: (type_identifier) @name
+    body: (field_declaration_list))) @definition.struct
+
+; `typedef struct { ... } Name;`
+(type_definition
+  type: (struct_specifier !name body: (field_declaration_list))
+  declarator: (type_identifier) @name) @definition.struct
+
+(namespace_definition
+  name: [(namespace_identifier) (nested_namespace_specifier)] @name
+  body: (declaration_list)) @definition.module
+
+; ---- base classes: `class Square : public Shape, private util::Tracked, Base<T>` --------------------------
+(base_class_clause (type_identifier) @name @reference.inherits)
+(base_class_clause (qualified_identifier name: (type_identifier) @name) @reference.inherits)
+(base_class_clause (template_type name: (type_identifier) @name) @reference.inherits)
+(base_class_clause
+  (qualified_identifier name: (template_type name: (type_identifier) @name)) @reference.inherits)
+
+; ---- calls --------------------------------------------------------------------------------------------------
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (template_function name: (identifier) @name)
+  (#not-match? @name "^(static|dynamic|const|reinterpret)_cast$")) @reference.call
+
+; obj.method(), ptr->method(), this->method()
+(call_expression
+  function: (field_expression
+    argument: (_) @receiver
+    field: [
+      (field_identifier) @name
+      (template_method name: (field_identifier) @name)
+      (dependent_name (template_method name: (field_identifier) @name))
+    ])) @reference.call
+
+; Foo::create(), std::make_unique<T>(), ns::Foo::create() (receiver: the innermost scope)
+(call_expression
+  function: (qualified_identifier
+    scope: (_) @receiver
+    name: [(identifier) @name (template_function name: (identifier) @name)])) @reference.call
+
+(call_expression
+  function: (qualified_identifier
+    name: (qualified_identifier
+      scope: (_) @receiver
+      name: [(identifier) @name (template_function name: (identifier) @name)]))) @reference.call
+
+; new Foo(...), new ns::Foo(...), new Box<T>(...): a call to the constructor Foo
+(new_expression
+  type: [
+    (type_identifier) @name
+    (template_type name: (type_identifier) @name)
+    (qualified_identifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
+  ]) @reference.call
+
+; ---- includes -----------------------------------------------------------------------------------------------
+(preproc_include
+  path: (_) @import.module) @reference.import

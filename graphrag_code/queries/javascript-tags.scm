@@ -1,0 +1,239 @@
+; JavaScript (.js .jsx .mjs .cjs) definitions, calls, imports and base classes.
+; Captures follow the tree-sitter tags convention of graphrag_code/extract.py (module docstring).
+;
+; Definitions are captured on the whole statement (export_statement / lexical_declaration /
+; variable_declaration / expression_statement) so that JSDoc comments above it and the `export`
+; keyword are inside the range; when both the bare and the wrapped form match, the engine keeps the
+; wider one. Function-valued assignments are definitions named by their whole left-hand side
+; (`app.use = function use() {}` -> `app.use`, `module.exports = function () {}` -> `module.exports`).
+; Not captured: methods/functions in object literals, `this.x = function` assignments, named function
+; expressions passed as arguments, computed method names (`[Symbol.iterator]()`).
+
+; ---------------------------------------------------------------------------------------------------
+; functions and classes
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(export_statement
+  declaration: [(function_declaration name: (identifier) @name)
+                (generator_function_declaration name: (identifier) @name)]) @definition.function
+
+(export_statement
+  declaration: (class_declaration name: (identifier) @name)) @definition.class
+
+; `export default function () {}` / `export default () => {}` / `export default class {}`: named "default"
+(export_statement
+  "default" @name
+  value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+
+(export_statement
+  "default" @name
+  value: (class)) @definition.class
+
+; `const f = () => {}`, `let f = function () {}`, `var f = function* () {}`; also `const K = class {}`
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+
+(export_statement
+  declaration: (variable_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+
+([(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+  (variable_declaration (variable_declarator name: (identifier) @name value: (class)))
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator name: (identifier) @name value: (class))))]) @definition.class
+
+; `var proto = module.exports = function (options) {}`: named by the variable
+([(lexical_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)])))
+  (variable_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)])))]) @definition.function
+
+; `app.use = function use(fn) {}`, `exports.render = (a) => ...`, `module.exports = function () {}`,
+; `Foo.prototype.bar = function () {}`: named by the whole left-hand side (not `this.x = ...`)
+(expression_statement
+  (assignment_expression
+    left: [(identifier)
+           (member_expression object: [(identifier) (member_expression)])] @name
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+; `exports = module.exports = function () {}`: named by the innermost left-hand side
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: [(identifier)
+             (member_expression object: [(identifier) (member_expression)])] @name
+      right: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+
+(expression_statement
+  (assignment_expression
+    left: [(identifier)
+           (member_expression object: [(identifier) (member_expression)])] @name
+    right: (class))) @definition.class
+
+; class members: methods, getters/setters, static methods, generators, and fields holding functions
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
+
+(class_body
+  (field_definition
+    property: [(property_identifier) (private_property_identifier)] @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+
+; ---------------------------------------------------------------------------------------------------
+; base classes (only on classes that are captured above, so the owner is the class)
+
+([(class_declaration (class_heritage (identifier) @name) @reference.inherits)
+  (variable_declarator value: (class (class_heritage (identifier) @name) @reference.inherits))
+  (assignment_expression right: (class (class_heritage (identifier) @name) @reference.inherits))
+  (export_statement value: (class (class_heritage (identifier) @name) @reference.inherits))])
+
+([(class_declaration (class_heritage (member_expression property: (property_identifier) @name)) @reference.inherits)
+  (variable_declarator value: (class (class_heritage (member_expression property: (property_identifier) @name)) @reference.inherits))
+  (assignment_expression right: (class (class_heritage (member_expression property: (property_identifier) @name)) @reference.inherits))
+  (export_statement value: (class (class_heritage (member_expression property: (property_identifier) @name)) @reference.inherits))])
+
+; ---------------------------------------------------------------------------------------------------
+; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
+
+(call_expression
+  function: (identifier) @name
+  (#not-eq? @name "require")) @reference.call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+; ---------------------------------------------------------------------------------------------------
+; ES imports
+
+; import x from 'm'  -> alias x (the module's default export)
+(import_statement
+  (import_clause (identifier) @import.alias)
+  source: (string) @import.module) @reference.import
+
+; import * as ns from 'm'
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string) @import.module) @reference.import
+
+; import {a, b as c} from 'm'
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @import.name !alias)))
+  source: (string) @import.module) @reference.import
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @import.name alias: (identifier) @import.alias)))
+  source: (string) @import.module) @reference.import
+
+; import 'side-effect'
+(import_statement
+  . (string) @import.module) @reference.import
+
+; re-exports: export {a, b as c} from 'm'; export * from 'm'; export * as ns from 'm'
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name !alias))
+  source: (string) @import.module) @reference.import
+
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
+  source: (string) @import.module) @reference.import
+
+(export_statement
+  "*" @import.wildcard
+  source: (string) @import.module) @reference.import
+
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string) @import.module) @reference.import
+
+; import('m')
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @import.module .)) @reference.import
+
+; ---------------------------------------------------------------------------------------------------
+; CommonJS require (one match per form, so no duplicates)
+
+; const x = require('m')
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression
+    function: (identifier) @name
+    arguments: (arguments . (string) @import.module .))
+  (#eq? @name "require")) @reference.import
+
+; const {a, b: c} = require('m')
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
+  value: (call_expression
+    function: (identifier) @name
+    arguments: (arguments . (string) @import.module .))
+  (#eq? @name "require")) @reference.import
+
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias))
+  value: (call_expression
+    function: (identifier) @name
+    arguments: (arguments . (string) @import.module .))
+  (#eq? @name "require")) @reference.import
+
+; const x = require('m').y
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @name
+      arguments: (arguments . (string) @import.module .))
+    property: (property_identifier) @import.name)
+  (#eq? @name "require")) @reference.import
+
+; require('m') as a statement, an argument, a called value (`require('debug')('x')`),
+; an assigned value (`module.exports = require('./lib')`) or an object property value
+([(expression_statement (call_expression function: (identifier) @name
+                          arguments: (arguments . (string) @import.module .)))
+  (arguments (call_expression function: (identifier) @name
+               arguments: (arguments . (string) @import.module .)))
+  (call_expression function: (call_expression function: (identifier) @name
+                                arguments: (arguments . (string) @import.module .)))
+  (assignment_expression right: (call_expression function: (identifier) @name
+                                  arguments: (arguments . (string) @import.module .)))
+  (pair value: (call_expression function: (identifier) @name
+                 arguments: (arguments . (string) @import.module .)))]
+ (#eq? @name "require")) @reference.import

@@ -1,0 +1,53 @@
+; Ruby definitions, calls, requires and mixins.
+; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
+; Only `call` nodes are calls: a bare identifier without arguments (`foo`) may be a local variable or a
+; method call, so it is not captured. `require`/`include` are captured as imports/mixins, not as calls.
+
+(module
+  name: [(constant) (scope_resolution)] @name) @definition.module
+
+(class
+  name: [(constant) (scope_resolution)] @name) @definition.class
+
+; `def x` (a method inside a class/module; a function at top level)
+(method
+  name: (_) @name) @definition.function
+
+; `def self.x`: a singleton (class) method
+(singleton_method
+  name: (_) @name) @definition.method
+
+; `handler = ->(x) { ... }`
+(assignment
+  left: (identifier) @name
+  right: (lambda)) @definition.function
+
+; `class Invoice < Record`, `class Note < Billing::Invoice`
+(class
+  superclass: (superclass (constant) @name) @reference.inherits)
+(class
+  superclass: (superclass (scope_resolution name: (constant) @name)) @reference.inherits)
+
+; `include Mod`, `extend Mod`, `prepend Mod` inside a class or module body
+((call
+   !receiver
+   method: (identifier)
+   arguments: (argument_list [(constant) @name (scope_resolution name: (constant) @name)])) @reference.implements
+ (#match? @reference.implements "^(include|extend|prepend)[ (]"))
+
+; calls: `foo(x)`, `foo x`, `obj.bar`, `Foo.new`, `Mod::Thing.call(x)`
+((call
+   !receiver
+   method: (identifier) @name) @reference.call
+ (#not-match? @name "^(require|require_relative|include|extend|prepend)$"))
+
+(call
+  receiver: (_) @receiver
+  method: [(identifier) (constant)] @name) @reference.call
+
+; `require 'json'`, `require_relative 'support/money'`
+((call
+   !receiver
+   method: (identifier) @name
+   arguments: (argument_list . (string (string_content) @import.module) .)) @reference.import
+ (#match? @name "^(require|require_relative)$"))

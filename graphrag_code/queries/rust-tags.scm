@@ -1,0 +1,147 @@
+; Rust definitions, calls, imports and trait relations.
+; Captures follow the tags convention documented in graphrag_code/extract.py.
+;
+; - fn -> function (a fn inside an impl or trait becomes a method through LanguageSpec.container_kinds;
+;   bodiless trait/extern signatures are captured too); struct, union -> struct; enum; trait; type alias -> type;
+;   mod -> module.
+; - impl blocks -> impl with @name = the implementing type (`impl<T> Stack<T>` is `Stack`); the engine scopes
+;   the methods inside by the impl's name, so they are `Type.method`.
+; - `impl Trait for Type` -> @reference.implements named by the trait (owner = the impl);
+;   supertraits `trait A: B + C` -> @reference.inherits.
+; - `#[...]` attributes and `///` doc comments directly above are added by the engine (leading_types).
+; - calls: `f()`, `x.f()` / `self.f()` (@receiver `x` / `self`), `Type::new()` / `module::f()` (@receiver
+;   `Type` / `module`), turbofish `f::<T>()`; struct literals `Type { .. }` count as constructor calls to
+;   `Type` (like Go composite literals). Macro invocations (`println!`, `vec!`) are not calls.
+; - imports: one per imported name. `use a::b::C;` -> module `a::b`, name `C`; `use a::b::{c, d as e};` ->
+;   (a::b, c) and (a::b, d, alias e); `use a::b::{self}` -> module `a::b`; `use a::*;` -> module `a`, wildcard;
+;   `use a;` / `extern crate a;` -> module `a`.
+; Not captured (known gaps): calls written inside macro arguments (`assert_eq!(f(x), 1)`: token trees are not
+; parsed as expressions), nested use groups (`use a::{b::{c, d}}`), consts, statics, macro_rules definitions,
+; closures.
+
+; ---- functions ---------------------------------------------------------------------------------------------
+(function_item
+  name: (identifier) @name) @definition.function
+
+(function_signature_item
+  name: (identifier) @name) @definition.function
+
+; ---- types -------------------------------------------------------------------------------------------------
+(struct_item
+  name: (type_identifier) @name) @definition.struct
+
+(union_item
+  name: (type_identifier) @name) @definition.struct
+
+(enum_item
+  name: (type_identifier) @name) @definition.enum
+
+(trait_item
+  name: (type_identifier) @name) @definition.trait
+
+(type_item
+  name: (type_identifier) @name) @definition.type
+
+(mod_item
+  name: (identifier) @name) @definition.module
+
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+  ]) @definition.impl
+
+; ---- trait relations ---------------------------------------------------------------------------------------
+(impl_item
+  trait: [
+    (type_identifier) @name
+    (scoped_type_identifier name: (type_identifier) @name)
+    (generic_type type: (type_identifier) @name)
+    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+  ] @reference.implements)
+
+(trait_item
+  bounds: (trait_bounds
+    [
+      (type_identifier) @name
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+    ] @reference.inherits))
+
+; ---- calls -------------------------------------------------------------------------------------------------
+(call_expression
+  function: [
+    (identifier) @name
+    (generic_function function: (identifier) @name)
+  ]) @reference.call
+
+(call_expression
+  function: [
+    (field_expression value: (_) @receiver field: (field_identifier) @name)
+    (generic_function function: (field_expression value: (_) @receiver field: (field_identifier) @name))
+  ]) @reference.call
+
+(call_expression
+  function: [
+    (scoped_identifier path: (_) @receiver name: (identifier) @name)
+    (generic_function function: (scoped_identifier path: (_) @receiver name: (identifier) @name))
+  ]) @reference.call
+
+; struct literals as constructor calls (`Self { .. }` names no type and is skipped)
+((struct_expression
+  name: [
+    (type_identifier) @name
+    (generic_type_with_turbofish type: (type_identifier) @name)
+  ]) @reference.call
+  (#not-eq? @name "Self"))
+
+(struct_expression
+  name: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name)) @reference.call
+
+; ---- imports -----------------------------------------------------------------------------------------------
+(use_declaration
+  argument: (identifier) @import.module) @reference.import
+
+(use_declaration
+  argument: (scoped_identifier
+    path: (_) @import.module
+    name: (identifier) @import.name)) @reference.import
+
+(use_declaration
+  argument: (use_as_clause
+    path: (identifier) @import.module
+    alias: (identifier) @import.alias)) @reference.import
+
+(use_declaration
+  argument: (use_as_clause
+    path: (scoped_identifier
+      path: (_) @import.module
+      name: (identifier) @import.name)
+    alias: (identifier) @import.alias)) @reference.import
+
+(use_declaration
+  argument: (use_wildcard (_) @import.module) @import.wildcard) @reference.import
+
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @import.module
+    list: (use_list (identifier) @import.name @reference.import)))
+
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @import.module
+    list: (use_list (self) @reference.import)))
+
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @import.module
+    list: (use_list
+      (use_as_clause
+        path: (identifier) @import.name
+        alias: (identifier) @import.alias) @reference.import)))
+
+(extern_crate_declaration
+  name: (identifier) @import.module) @reference.import

@@ -1,0 +1,288 @@
+"""Tests of the local Neo4j launcher: fast checks of what it writes, then one real server for the module.
+
+The real-server tests never skip: without Java or the jars they fail, because the project cannot run without them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import ServiceUnavailable
+
+from graphrag_code.errors import ConfigError, LauncherError
+from graphrag_code.neo4j_local import (
+    CONF_KEYS,
+    DEFAULT_LIB_DIR,
+    LocalNeo4j,
+    ServerStatus,
+    conf_keys,
+    find_java,
+    neo4j_conf,
+)
+
+# Spelled out again here on purpose, so that a typo in the launcher does not pass by being copied.
+EXPECTED_KEYS = {
+    "server.default_listen_address", "server.bolt.enabled", "server.bolt.listen_address",
+    "server.bolt.advertised_address", "server.http.enabled", "server.http.listen_address",
+    "server.http.advertised_address", "server.https.enabled", "dbms.security.auth_enabled",
+    "dbms.usage_report.enabled", "server.directories.data", "server.directories.logs", "server.directories.run",
+    "server.directories.import", "server.directories.plugins", "server.memory.heap.initial_size",
+    "server.memory.heap.max_size", "server.memory.pagecache.size", "dbms.memory.transaction.total.max",
+    "db.transaction.timeout", "db.tx_log.rotation.retention_policy",
+    "internal.dbms.bolt.netty_server_shutdown_quiet_period",
+}
+
+
+def _free_ports(count: int = 2) -> list[int]:
+    """`count` distinct TCP ports free on 127.0.0.1 right now (all held open together so none repeats)."""
+    socks = [socket.socket() for _ in range(count)]
+    try:
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def _alive(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.exists():
+        try:
+            return stat.read_text().rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
+        except OSError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _get(url: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        return resp.status, resp.headers.get("Content-Type", ""), resp.read()
+
+
+# ---- fast tests, no server ---------------------------------------------------------------------------------------
+
+
+def test_conf_is_loopback_only_and_uses_known_keys(tmp_path: Path) -> None:
+    text = neo4j_conf(tmp_path, 17687, 17474, "1g", "256m")
+    keys = conf_keys(text)
+    assert len(keys) == len(set(keys)), "a key is written twice"
+    assert set(keys) <= EXPECTED_KEYS, f"unexpected keys: {set(keys) - EXPECTED_KEYS}"
+    assert set(keys) <= CONF_KEYS
+    lines = set(text.splitlines())
+    assert "server.bolt.listen_address=127.0.0.1:17687" in lines
+    assert "server.http.listen_address=127.0.0.1:17474" in lines
+    assert "server.default_listen_address=127.0.0.1" in lines
+    assert "server.https.enabled=false" in lines
+    assert "dbms.security.auth_enabled=false" in lines
+    assert f"server.directories.data={tmp_path.resolve() / 'data'}" in lines
+    assert "server.memory.pagecache.size=256m" in lines
+    assert "0.0.0.0" not in text
+    assert all(re.fullmatch(r"[a-z_.]+", k) for k in keys)
+
+
+def test_conf_keys_exist_in_the_neo4j_jars() -> None:
+    """Each key must be a string constant (a CONSTANT_Utf8 entry) in the settings classes of 5.26."""
+    LocalNeo4j().ensure_jars()
+    (jar,) = DEFAULT_LIB_DIR.glob("neo4j-configuration-*.jar")
+    with zipfile.ZipFile(jar) as zf:
+        blobs = [zf.read(name) for name in zf.namelist() if name.endswith(".class")]
+
+    def defined(key: str) -> bool:
+        entry = b"\x01" + len(key).to_bytes(2, "big") + key.encode()
+        return any(entry in blob for blob in blobs)
+
+    assert not defined("server.bolt.listen_adress"), "the check must reject a misspelt key"
+    missing = [key for key in sorted(CONF_KEYS) if not defined(key)]
+    assert not missing, f"not settings of this Neo4j: {missing}"
+
+
+def test_java_command_has_heap_opens_and_entry_point(tmp_path: Path) -> None:
+    server = LocalNeo4j(state_dir=tmp_path, heap="768m")
+    cmd = server.java_command("/usr/bin/java")
+    assert cmd[0] == "/usr/bin/java"
+    for flag in ("-Xms768m", "-Xmx768m", "-XX:+UseG1GC", "-Dio.netty.tryReflectionSetAccessible=true",
+                 "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+                 "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"):
+        assert flag in cmd
+    assert cmd[cmd.index("-cp") + 1] == f"{server.lib_dir}/*"
+    assert cmd[-4:] == ["org.neo4j.server.CommunityEntryPoint", f"--home-dir={tmp_path.resolve()}",
+                        f"--config-dir={tmp_path.resolve() / 'conf'}", "--console-mode"]
+
+
+@pytest.mark.parametrize("kwargs", [{"heap": "1x"}, {"pagecache": ""}, {"bolt_port": 0},
+                                    {"bolt_port": 17000, "http_port": 17000}])
+def test_bad_arguments_raise_config_error(tmp_path: Path, kwargs: dict[str, object]) -> None:
+    with pytest.raises(ConfigError):
+        LocalNeo4j(state_dir=tmp_path, **kwargs)  # type: ignore[arg-type]
+
+
+def test_stale_pid_file_is_not_a_running_server(tmp_path: Path) -> None:
+    bolt, http = _free_ports()
+    server = LocalNeo4j(state_dir=tmp_path, bolt_port=bolt, http_port=http)
+    server.run_dir.mkdir(parents=True)
+    for pid in (os.getpid(), 2**22 + 12345):  # a live process that is not Neo4j, then no process at all
+        server.pid_file.write_text(f"{pid}\n")
+        assert server.status().running is False
+    assert server.stop().running is False
+    assert not server.pid_file.exists()
+
+
+def test_missing_java_is_a_clear_launcher_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(LauncherError, match="Java is not installed"):
+        find_java()
+
+
+def test_missing_maven_is_a_clear_launcher_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    java = shutil.which("java")
+    assert java, "Java must be installed to run graphrag-code's Neo4j"
+    shutil.copy(DEFAULT_LIB_DIR.parent / "pom.xml", tmp_path / "pom.xml")
+    monkeypatch.setenv("JAVA_HOME", str(Path(java).resolve().parent.parent))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    server = LocalNeo4j(state_dir=tmp_path / "state", lib_dir=tmp_path / "lib")
+    assert server.jars_stale()
+    with pytest.raises(LauncherError, match="mvn"):
+        server.ensure_jars()
+
+
+# ---- one real server for the rest of the module ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
+    bolt, http = _free_ports()
+    srv = LocalNeo4j(state_dir=tmp_path_factory.mktemp("neo4j"), bolt_port=bolt, http_port=http,
+                     heap="512m", pagecache="128m")
+    srv.first_status = srv.start(timeout=240)  # type: ignore[attr-defined]
+    try:
+        yield srv
+    finally:
+        pid = srv.status().pid
+        try:
+            srv.stop(timeout=30)
+        finally:
+            if pid is not None and _alive(pid):
+                os.killpg(pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def driver(server: LocalNeo4j) -> Iterator[object]:
+    with GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=None) as drv:
+        yield drv
+
+
+@pytest.mark.neo4j
+def test_start_reports_running(server: LocalNeo4j) -> None:
+    status: ServerStatus = server.first_status  # type: ignore[attr-defined]
+    assert status.running and status.ready and status.pid
+    assert status.bolt_uri == f"bolt://127.0.0.1:{server.bolt_port}"
+    assert status.browser_url == f"http://127.0.0.1:{server.http_port}/browser/"
+    assert status.version and status.version.startswith("5.26")
+    assert int(server.pid_file.read_text()) == status.pid
+
+
+@pytest.mark.neo4j
+def test_second_start_is_idempotent_and_fast(server: LocalNeo4j) -> None:
+    first: ServerStatus = server.first_status  # type: ignore[attr-defined]
+    t0 = time.monotonic()
+    again = LocalNeo4j(state_dir=server.state_dir, bolt_port=server.bolt_port,
+                       http_port=server.http_port).start(timeout=30)
+    assert time.monotonic() - t0 < 5
+    assert again.pid == first.pid and again.running
+
+
+@pytest.mark.neo4j
+def test_cypher_over_bolt(driver: object, server: LocalNeo4j) -> None:
+    records, _, _ = driver.execute_query("RETURN 1 AS one")  # type: ignore[attr-defined]
+    assert records[0]["one"] == 1
+    # auth is off, so clients configured with the project's default credentials connect as well
+    with GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=("neo4j", "graphrag-code")) as drv:
+        assert drv.execute_query("RETURN 2 AS two").records[0]["two"] == 2
+
+
+@pytest.mark.neo4j
+def test_browser_is_served(server: LocalNeo4j) -> None:
+    status, ctype, body = _get(f"http://127.0.0.1:{server.http_port}/browser/")
+    assert status == 200 and ctype.startswith("text/html")
+    html = body.decode("utf-8", errors="replace")
+    assert "<title>Neo4j Browser</title>" in html
+    script = re.search(r'<script[^>]+src="([^"]+\.js)"', html)
+    assert script, "the Browser page names no script"
+    js_status, _, js_body = _get(f"http://127.0.0.1:{server.http_port}/browser/{script.group(1).lstrip('./')}")
+    assert js_status == 200 and len(js_body) > 1000
+
+
+@pytest.mark.neo4j
+def test_status_reports_running(server: LocalNeo4j) -> None:
+    status = LocalNeo4j(state_dir=server.state_dir).status()  # other ports: they come from launcher.json
+    assert status.running and status.ready
+    assert status.bolt_uri == f"bolt://127.0.0.1:{server.bolt_port}"
+
+
+@pytest.mark.neo4j
+def test_port_taken_by_another_program_is_reported(server: LocalNeo4j, tmp_path: Path) -> None:
+    (http,) = _free_ports(1)
+    other = LocalNeo4j(state_dir=tmp_path / "other", bolt_port=server.bolt_port, http_port=http)
+    with pytest.raises(LauncherError, match=f"port {server.bolt_port} .* taken"):
+        other.start(timeout=30)
+    assert not other.pid_file.exists()
+
+
+@pytest.mark.neo4j
+def test_vector_and_english_fulltext_indexes(driver: object) -> None:
+    run = driver.execute_query  # type: ignore[attr-defined]
+    run("CREATE VECTOR INDEX t IF NOT EXISTS FOR (n:T) ON n.e OPTIONS {indexConfig: "
+        "{`vector.dimensions`: 3, `vector.similarity_function`: 'cosine'}}")
+    run("UNWIND [['a', [1.0, 0.0, 0.0]], ['b', [0.9, 0.1, 0.0]], ['c', [0.0, 1.0, 0.0]]] AS p "
+        "CREATE (:T {name: p[0], e: p[1]})")
+    run("CREATE FULLTEXT INDEX ft IF NOT EXISTS FOR (n:Doc) ON EACH [n.text] "
+        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}")
+    run("UNWIND ['parsing the flows', 'validate refresh tokens', 'a cat'] AS t CREATE (:Doc {text: t})")
+    run("CALL db.awaitIndexes(120)")
+    hits = run("CALL db.index.vector.queryNodes('t', 2, [1.0, 0, 0]) YIELD node, score "
+               "RETURN node.name AS name, score").records
+    assert [r["name"] for r in hits] == ["a", "b"]
+    text = run("CALL db.index.fulltext.queryNodes('ft', 'parse flow') YIELD node RETURN node.text AS t").records
+    assert [r["t"] for r in text] == ["parsing the flows"]  # stemming: parse~parsing, flow~flows
+
+
+@pytest.mark.neo4j
+def test_logs_return_text(server: LocalNeo4j) -> None:
+    text = server.logs(50)
+    assert "Started." in text
+    assert len(server.logs(3).splitlines()) == 3
+
+
+@pytest.mark.neo4j
+def test_stop_then_status_says_not_running(server: LocalNeo4j) -> None:
+    """Runs last in the module: stops the shared server."""
+    pid = server.status().pid
+    assert pid is not None
+    stopped = server.stop(timeout=60)
+    assert stopped.running is False
+    assert not _alive(pid)
+    assert not server.pid_file.exists()
+    with pytest.raises(ServiceUnavailable):
+        with GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=None,
+                                  connection_timeout=2) as drv:
+            drv.verify_connectivity()
+    assert server.status().running is False
+    assert server.stop().running is False  # idempotent
+    assert "Stopped." in server.logs()

@@ -179,7 +179,9 @@ def openapi_operations(data: bytes, fmt: str) -> list[tuple[str, int, int]]:
             for method, op in _mapping_pairs(_first_mapping(item), fmt):
                 if method.lower() in _HTTP_METHODS:
                     pair = op.parent
-                    ops.append((f"{method.upper()} {path}", pair.start_point.row + 1, pair.end_point.row + 1))
+                    # a node that ends at column 0 ends on the line before (YAML includes the newline)
+                    end = pair.end_point.row + (1 if pair.end_point.column else 0)
+                    ops.append((f"{method.upper()} {path}", pair.start_point.row + 1, end))
     return ops
 
 

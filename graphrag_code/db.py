@@ -68,7 +68,7 @@ class Tx:
     def __init__(self, graph: "Graph", tx: neo4j.Transaction) -> None:
         self._graph, self._tx = graph, tx
 
-    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self._graph._execute(self._tx.run, name, params)
 
 
@@ -79,7 +79,8 @@ class Graph:
         try:
             self._driver = neo4j.GraphDatabase.driver(
                 self.settings.uri, auth=(self.settings.user, self.settings.password),
-                connection_timeout=10, max_transaction_retry_time=15)
+                connection_timeout=10, max_transaction_retry_time=15,
+                notifications_min_severity="OFF")
         except (ValueError, neo4j_errors.ConfigurationError) as exc:
             raise DatabaseError(f"bad NEO4J_URI {self.settings.uri!r}: {exc}") from exc
 
@@ -115,7 +116,7 @@ class Graph:
             tracer(event)
         return rows
 
-    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run a named statement in its own transaction (retried by the driver on transient errors)."""
         def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
             return self._execute(tx.run, name, params)
@@ -127,7 +128,7 @@ class Graph:
         except Exception as exc:
             raise _translate(exc, name) from exc
 
-    def run_schema(self, name: str, **params: Any) -> None:
+    def run_schema(self, name: str, /, **params: Any) -> None:
         """Schema statements cannot share a transaction with data: each runs auto-committed."""
         try:
             with self._session() as session:

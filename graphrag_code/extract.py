@@ -142,6 +142,10 @@ class _Builder:
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
+        elif "." in name and kind == "function":
+            # `app.use = function…` / `exports.render = …`: the qualified name is the whole target, the name
+            # its last part, so `app.use(...)` elsewhere and lookups by `use` both find it
+            definition.qualified_name, definition.name = name, name.rsplit(".", 1)[1]
         definition.visibility, definition.exported = self._visibility(head, core, name)
         self.result.definitions.append(definition)
         self._def_nodes.append(node)
@@ -211,8 +215,23 @@ class _Builder:
         if lang in ("c", "cpp"):
             internal = "static" in words.split()
             return ("internal" if internal else "public"), not internal
-        if lang == "rust":
-            return ("public" if words.startswith("pub") else "private"), words.startswith("pub")
+        if lang == "ruby":  # `private def x`, or a bare `private` / `protected` line above the defs in a body
+            labels = ("public", "private", "protected")
+            call = node.parent.parent if node.parent is not None and node.parent.type == "argument_list" else None
+            method = call.child_by_field_name("method") if call is not None and call.type == "call" else None
+            label = node.prev_named_sibling if node.type == "method" else None
+            while label is not None and not (label.type == "identifier" and _text(label) in labels):
+                label = label.prev_named_sibling
+            vis = _text(method) if method is not None and _text(method) in labels else \
+                (_text(label) if label is not None else "public")
+            return vis, vis == "public"
+        if lang == "php":  # functions, types and members without a visibility modifier are public
+            vis = next((w for w in _VISIBILITY_WORDS if w in words.split()), "public")
+            return vis, vis == "public"
+        if lang == "rust":  # `pub(crate)`, `pub(super)`, `pub(in path)` are visible inside the crate only
+            restricted = words.replace(" ", "").startswith("pub(")
+            return ("internal" if restricted else "public" if words.startswith("pub") else "private"), \
+                words.startswith("pub") and not restricted
         vis = next((w for w in _VISIBILITY_WORDS if w in words.split()), None)
         return vis, (vis in (None, "public")) if lang == "ruby" else (vis == "public")
 

@@ -26,17 +26,21 @@ class LanguageSpec:
 
 
 _C_LIKE_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_JS_COMMENT_PREFIXES = ("//", "/**", "/*", "*", "*/")  # JSDoc / TSDoc
 
 LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("python", "python", (".py", ".pyi"), leading_types=frozenset({"comment"}),
                  self_names=("self", "cls"), comment_prefixes=("#",),
                  test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
     LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), self_names=("this",),
+                 comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$")),
     LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), self_names=("this",),
                  leading_types=frozenset({"comment", "decorator"}),  # method decorators are class-body siblings
+                 comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$")),
     LanguageSpec("tsx", "tsx", (".tsx",), self_names=("this",), leading_types=frozenset({"comment", "decorator"}),
+                 comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$")),
     LanguageSpec("go", "go", (".go",), test_path=re.compile(r"_test\.go$"), test_name=re.compile(r"^(Test|Benchmark|Example|Fuzz)")),
     LanguageSpec("java", "java", (".java",), leading_types=_C_LIKE_COMMENTS, self_names=("this",),
@@ -45,15 +49,16 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("rust", "rust", (".rs",), leading_types=_C_LIKE_COMMENTS | {"attribute_item"}, self_names=("self",),
                  namespace_kinds=frozenset({"module"}),
                  test_path=re.compile(r"(^|/)tests/"), test_name=re.compile(r"^test_")),
-    LanguageSpec("c", "c", (".c", ".h"), test_path=re.compile(r"(^|/)tests?/|_test\.c$")),
+    LanguageSpec("c", "c", (".c", ".h"), comment_prefixes=("/**", "//", "/*", "*", "*/"),
+                 test_path=re.compile(r"(^|/)tests?/|_test\.c$")),
     LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), self_names=("this",),
-                 namespace_kinds=frozenset({"module"}),
+                 namespace_kinds=frozenset({"module"}), comment_prefixes=("/**", "//", "/*", "*", "*/"),
                  test_path=re.compile(r"(^|/)tests?/|_test\.(cc|cpp)$")),
     LanguageSpec("ruby", "ruby", (".rb",), self_names=("self",), comment_prefixes=("#",),
                  test_path=re.compile(r"(^|/)(test|spec)/|_(test|spec)\.rb$")),
     LanguageSpec("csharp", "csharp", (".cs",), self_names=("this",),
                  test_path=re.compile(r"(^|/)[^/]*Tests?/|Tests?\.cs$")),
-    LanguageSpec("php", "php", (".php",), self_names=("$this", "self", "static"), comment_prefixes=("//", "#", "/*", "*", "*/"),
+    LanguageSpec("php", "php", (".php",), self_names=("$this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
                  namespace_kinds=frozenset({"module"}),
                  test_path=re.compile(r"(^|/)tests?/|Test\.php$")),
 )}

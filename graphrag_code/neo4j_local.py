@@ -28,9 +28,10 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from graphrag_code import config
 from graphrag_code.errors import ConfigError, LauncherError
@@ -157,7 +158,7 @@ def _port_open(port: int, host: str = "127.0.0.1", timeout: float = 0.5) -> bool
 def _http_get(url: str, timeout: float = 3.0) -> tuple[int, bytes]:
     """(status, body) of a GET; status 0 when the server cannot be reached."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - loopback URL we built
+        with urllib.request.urlopen(url, timeout=timeout) as resp:
             return resp.status, resp.read()
     except urllib.error.HTTPError as err:
         return err.code, b""
@@ -521,7 +522,7 @@ class LocalNeo4j:
         if self.console_log.exists():
             self.console_log.replace(self.console_log.with_name("console.log.1"))
         with self.console_log.open("wb") as out:
-            self._proc = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
+            self._proc = subprocess.Popen(
                 self.java_command(java), cwd=self.state_dir, stdin=subprocess.DEVNULL, stdout=out,
                 stderr=subprocess.STDOUT, start_new_session=True, close_fds=True,
             )

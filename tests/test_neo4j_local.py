@@ -13,8 +13,8 @@ import socket
 import time
 import urllib.request
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from neo4j import GraphDatabase
@@ -279,10 +279,9 @@ def test_stop_then_status_says_not_running(server: LocalNeo4j) -> None:
     assert stopped.running is False
     assert not _alive(pid)
     assert not server.pid_file.exists()
-    with pytest.raises(ServiceUnavailable):
-        with GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=None,
-                                  connection_timeout=2) as drv:
-            drv.verify_connectivity()
+    refused = GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=None, connection_timeout=2)
+    with pytest.raises(ServiceUnavailable), refused:
+        refused.verify_connectivity()
     assert server.status().running is False
     assert server.stop().running is False  # idempotent
     assert "Stopped." in server.logs()

@@ -38,7 +38,7 @@
 ; calls: `foo(x)`, `foo x`, `obj.bar`, `Foo.new`, `Mod::Thing.call(x)`
 ((call
    !receiver
-   method: (identifier) @name) @reference.call
+   method: [(identifier) (constant)] @name) @reference.call
  (#not-match? @name "^(require|require_relative|include|extend|prepend)$"))
 
 (call
@@ -49,5 +49,5 @@
 ((call
    !receiver
    method: (identifier) @name
-   arguments: (argument_list . (string (string_content) @import.module) .)) @reference.import
+   arguments: (argument_list . (string . (string_content) @import.module .) .)) @reference.import
  (#match? @name "^(require|require_relative)$"))

@@ -3,9 +3,10 @@
 ;
 ; - fn -> function (a fn inside an impl or trait becomes a method through LanguageSpec.container_kinds;
 ;   bodiless trait/extern signatures are captured too); struct, union -> struct; enum; trait; type alias -> type;
-;   mod -> module.
+;   mod -> module (its fns stay functions: LanguageSpec.namespace_kinds).
 ; - impl blocks -> impl with @name = the implementing type (`impl<T> Stack<T>` is `Stack`); the engine scopes
-;   the methods inside by the impl's name, so they are `Type.method`.
+;   the methods inside by the impl's name, so they are `Type.method`. `impl Trait for &Type` is `Type`; impls for
+;   slices, tuples, `dyn Trait` and other unnamed types are not captured (their fns stay plain functions).
 ; - `impl Trait for Type` -> @reference.implements named by the trait (owner = the impl);
 ;   supertraits `trait A: B + C` -> @reference.inherits.
 ; - `#[...]` attributes and `///` doc comments directly above are added by the engine (leading_types).
@@ -51,6 +52,11 @@
     (generic_type type: (type_identifier) @name)
     (scoped_type_identifier name: (type_identifier) @name)
     (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+    (reference_type type: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+    ])
   ]) @definition.impl
 
 ; ---- trait relations ---------------------------------------------------------------------------------------

@@ -1,0 +1,303 @@
+"""Secrets never enter the graph: find secret values in source text and replace them, keeping every line.
+
+``redact`` replaces each secret *value* with ``[REDACTED:<kind>]``. It never adds or removes a line break,
+so every line number the indexer cites stays exact; a multi-line private key keeps its line structure and
+only its base64 body is replaced. A ``Finding`` records the kind and line, never the value.
+
+Kinds, most specific first (an overlap goes to the earlier kind): ``private-key``, ``aws-access-key``,
+``aws-secret-key``, ``github-token``, ``gitlab-token``, ``slack-token``, ``stripe-key``, ``google-api-key``,
+``anthropic-key``, ``openai-key``, ``jwt``, ``url-credentials`` (the password in ``scheme://user:pw@host``),
+``password-assignment`` and ``high-entropy``.
+
+The last two are heuristics tuned for near-zero false positives on ordinary code (see ``_plausible_value``
+and ``_looks_random``): hex-only strings (git SHAs, UUIDs, digests) and word-like identifiers are never
+``high-entropy``; placeholders, variable references and environment lookups are never
+``password-assignment``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+KINDS = ("private-key", "aws-access-key", "aws-secret-key", "github-token", "gitlab-token", "slack-token",
+         "stripe-key", "google-api-key", "anthropic-key", "openai-key", "jwt", "url-credentials",
+         "password-assignment", "high-entropy")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    line: int        # 1-based line where the secret value starts
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    kind: str
+    replacement: str
+
+
+def _placeholder(kind: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Token formats with a recognisable prefix
+
+@dataclass(frozen=True)
+class _TokenRule:
+    kind: str
+    triggers: tuple[str, ...]          # cheap substring test; the regex only runs when one is present
+    pattern: re.Pattern[str]           # group "v" is the secret value
+    check: Callable[[str], bool] | None = None
+    lowercase_triggers: bool = False   # test the triggers against the lower-cased text
+
+
+def _mixed(value: str) -> bool:
+    """Random keys mix cases and digits; kebab-case words after a prefix do not."""
+    return (any(c.isdigit() for c in value) and any(c.isupper() for c in value)
+            and any(c.islower() for c in value))
+
+
+def _not_doc_example(value: str) -> bool:
+    return "EXAMPLE" not in value   # AWS documents AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY
+
+
+# Patterns start with their literal prefix so `re` can skip ahead fast; the left boundary is checked after.
+_E = r"(?![A-Za-z0-9_\-])"             # right boundary of a token
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+_TOKEN_RULES: tuple[_TokenRule, ...] = (
+    _TokenRule("aws-access-key", ("AKIA", "ASIA"),
+               re.compile(r"(?P<v>A[KS]IA[0-9A-Z]{16})" + _E), _not_doc_example),
+    _TokenRule("aws-secret-key", ("aws_secret_access_key", "awssecretaccesskey", "aws-secret-access-key"),
+               re.compile(r"aws[_-]?secret[_-]?access[_-]?key[\"']?[ \t]*(?:=>|:=|:|=)[ \t]*[\"']?"
+                          r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", re.IGNORECASE),
+               _not_doc_example, lowercase_triggers=True),
+    _TokenRule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+               re.compile(r"(?P<v>gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})" + _E)),
+    _TokenRule("gitlab-token", ("glpat-",), re.compile(r"(?P<v>glpat-[A-Za-z0-9_\-]{20,})" + _E)),
+    _TokenRule("slack-token", ("xox",), re.compile(r"(?P<v>xox[baprs]-[0-9A-Za-z][0-9A-Za-z\-]{8,})" + _E)),
+    _TokenRule("stripe-key", ("k_live_",), re.compile(r"(?P<v>[rs]k_live_[0-9A-Za-z]{16,})" + _E)),
+    _TokenRule("google-api-key", ("AIza",), re.compile(r"(?P<v>AIza[0-9A-Za-z_\-]{35})" + _E)),
+    _TokenRule("anthropic-key", ("sk-ant-",), re.compile(r"(?P<v>sk-ant-[A-Za-z0-9_\-]{20,})" + _E)),
+    _TokenRule("openai-key", ("sk-",),
+               re.compile(r"(?P<v>sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{40,})" + _E), _mixed),
+    _TokenRule("jwt", ("eyJ",),
+               re.compile(r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)" + _E)),
+)
+
+# ---------------------------------------------------------------------------------------------------------
+# Private keys
+
+_KEY_BEGIN = re.compile(r"-----BEGIN (?P<label>[A-Z0-9 ]{0,20}PRIVATE KEY(?: BLOCK)?)-----")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]{0,20}PRIVATE KEY(?: BLOCK)?-----")
+# base64 runs of the body; never starting right after a backslash, so "\n" escapes in a one-line key survive
+_KEY_RUN = re.compile(r"(?<!\\)(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{1,7}={1,2}|=[A-Za-z0-9+/]{4}(?![A-Za-z0-9+/]))")
+_KEY_LINE = re.compile(r"[^\n]*[A-Za-z0-9+/]{16,}[^\n]*\n?")
+_MAX_KEY_CHARS = 65_536
+
+
+def _private_keys(text: str) -> Iterable[_Span]:
+    for begin in _KEY_BEGIN.finditer(text):
+        start = begin.end()
+        end_marker = _KEY_END.search(text, start, start + _MAX_KEY_CHARS)
+        if end_marker:
+            end = end_marker.start()
+        else:  # truncated block: take the following lines that still look like key material
+            end = text.find("\n", start) + 1
+            while end and (line := _KEY_LINE.match(text, end)) and line.end() > end:
+                end = line.end()
+            if end <= start:
+                continue
+        body = text[start:end]
+        # A marker mentioned in code (a parser, a docstring) has no key material after it.
+        if not re.search(r"[A-Za-z0-9+/]{40,}", body):
+            continue
+        yield _Span(start, end, "private-key", _KEY_RUN.sub(_placeholder("private-key"), body))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# `password = "value"` and friends
+
+_EOL = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"   # every char str.splitlines() breaks on
+_PASSWORD = re.compile(
+    r"(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|auth[_-]?token|access[_-]?token"
+    r"|token|access[_-]?key|client[_-]?secret|private[_-]?key)"
+    r"(?![\w-])[\"']?[ \t]*(?:=>|:=|:|=(?!=))[ \t]*"
+    r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^" + _EOL + r"]){1,256}?)(?P=q)"
+    # unquoted (.env, YAML, properties): the value must be all that is left on the line
+    r"|(?P<bare>[^\s\"'`,;(){}\[\]<>]{8,256})(?=[ \t]*;?[ \t]*(?:#[^\n]*)?\r?$))",
+    re.MULTILINE,
+)
+_PASSWORD_ANY_CASE = re.compile(_PASSWORD.pattern, re.IGNORECASE | re.MULTILINE)
+_PASSWORD_TRIGGERS = ("pass", "secret", "key", "token")
+_FAKE_VALUES = frozenset({"none", "null", "nil", "undefined", "true", "false", "password", "passwd",
+                          "secret", "token", "required", "optional", "missing", "default", "notset", "unset"})
+_FAKE_MARKERS = ("changeme", "change_me", "change-me", "changethis", "xxx", "***", "...", "${", "#{", "{{",
+                 "%(", "%s", "$(", "os.environ", "getenv", "process.env", "env(", "example", "placeholder",
+                 "dummy", "redacted", "your_", "your-", "yourpass", "yoursecret", "yourtoken", "fake", "sample",
+                 "<", ">")
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[._-][A-Za-z]+)+|[A-Z][A-Z0-9_]*")
+_REFERENCE_STEMS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
+
+
+def _plausible_value(value: str, bare: bool) -> bool:
+    """False for empty, placeholder, templated, referenced or word-like values; True for what may be real."""
+    low = value.lower()
+    if len(value) < 8 or any(c.isspace() for c in value) or low in _FAKE_VALUES:
+        return False
+    if any(marker in low for marker in _FAKE_MARKERS) or len(set(value)) <= 2:
+        return False
+    if value.startswith(("$", "/", "./", "../", "~/", "http://", "https://", "file:")):
+        return False
+    if _DOTTED_NAME.fullmatch(value) or _SEPARATED_WORDS.fullmatch(value):
+        return False   # a module path, attribute, constant name or kebab/snake words: not a secret
+    if re.fullmatch(r"[A-Za-z_][\w.]*", value) and any(stem in low for stem in _REFERENCE_STEMS):
+        return False   # a name: `password: userPassword`, `CHALLENGE_PASSWORD: "challengePassword"`
+    # Unquoted, a plain word or number is more likely a variable or setting than a password.
+    return not (bare and (value.isdigit() or re.fullmatch(r"[A-Za-z_]+", value)))
+
+
+def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
+    if not any(t in lower for t in _PASSWORD_TRIGGERS):
+        return
+    # Matching the lower-cased text is ~7x faster than IGNORECASE; it only works while offsets agree.
+    matches = _PASSWORD.finditer(lower) if len(lower) == len(text) else _PASSWORD_ANY_CASE.finditer(text)
+    for m in matches:
+        group = "quoted" if m.group("quoted") is not None else "bare"
+        value = text[m.start(group):m.end(group)]
+        if _plausible_value(value, bare=group == "bare"):
+            yield _Span(m.start(group), m.end(group), "password-assignment", _placeholder("password-assignment"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# scheme://user:password@host
+
+_URL_CREDENTIALS = re.compile(r"://[^\s/:@\"'<>`]{1,64}:(?P<v>[^\s/:@\"'<>`]{3,128})@")
+_URL_FAKES = frozenset({"pass", "password", "passwd", "pwd", "secret", "xxx", "xxxx", "****", "pw", "changeme",
+                        "token", "user", "username"})
+
+
+def _url_credentials(text: str) -> Iterable[_Span]:
+    if "://" not in text:
+        return
+    for m in _URL_CREDENTIALS.finditer(text):
+        value = m.group("v")
+        low = value.lower()
+        if low in _URL_FAKES or any(w in low for w in ("pass", "word", "secret", "pwd", "xxx")):
+            continue   # user:password@, user:pass%20pass@, p%C3%A4ssword@ – examples, not credentials
+        if value.startswith(("$", "%", "{", "<")) or len(set(value)) <= 1:
+            continue
+        yield _Span(m.start("v"), m.end("v"), "url-credentials", _placeholder("url-credentials"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# High-entropy string literals
+
+_LITERAL = re.compile(r"([\"'`])(?P<v>[A-Za-z0-9+/=_\-]{24,1024})\1")
+_HEX = re.compile(r"[0-9a-fA-F\-]+")
+_WORD = re.compile(r"[A-Z][a-z]{2,}|[a-z]{4,}")
+_VOWEL = re.compile(r"[aeiouy]")
+_SEPARATOR = re.compile(r"[_\-]+")
+_CASE_CONSISTENT = re.compile(r"[A-Z]*[a-z0-9]*|[A-Z0-9]+")
+_HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "md5-")   # subresource-integrity digests
+
+
+def _entropy(value: str) -> float:
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def _char_class(ch: str) -> int:
+    return 0 if ch.islower() else 1 if ch.isupper() else 2 if ch.isdigit() else 3
+
+
+def _looks_random(value: str) -> bool:
+    """Calibrated on 2,000 random tokens per length (recall 96% at 24 chars, 99% at 32+) against every
+    string literal of a Python site-packages: mixed case and digits, entropy near that of random base64 of
+    the same length, frequent changes of character class, and no run of English-looking words."""
+    n = len(value)
+    if _HEX.fullmatch(value) or value.lower().startswith(_HASH_PREFIXES) or not _mixed(value):
+        return False
+    if value[0] in "-_":   # "----WebKitFormBoundary…", "__private_name…": a separator, not key material
+        return False
+    parts = _SEPARATOR.split(value)
+    if len(parts) > 1 and all(_CASE_CONSISTENT.fullmatch(p) for p in parts):
+        return False       # PEM_write_bio_PKCS7_stream, Cryptography_HAS_TLSv1_3: an identifier
+    if _entropy(value) < min(5.0, 0.55 + 0.728 * math.log2(n)):   # ~1st percentile of random base64
+        return False
+    changes = sum(_char_class(a) != _char_class(b) for a, b in zip(value, value[1:]))
+    if changes / (n - 1) < 0.35:                                  # CamelCaseIdentifiers2D change rarely
+        return False
+    wordy = sum(len(w) for w in _WORD.findall(value) if _VOWEL.search(w))
+    return wordy / n < 0.6
+
+
+def _high_entropy(text: str) -> Iterable[_Span]:
+    for m in _LITERAL.finditer(text):
+        if _looks_random(m.group("v")):
+            yield _Span(m.start("v"), m.end("v"), "high-entropy", _placeholder("high-entropy"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+
+def _candidates(text: str) -> Iterable[_Span]:
+    """Every candidate span, in order of precedence."""
+    yield from _private_keys(text) if "-----BEGIN" in text else ()
+    lower = text.lower()
+    for rule in _TOKEN_RULES:
+        haystack = lower if rule.lowercase_triggers else text
+        if any(t in haystack for t in rule.triggers):
+            for m in rule.pattern.finditer(text):
+                if m.start("v") > 0 and text[m.start("v") - 1] in _TOKEN_CHARS:
+                    continue
+                if rule.check is None or rule.check(m.group("v")):
+                    yield _Span(m.start("v"), m.end("v"), rule.kind, _placeholder(rule.kind))
+    yield from _url_credentials(text)
+    yield from _password_assignments(text, lower)
+    yield from _high_entropy(text)
+
+
+def redact(text: str) -> tuple[str, list[Finding]]:
+    """text with every secret value replaced by ``[REDACTED:<kind>]`` (same lines), and what was found."""
+    accepted: list[_Span] = []     # sorted by start, never overlapping
+    starts: list[int] = []
+    for span in _candidates(text):
+        i = bisect_left(starts, span.start)
+        if (i > 0 and accepted[i - 1].end > span.start) or (i < len(accepted) and accepted[i].start < span.end):
+            continue   # overlaps a span of an earlier, more specific kind
+        accepted.insert(i, span)
+        starts.insert(i, span.start)
+    if not accepted:
+        return text, []
+    pieces: list[str] = []
+    findings: list[Finding] = []
+    pos, line = 0, 1
+    for span in accepted:
+        line += text.count("\n", pos, span.start)
+        findings.append(Finding(span.kind, line))
+        line += text.count("\n", span.start, span.end)
+        pieces += [text[pos:span.start], span.replacement]
+        pos = span.end
+    pieces.append(text[pos:])
+    return "".join(pieces), findings
+
+
+def redact_bytes(data: bytes) -> tuple[bytes, list[Finding]]:
+    """redact() for raw file bytes; returns the input unchanged (invalid UTF-8 and all) when nothing is found."""
+    text = data.decode("utf-8", "replace")
+    redacted, findings = redact(text)
+    return (redacted.encode("utf-8") if findings else data), findings
+
+
+def summarize(findings: Iterable[Finding]) -> dict[str, int]:
+    """Count of findings per kind, e.g. for the index report."""
+    return dict(Counter(f.kind for f in findings))

@@ -1,0 +1,271 @@
+"""The indexer against the real Neo4j: exact symbols per language, edges, skips, secrets, coverage,
+incremental == full, and crash safety."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.config import IndexSettings
+from graphrag_code.db import Graph
+from graphrag_code.indexer import index_repository
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lang"
+GITHUB_TOKEN = "ghp_" + "Zq7vK2mXw9RtY4uJ8nB3cD6fG1hL5pQ0sE2a"
+PEM_BODY = "MIIEowIBAAKCAQEA7Zq3vXbN1pW9kR2tY6uJ8mB3cD6fG1hL5pQ0sE2aKx9wVn4"
+
+SECRET_PY = f'''"""Settings with secrets that must never reach the graph."""
+GITHUB_TOKEN = "{GITHUB_TOKEN}"
+PRIVATE_KEY = """-----BEGIN RSA PRIVATE KEY-----
+{PEM_BODY}
+{PEM_BODY[::-1]}
+-----END RSA PRIVATE KEY-----"""
+
+
+def load_settings():
+    return {{"token": GITHUB_TOKEN}}
+'''
+
+
+def dump(graph: Graph, repo: str) -> dict:
+    row = graph.run("repo_dump", repo=repo)[0]
+    return row
+
+
+def symbols_of(graph_dump: dict, path: str) -> list[dict]:
+    return [n["props"] for n in graph_dump["nodes"] if "Symbol" in n["labels"] and n["props"]["path"] == path]
+
+
+@pytest.fixture(scope="module")
+def fixture_repo(tmp_path_factory, neo4j_settings):
+    """One repository holding every language fixture plus the awkward files, indexed once for the module."""
+    from conftest import GitRepo
+    from graphrag_code.indexer import delete_repository
+    import uuid
+
+    repo = GitRepo(tmp_path_factory.mktemp("fixture") / "repo")
+    for src in sorted(FIXTURES.glob("*/*")):
+        if not src.name.endswith(".expected.json"):
+            repo.write(f"src/{src.parent.name}/{src.name}", src.read_bytes())
+    repo.write("config/settings.py", SECRET_PY)
+    repo.write("legacy/latin1.py", b"# caf\xe9 cr\xe8me\ndef cafe():\n    return 1\n")
+    repo.write("tools/blob.py", b"def x():\n    pass\n\x00\x01\x02")
+    repo.write("assets/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    repo.write("big/huge.py", "x = 1\n" * 20_000)
+    repo.write("node_modules/left-pad/index.js", "module.exports = function leftPad() {}\n")
+    repo.write("package-lock.json", "{}\n")
+    repo.write("web/app.min.js", "function a(){return 1}\n")
+    repo.write("docs/guide.md", "# Guide\nIntro.\n\n## Install\nRun it.\n\n```sh\n# not a heading\n```\n## Use\nCall it.\n")
+    repo.write("api/openapi.yaml", "openapi: 3.0.0\ninfo:\n  title: Shop\npaths:\n  /orders:\n    get:\n"
+                                   "      summary: List orders\n    post:\n      summary: Create an order\n")
+    repo.commit("fixtures")
+    name = f"test-fixtures-{uuid.uuid4().hex[:8]}"
+    with Graph(neo4j_settings) as graph:
+        summary = index_repository(graph, repo.root, name=name, settings=IndexSettings(max_file_bytes=50_000))
+        yield repo, name, summary, dump(graph, name)
+        delete_repository(graph, name)
+
+
+@pytest.mark.parametrize("expected_path", sorted(FIXTURES.glob("*/*.expected.json")), ids=lambda p: p.stem)
+def test_symbols_in_graph_match_fixture_exactly(fixture_repo, expected_path: Path) -> None:
+    _, _, _, graph_dump = fixture_repo
+    expected = json.loads(expected_path.read_text())
+    path = f"src/{expected_path.parent.name}/{expected_path.name.removesuffix('.expected.json')}"
+    got = sorted((s["qualified_name"], s["kind"], s["start_line"], s["end_line"]) for s in symbols_of(graph_dump, path))
+    want = sorted((d["qualified_name"], d["kind"], d["start_line"], d["end_line"]) for d in expected["definitions"])
+    assert got == want
+
+
+def test_python_call_edges_carry_lines_and_resolution(fixture_repo) -> None:
+    _, name, _, graph_dump = fixture_repo
+    base = f"{name}:src/python/shop.py"
+    calls = {(e["src"], e["dst"]): e["props"] for e in graph_dump["edges"] if e["type"] == "CALLS"}
+    assert calls[(f"{base}#OrderService.cancel", f"{base}#OrderService.find")] == \
+        {"lines": [38], "confidence": 0.95, "resolved_by": "self"}
+    assert calls[(f"{base}#OrderService.path", f"{base}#_slug")]["lines"] == [35]
+    assert calls[(f"{base}#OrderService.path", f"{base}#_slug")]["resolved_by"] == "same_file"
+    assert calls[(base, f"{base}#OrderService")]["lines"] == [47]        # module-level call
+    inherits = [(e["src"], e["dst"]) for e in graph_dump["edges"] if e["type"] == "INHERITS"]
+    assert (f"{base}#OrderService", f"{base}#Base") in inherits
+    symbols = {s["qualified_name"]: s for s in symbols_of(graph_dump, "src/python/shop.py")}
+    # calls that resolve to nothing in the repository are kept, with the reason
+    assert "js.dumps@39:external:json" in symbols["OrderService.cancel"]["unresolved_calls"]
+    assert symbols["list_orders"]["docstring"] == "Return the newest orders."
+    assert symbols["list_orders"]["signature"] == 'def list_orders(limit=10)'
+    assert symbols["_slug"]["visibility"] == "private" and symbols["_slug"]["exported"] is False
+
+
+def test_every_skip_is_reported_with_its_reason(fixture_repo) -> None:
+    _, _, summary, _ = fixture_repo
+    skipped = summary.skipped
+    assert "assets/logo.png" in skipped["binary-type"]
+    assert "tools/blob.py" in skipped["binary"]
+    assert "big/huge.py" in skipped["too-large"]
+    assert "node_modules/" in skipped["vendored"]          # a vendored directory is reported once
+    assert "package-lock.json" in skipped["lockfile"]
+    assert "web/app.min.js" in skipped["minified"]
+
+
+def test_secrets_never_enter_the_graph(fixture_repo) -> None:
+    repo, name, summary, graph_dump = fixture_repo
+    text = json.dumps(graph_dump)
+    assert GITHUB_TOKEN not in text and PEM_BODY not in text and PEM_BODY[::-1] not in text
+    assert summary.secrets.get("github-token") == 1 and summary.secrets.get("private-key") == 1
+    assert GITHUB_TOKEN not in json.dumps(summary.to_dict())
+    # redaction keeps every line where it was: the function after the key block keeps its exact lines
+    (load,) = [s for s in symbols_of(graph_dump, "config/settings.py") if s["name"] == "load_settings"]
+    assert (load["start_line"], load["end_line"]) == (9, 10)
+
+
+def test_invalid_utf8_and_parse_errors_are_indexed_with_a_warning(fixture_repo) -> None:
+    _, _, summary, graph_dump = fixture_repo
+    warned = {(w["path"], w["warning"].split(":")[0]) for w in summary.warnings}
+    assert ("legacy/latin1.py", "invalid UTF-8") in warned
+    assert any(p == "src/c/broken.c" and w.startswith("syntax errors") for p, w in warned)
+    (cafe,) = [s for s in symbols_of(graph_dump, "legacy/latin1.py")]
+    # the comment holding the bad bytes sits directly above the function, so it belongs to it
+    assert (cafe["name"], cafe["start_line"], cafe["end_line"]) == ("cafe", 1, 3)
+    assert cafe["docstring"] == "caf\ufffd cr\ufffdme"
+    files = {n["props"]["path"]: n["props"] for n in graph_dump["nodes"] if "File" in n["labels"]}
+    assert files["src/c/broken.c"]["parse_status"] == "partial"
+
+
+def test_chunks_cover_every_line_with_exact_text(fixture_repo) -> None:
+    repo, _, _, graph_dump = fixture_repo
+    chunks: dict[str, list[dict]] = {}
+    for n in graph_dump["nodes"]:
+        if "Chunk" in n["labels"]:
+            chunks.setdefault(n["props"]["path"], []).append(n["props"])
+    files = [n["props"]["path"] for n in graph_dump["nodes"] if "File" in n["labels"]]
+    assert len(files) >= 14
+    for path in files:
+        lines = (repo.root / path).read_bytes().decode("utf-8", "replace").split("\n")
+        covered = {ln for c in chunks[path] for ln in range(c["start_line"], c["end_line"] + 1)}
+        missing = [i for i, line in enumerate(lines, 1) if line.strip() and i not in covered]
+        assert not missing, f"{path}: lines {missing[:10]} are in no chunk"
+        if path != "config/settings.py":   # redacted files differ from disk by design
+            for c in chunks[path]:
+                assert c["text"] == "\n".join(lines[c["start_line"] - 1:c["end_line"]]), (path, c["id"])
+
+
+def test_markdown_sections_and_openapi_operations(fixture_repo) -> None:
+    _, _, _, graph_dump = fixture_repo
+    titles = {(n["props"]["path"], n["props"]["title"], n["props"]["start_line"], n["props"]["end_line"])
+              for n in graph_dump["nodes"] if "Chunk" in n["labels"]}
+    assert ("docs/guide.md", "Install", 4, 9) in titles          # the fenced "# not a heading" stays inside
+    assert ("docs/guide.md", "Use", 10, 11) in titles
+    assert ("api/openapi.yaml", "GET /orders", 6, 7) in titles
+    assert ("api/openapi.yaml", "POST /orders", 8, 9) in titles
+
+
+def test_express_style_assignments_are_definitions(fixture_repo) -> None:
+    _, _, _, graph_dump = fixture_repo
+    js_names = {s["qualified_name"] for n in graph_dump["nodes"] if "Symbol" in n["labels"]
+                for s in [n["props"]] if s["language"] == "javascript"}
+    assert {"app.init", "app.set", "exports.render"} <= js_names, js_names
+
+
+# -- incremental == full -----------------------------------------------------------------------------------------
+V1 = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "def parse(text):\n    return text.split()\n\n\ndef render(items):\n    return ' '.join(items)\n",
+    "pkg/helpers.py": "def shout(s):\n    return s.upper()\n",
+    "pkg/app.py": ("from .core import parse, render\nfrom .helpers import shout\nfrom . import legacy\n\n\n"
+                   "def main(text):\n    return render(parse(shout(text)))\n\n\n"
+                   "def old(text):\n    return legacy.convert(text)\n"),
+    "pkg/legacy.py": "def convert(text):\n    return text\n",
+    "web/router.js": "const core = require('./core');\n\nfunction route(req) {\n  return core.handle(req);\n}\n"
+                     "module.exports = route;\n",
+    "web/core.js": "exports.handle = function handle(req) {\n  return req;\n};\n",
+}
+
+
+def _normalized(graph_dump: dict, repo: str) -> tuple[list, list]:
+    def fix(value):
+        if isinstance(value, str):
+            return value.replace(repo + ":", "REPO:")
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        return value
+
+    nodes = sorted(json.dumps({"labels": sorted(n["labels"]),
+                               "props": {k: fix(v) for k, v in n["props"].items() if k != "repo"}}, sort_keys=True)
+                   for n in graph_dump["nodes"])
+    edges = sorted(json.dumps({k: fix(v) for k, v in e.items()}, sort_keys=True) for e in graph_dump["edges"])
+    return nodes, edges
+
+
+def test_incremental_index_equals_full_index(graph: Graph, git_repo, tmp_path: Path) -> None:
+    import uuid
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    inc, full = f"test-inc-{uuid.uuid4().hex[:8]}", f"test-full-{uuid.uuid4().hex[:8]}"
+    try:
+        first = index_repository(graph, git_repo.root, name=inc)
+        assert first.files_parsed == len(V1)
+        # v2: an edit that adds a definition an unchanged file calls, a delete, a rename
+        git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s).upper()\n\n\ndef whisper(s):\n    return s\n")
+        git_repo.write("pkg/core.py", V1["pkg/core.py"] + "\n\ndef shout(s):\n    return s\n")
+        (git_repo.root / "pkg/legacy.py").unlink()
+        git_repo.git("mv", "web/core.js", "web/engine.js")
+        git_repo.write("web/router.js", V1["web/router.js"].replace("./core", "./engine"))
+        commit = git_repo.commit("v2")
+        second = index_repository(graph, git_repo.root, name=inc)
+        assert second.commit == commit
+        assert second.files_parsed == 4 and second.files_deleted == 2 and second.files_renamed == 1
+        assert second.files_unchanged == len(V1) - 1 - 4
+        fresh = index_repository(graph, git_repo.root, name=full)
+        assert fresh.files_parsed == len(V1) - 1
+        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
+        # and the edge an unchanged file gained through the edit exists
+        edges = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
+        assert (f"{inc}:web/router.js#route", f"{inc}:web/engine.js#exports.handle") in edges or \
+               (f"{inc}:web/router.js#route", f"{inc}:web/engine.js#handle") in edges
+        assert (f"{inc}:pkg/helpers.py#shout", f"{inc}:pkg/helpers.py#whisper") in edges
+    finally:
+        delete_repository(graph, inc)
+        delete_repository(graph, full)
+
+
+# -- crash safety --------------------------------------------------------------------------------------------
+def _index_in_subprocess(root: Path, name: str, crash_at: str | None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"}
+    if crash_at:
+        env["GRAPHRAG_CRASH_AT"] = crash_at
+    return subprocess.run([sys.executable, "-m", "graphrag_code.cli", "index", str(root), "--name", name, "--json"],
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("crash_at", ["staged", "swap"])
+def test_kill_mid_run_leaves_previous_snapshot_intact(graph: Graph, git_repo, repo_name: str, crash_at: str) -> None:
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    v1 = git_repo.commit("v1")
+    assert _index_in_subprocess(git_repo.root, repo_name, None).returncode == 0
+    before = _normalized(dump(graph, repo_name), repo_name)
+
+    git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+    (git_repo.root / "pkg/helpers.py").unlink()
+    v2 = git_repo.commit("v2")
+    killed = _index_in_subprocess(git_repo.root, repo_name, crash_at)
+    assert killed.returncode == -9, killed.stderr
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == v1
+    assert _normalized(dump(graph, repo_name), repo_name) == before
+    if crash_at == "staged":
+        assert graph.run("pending_count", repo=repo_name)[0]["pending"] > 0   # invisible leftovers
+
+    done = _index_in_subprocess(git_repo.root, repo_name, None)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["commit"] == v2
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == v2
+    assert graph.run("pending_count", repo=repo_name)[0]["pending"] == 0
+    paths = {n["props"]["path"] for n in dump(graph, repo_name)["nodes"] if "File" in n["labels"]}
+    assert "pkg/helpers.py" not in paths and "pkg/core.py" in paths

@@ -281,6 +281,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     repo = name or default_repo_name(root)
     if ":" in repo or "#" in repo:
         raise InputError(f"repository name {repo!r} may not contain ':' or '#'")
+    graph.verify()   # fail fast with a clear message instead of after the driver's retries
     run = _Run(graph, snap, repo, settings, progress)
     for s in snap.skipped:
         run.skipped[s.reason].append(s.path)

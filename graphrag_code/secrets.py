@@ -130,7 +130,7 @@ _EOL = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"   # every char str.split
 _PASSWORD = re.compile(
     r"(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|auth[_-]?token|access[_-]?token"
     r"|token|access[_-]?key|client[_-]?secret|private[_-]?key)"
-    r"(?![\w-])[\"']?[ \t]*(?:=>|:=|:|=(?!=))[ \t]*"
+    r"(?![\w-])[\"']?[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*"
     r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^" + _EOL + r"]){1,256}?)(?P=q)"
     # unquoted (.env, YAML, properties): the value must be all that is left on the line
     r"|(?P<bare>[^\s\"'`,;(){}\[\]<>]{8,256})(?=[ \t]*;?[ \t]*(?:#[^\n]*)?\r?$))",
@@ -143,9 +143,9 @@ _FAKE_VALUES = frozenset({"none", "null", "nil", "undefined", "true", "false", "
 _FAKE_MARKERS = ("changeme", "change_me", "change-me", "changethis", "xxx", "***", "...", "${", "#{", "{{",
                  "%(", "%s", "$(", "os.environ", "getenv", "process.env", "env(", "example", "placeholder",
                  "dummy", "redacted", "your_", "your-", "yourpass", "yoursecret", "yourtoken", "fake", "sample",
-                 "<", ">")
+                 "<", ">", "deadbeef", "blahblah", "foobar", "lorem", "12345678", "abcdefgh", "qwerty")
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[._-][A-Za-z]+)+|[A-Z][A-Z0-9_]*")
+_SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[._-][A-Za-z]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _REFERENCE_STEMS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
 
 
@@ -205,9 +205,8 @@ def _url_credentials(text: str) -> Iterable[_Span]:
 _LITERAL = re.compile(r"([\"'`])(?P<v>[A-Za-z0-9+/=_\-]{24,1024})\1")
 _HEX = re.compile(r"[0-9a-fA-F\-]+")
 _WORD = re.compile(r"[A-Z][a-z]{2,}|[a-z]{4,}")
-_VOWEL = re.compile(r"[aeiouy]")
-_SEPARATOR = re.compile(r"[_\-]+")
-_CASE_CONSISTENT = re.compile(r"[A-Z]*[a-z0-9]*|[A-Z0-9]+")
+_VOWEL = re.compile(r"[aeiouy]", re.IGNORECASE)
+_TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")   # CamelCase / snake_case / kebab-case pieces
 _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "md5-")   # subresource-integrity digests
 
 
@@ -221,24 +220,27 @@ def _char_class(ch: str) -> int:
 
 
 def _looks_random(value: str) -> bool:
-    """Calibrated on 2,000 random tokens per length (recall 96% at 24 chars, 99% at 32+) against every
-    string literal of a Python site-packages: mixed case and digits, entropy near that of random base64 of
-    the same length, frequent changes of character class, and no run of English-looking words."""
+    """True for a literal that looks like generated key material rather than a name, path or hash.
+
+    Calibrated on 3,000 random base64/base64url/alphanumeric tokens per length (recall ~95% at 24 chars,
+    ~98% at 40) against the 7,500 distinct literals of /usr/include, the Python stdlib and site-packages:
+    mixed case and digits, entropy near that of random base64 of the same length, frequent changes of
+    character class, and not made of words (CamelCase, snake_case, kebab-case identifiers)."""
     n = len(value)
     if _HEX.fullmatch(value) or value.lower().startswith(_HASH_PREFIXES) or not _mixed(value):
         return False
-    if value[0] in "-_":   # "----WebKitFormBoundary…", "__private_name…": a separator, not key material
+    if "=" in value.rstrip("="):   # "NAME=/usr/bin/x": base64 has "=" only as trailing padding
         return False
-    parts = _SEPARATOR.split(value)
-    if len(parts) > 1 and all(_CASE_CONSISTENT.fullmatch(p) for p in parts):
-        return False       # PEM_write_bio_PKCS7_stream, Cryptography_HAS_TLSv1_3: an identifier
     if _entropy(value) < min(5.0, 0.55 + 0.728 * math.log2(n)):   # ~1st percentile of random base64
         return False
     changes = sum(_char_class(a) != _char_class(b) for a, b in zip(value, value[1:]))
-    if changes / (n - 1) < 0.35:                                  # CamelCaseIdentifiers2D change rarely
+    if changes / (n - 1) < 0.35:
         return False
-    wordy = sum(len(w) for w in _WORD.findall(value) if _VOWEL.search(w))
-    return wordy / n < 0.6
+    # Identifiers are made of longer tokens (Gost, Param, 3410) and real words; random text of short ones.
+    tokens = _TOKEN.findall(value)
+    mean_token = sum(map(len, tokens)) / max(1, len(tokens))
+    wordy = sum(len(w) for w in _WORD.findall(value) if _VOWEL.search(w)) / n
+    return mean_token + 2 * wordy < 3.6
 
 
 def _high_entropy(text: str) -> Iterable[_Span]:

@@ -2,6 +2,8 @@
 ; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
 ; Only `call` nodes are calls: a bare identifier without arguments (`foo`) may be a local variable or a
 ; method call, so it is not captured. `require`/`include` are captured as imports/mixins, not as calls.
+; Methods inside `class << self` belong to the class. Not definitions: `define_method`, `Struct.new`,
+; `lambda { }` / `proc { }` blocks (only `name = ->(x) { }` is), attr_* accessors, constants.
 
 (module
   name: [(constant) (scope_resolution)] @name) @definition.module

@@ -1,0 +1,75 @@
+"""The CLI through click's runner: output shapes, help, and errors mapped to exit codes."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from graphrag_code.cli import main
+from graphrag_code.errors import DatabaseError, InputError
+
+
+def test_help_explains_every_command() -> None:
+    runner = CliRunner()
+    top = runner.invoke(main, ["--help"])
+    assert top.exit_code == 0
+    for command in ("index", "status", "up", "neo4j"):
+        assert command in top.output
+        sub = runner.invoke(main, [command, "--help"])
+        assert sub.exit_code == 0 and len(sub.output.splitlines()) > 4, command
+
+
+def test_index_json_then_status_json(git_repo, repo_name, neo4j_settings) -> None:
+    git_repo.write("app/main.py", "def hello():\n    return greet()\n\n\ndef greet():\n    return 'hi'\n")
+    git_repo.write("README.md", "# Demo\nText.\n")
+    git_repo.write("image.png", b"\x89PNG\x00\x00")
+    commit = git_repo.commit()
+    runner = CliRunner()
+    result = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["commit"] == commit and summary["files_indexed"] == 2
+    assert summary["symbols"] == 2 and summary["edges"]["CALLS"] == 1
+    assert summary["skipped"] == {"binary-type": ["image.png"]}
+
+    status = runner.invoke(main, ["status", "--json"])
+    assert status.exit_code == 0
+    (mine,) = [r for r in json.loads(status.output) if r["id"] == repo_name]
+    assert mine["commit"] == commit and mine["status"] == "ready" and mine["files"] == 2
+    assert mine["schema_version"] >= 1 and mine["extractor_version"] >= 1
+
+    text = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--explain"])
+    assert text.exit_code == 0
+    assert "2 unchanged" in text.output and "live_files" in text.output   # --explain lists the statements
+
+
+def test_missing_path_is_a_usage_error(tmp_path) -> None:
+    result = CliRunner().invoke(main, ["index", str(tmp_path / "nope")])
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_unreachable_neo4j_exits_3_with_a_hint(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    result = CliRunner().invoke(main, ["index", str(tmp_path)])
+    assert result.exit_code == DatabaseError.exit_code == 3
+    assert "Neo4j is not reachable" in result.output and "graphrag-code neo4j start" in result.output
+
+
+def test_bad_repository_name_is_rejected(tmp_path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--name", "bad:name"])
+    assert result.exit_code == InputError.exit_code
+    assert "may not contain" in result.output
+
+
+def test_plain_directory_is_indexed_with_content_hashes(tmp_path, repo_name, neo4j_settings) -> None:
+    (tmp_path / ".gitignore").write_text("ignored.py\n")
+    (tmp_path / "ignored.py").write_text("def hidden():\n    pass\n")
+    (tmp_path / "lib.py").write_text("def visible():\n    pass\n")
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--name", repo_name, "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["commit"] is None and summary["snapshot_id"]
+    assert summary["files_indexed"] == 1 and summary["symbols"] == 1

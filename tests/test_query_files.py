@@ -1,0 +1,51 @@
+"""Query files are data and are checked when they load: Cypher headers and parameters, tree-sitter captures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_code import cypher
+from graphrag_code.errors import QueryFileError
+from graphrag_code.extract import check_captures
+
+
+def test_every_cypher_file_loads_with_a_description() -> None:
+    statements = cypher.load_all()
+    assert {"schema", "stage_nodes", "promote", "delete_files", "repo_dump"} <= set(statements)
+    for name, st in statements.items():
+        assert st.description, f"{name}.cypher has no description line"
+
+
+@pytest.mark.parametrize("text, error", [
+    ("// name: other\n// params: a\nRETURN $a", "must equal the file name"),
+    ("// name: q\nRETURN 1", "no 'params:' line"),
+    ("// name: q\n// params: a\nRETURN $a, $b", "declared params ['a'] but the body uses ['a', 'b']"),
+    ("// name: q\n// params: a, c\nRETURN $a", "declared params ['a', 'c'] but the body uses ['a']"),
+    ("// name: q\n// params:\n", "no statement"),
+])
+def test_malformed_cypher_files_are_rejected_when_loaded(tmp_path: Path, text: str, error: str) -> None:
+    (tmp_path / "q.cypher").write_text(text)
+    with pytest.raises(QueryFileError, match=error.replace("[", r"\[").replace("]", r"\]")):
+        cypher.load_all(tmp_path)
+
+
+def test_dollar_inside_strings_is_not_a_parameter(tmp_path: Path) -> None:
+    (tmp_path / "q.cypher").write_text("// name: q\n// x\n// params: a\nRETURN $a, '$notparam' AS s")
+    assert cypher.load_all(tmp_path)["q"].params == frozenset({"a"})
+
+
+def test_calls_must_pass_exactly_the_declared_parameters() -> None:
+    st = cypher.load("promote")
+    st.check({"repo": "r", "run": "x"})
+    with pytest.raises(QueryFileError, match="missing \\['run'\\]"):
+        st.check({"repo": "r"})
+    with pytest.raises(QueryFileError, match="unexpected \\['evil'\\]"):
+        st.check({"repo": "r", "run": "x", "evil": 1})
+
+
+@pytest.mark.parametrize("capture", ["definition.banana", "reference.jump", "whatever", "import.thing"])
+def test_unknown_tree_sitter_captures_are_rejected(capture: str) -> None:
+    with pytest.raises(QueryFileError, match=f"unknown capture @{capture}"):
+        check_captures(["name", capture], "x-tags.scm")

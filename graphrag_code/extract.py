@@ -49,14 +49,27 @@ def check_captures(names: list[str], source: str) -> None:
                                       "@name, @doc, @owner, @receiver or @import.*")
 
 
+_INHERITS = re.compile(r"^;\s*inherits:\s*([\w, ]+)$", re.M)
+
+
+def query_source(language: str, _seen: tuple[str, ...] = ()) -> str:
+    """The text of queries/<language>-tags.scm, preceded by the files its `; inherits: a, b` line names."""
+    path = QUERIES_DIR / f"{language}-tags.scm"
+    if language in _seen:
+        raise QueryFileError(f"{path.name}: inherits itself through {' -> '.join(_seen)}")
+    try:
+        own = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise QueryFileError(f"no query file for {language}: {path}") from exc
+    parents = [p.strip() for m in _INHERITS.finditer(own) for p in m.group(1).split(",") if p.strip()]
+    return "\n".join([*(query_source(p, (*_seen, language)) for p in parents), own])
+
+
 @lru_cache(maxsize=None)
 def load_query(language: str) -> Query:
     """Compile queries/<language>-tags.scm once per process, checking its captures."""
     path = QUERIES_DIR / f"{language}-tags.scm"
-    try:
-        source = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise QueryFileError(f"no query file for {language}: {path}") from exc
+    source = query_source(language)
     try:
         query = Query(ts_pack.get_language(LANGUAGES[language].grammar), source)
     except Exception as exc:  # tree-sitter raises QueryError / NameError-like errors with the position

@@ -1,6 +1,6 @@
 ; TypeScript (.ts .mts .cts) definitions, calls, imports and base types.
 ; Captures follow the tree-sitter tags convention of graphrag_code/extract.py (module docstring).
-; tsx-tags.scm is this file with a different header: keep the two in sync.
+; tsx-tags.scm loads this file through its `; inherits: typescript` line.
 ;
 ; Definitions are captured on the whole statement (export_statement / ambient_declaration /
 ; lexical_declaration / expression_statement) so that doc comments above it, class decorators and the

@@ -93,8 +93,11 @@ TARGET_CHANGE_SECONDS = 3.0
 
 
 # -- measuring ----------------------------------------------------------------------------------------------------
-class RssSampler:
-    """Peak RSS of this process (and of the Neo4j server, when local) while a block runs, sampled every 10 ms."""
+class Sampler:
+    """Peak RSS and CPU seconds of this process and of the Neo4j server (when local) while a block runs.
+
+    RSS is sampled every 10 ms; CPU is the user+system time difference over the block. Wall time minus this
+    process's CPU is mostly time spent waiting on Neo4j (and on git)."""
 
     def __init__(self, neo4j_pid: int | None) -> None:
         self.me = psutil.Process()
@@ -105,50 +108,100 @@ class RssSampler:
             except psutil.Error:
                 self.neo = None
 
+    @staticmethod
+    def _cpu(proc) -> float:
+        try:
+            t = proc.cpu_times()
+            return t.user + t.system + getattr(t, "children_user", 0) + getattr(t, "children_system", 0)
+        except psutil.Error:
+            return 0.0
+
+    def _rss(self, proc) -> int:
+        try:
+            return proc.memory_info().rss
+        except psutil.Error:
+            return 0
+
     @contextmanager
-    def measure(self, out: dict, key: str):
-        stop = threading.Event()
-        peak = {"py": self.me.memory_info().rss, "neo4j": 0}
+    def measure(self):
+        """Yields a dict filled in on exit: py_peak_rss_mb, py_cpu_s (incl. git children), neo4j_*."""
+        stop, out = threading.Event(), {}
+        peak = {"py": self._rss(self.me), "neo4j": self._rss(self.neo) if self.neo else 0}
+        cpu0 = (self._cpu(self.me), self._cpu(self.neo) if self.neo else 0.0)
 
         def loop() -> None:
             while not stop.wait(0.01):
-                peak["py"] = max(peak["py"], self.me.memory_info().rss)
+                peak["py"] = max(peak["py"], self._rss(self.me))
                 if self.neo is not None:
-                    try:
-                        peak["neo4j"] = max(peak["neo4j"], self.neo.memory_info().rss)
-                    except psutil.Error:
-                        pass
+                    peak["neo4j"] = max(peak["neo4j"], self._rss(self.neo))
 
         t = threading.Thread(target=loop, daemon=True)
         t.start()
         try:
-            yield
+            yield out
         finally:
             stop.set()
             t.join()
-            peak["py"] = max(peak["py"], self.me.memory_info().rss)
-            out[f"{key}_peak_rss_mb"] = round(peak["py"] / 2**20, 1)
+            peak["py"] = max(peak["py"], self._rss(self.me))
+            out["py_peak_rss_mb"] = round(peak["py"] / 2**20, 1)
+            out["py_cpu_s"] = round(self._cpu(self.me) - cpu0[0], 3)
             if self.neo is not None:
-                out[f"{key}_neo4j_peak_rss_mb"] = round(peak["neo4j"] / 2**20, 1)
+                out["neo4j_peak_rss_mb"] = round(peak["neo4j"] / 2**20, 1)
+                out["neo4j_cpu_s"] = round(self._cpu(self.neo) - cpu0[1], 3)
 
 
-@dataclass
-class DbTimes:
-    """A Graph tracer: seconds and calls per named Cypher statement (the time spent waiting on Neo4j)."""
+class TimedGraph(Graph):
+    """A Graph that also times every call as the indexer sees it: ``Graph.run`` including the driver's
+    transaction commit (the project's tracer stops before the commit), and the one explicit ``transaction``
+    (the swap) from begin to commit, under the name ``swap_transaction``. Statement times inside the swap
+    transaction come from the project's tracer and are listed with an ``in_tx:`` prefix."""
 
-    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    calls: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    def __init__(self) -> None:
+        super().__init__()
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self._in_tx = False
+        self.tracers.append(self._trace)
 
-    def __call__(self, event: TraceEvent) -> None:
-        self.seconds[event.name] += event.seconds
-        self.calls[event.name] += 1
+    def _trace(self, event: TraceEvent) -> None:
+        if self._in_tx:
+            self.seconds["in_tx:" + event.name] += event.seconds
+            self.calls["in_tx:" + event.name] += 1
+
+    def run(self, name: str, /, **params):
+        t0 = time.perf_counter()
+        try:
+            return super().run(name, **params)
+        finally:
+            self.seconds[name] += time.perf_counter() - t0
+            self.calls[name] += 1
+
+    def run_schema(self, name: str, /, **params):
+        t0 = time.perf_counter()
+        try:
+            return super().run_schema(name, **params)
+        finally:
+            self.seconds[name] += time.perf_counter() - t0
+            self.calls[name] += 1
+
+    @contextmanager
+    def transaction(self):
+        t0 = time.perf_counter()
+        self._in_tx = True
+        try:
+            with super().transaction() as tx:
+                yield tx
+        finally:
+            self._in_tx = False
+            self.seconds["swap_transaction"] += time.perf_counter() - t0
+            self.calls["swap_transaction"] += 1
 
     def reset(self) -> None:
         self.seconds.clear()
         self.calls.clear()
 
     def snapshot(self) -> dict:
-        total = sum(self.seconds.values())
+        total = sum(v for k, v in self.seconds.items() if not k.startswith("in_tx:"))
         top = sorted(self.seconds.items(), key=lambda kv: -kv[1])
         return {"total": round(total, 3),
                 "by_statement": {k: {"seconds": round(v, 3), "calls": self.calls[k]} for k, v in top}}
@@ -204,14 +257,112 @@ def parse_baseline(inp: ParseInput, runs: int) -> tuple[float, list[float]]:
     return min(times), times
 
 
-def run_index(graph: Graph, root: Path, repo: str) -> tuple[float, "indexer.IndexSummary"]:
-    gc.collect()
+class _Timers:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    def wrap(self, name: str, fn):
+        def timed(*a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.seconds[name] += time.perf_counter() - t0
+        return timed
+
+
+def breakdown(root: Path, repo: str) -> dict:
+    """The indexer's per-file Python work without Neo4j, step by step (no profiler overhead: each step is a
+    wrapped call to the indexer's own function). ``_Run._stage_file`` is called exactly as ``_Run.stage``
+    calls it, then the staged rows are packed with the driver's PackStream encoder (what ``stage_nodes``
+    costs this process before a byte reaches Neo4j), then ``resolve`` runs over all facts.
+
+    Steps nest: extract and chunk_file are inside _extract; search_text is inside _rows. ``*_own`` values
+    subtract the nested steps."""
+    from graphrag_code import resolve as resolve_mod
+    from neo4j._codec.packstream.v1 import Packer
+
+    t = _Timers()
+    saved = {"extract": indexer.extract, "chunk_file": indexer.chunk_file, "search_text": indexer.search_text,
+             "secrets": indexer.secrets, "content_skip_reason": discovery.content_skip_reason,
+             "decode": discovery.decode}
     t0 = time.perf_counter()
-    summary = indexer.index_repository(graph, root, name=repo, settings=IndexSettings())
-    return time.perf_counter() - t0, summary
+    snap = discovery.snapshot(root)
+    t.seconds["snapshot (git ls-tree)"] = time.perf_counter() - t0
+    run = indexer._Run(None, snap, repo, IndexSettings(), None)   # type: ignore[arg-type]  # never touches it
+    rows: list[dict] = []
+    try:
+        indexer.extract = t.wrap("extract (tree-sitter parse + tags query)", saved["extract"])
+        indexer.chunk_file = t.wrap("chunk_file", saved["chunk_file"])
+        indexer.search_text = t.wrap("search_text", saved["search_text"])
+        indexer.secrets = types.SimpleNamespace(redact_bytes=t.wrap("secrets.redact_bytes",
+                                                                    saved["secrets"].redact_bytes))
+        discovery.content_skip_reason = t.wrap("content_skip_reason", saved["content_skip_reason"])
+        discovery.decode = t.wrap("decode", saved["decode"])
+        stage_file = t.wrap("_stage_file (all per-file work)", run._stage_file)
+        run._rows = t.wrap("_rows", run._rows)                     # type: ignore[method-assign]
+        run._extract = t.wrap("_extract", run._extract)            # type: ignore[method-assign]
+        with discovery.SourceReader(snap) as reader:
+            read = t.wrap("read (git cat-file)", reader.read)
+            for f in snap.files:
+                staged = stage_file(f, read(f))
+                if staged is not None:
+                    rows.extend(staged.rows)
+                    run.facts[f.path] = staged.facts
+    finally:
+        indexer.extract, indexer.chunk_file, indexer.search_text = (saved["extract"], saved["chunk_file"],
+                                                                    saved["search_text"])
+        indexer.secrets = saved["secrets"]
+        discovery.content_skip_reason, discovery.decode = saved["content_skip_reason"], saved["decode"]
+    t0 = time.perf_counter()
+    for start in range(0, len(rows), IndexSettings().write_batch):
+        Packer(io.BytesIO()).pack({"rows": rows[start:start + IndexSettings().write_batch]})
+    t.seconds["PackStream encode of staged rows (driver, pure Python)"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    resolve_mod.resolve(repo, run.facts)
+    t.seconds["resolve"] = time.perf_counter() - t0
+    sec = dict(t.seconds)
+    sec["_extract_own (fallbacks, bookkeeping)"] = sec.pop("_extract", 0.0) - sec.get(
+        "extract (tree-sitter parse + tags query)", 0.0) - sec.get("chunk_file", 0.0)
+    sec["_rows_own (row dicts, sha1, facts json)"] = sec.pop("_rows", 0.0) - sec.get("search_text", 0.0)
+    total_stage = sec.pop("_stage_file (all per-file work)", 0.0)
+    nested = ("secrets.redact_bytes", "content_skip_reason", "decode", "extract (tree-sitter parse + tags query)",
+              "chunk_file", "search_text", "_extract_own (fallbacks, bookkeeping)",
+              "_rows_own (row dicts, sha1, facts json)")
+    sec["_stage_file other"] = total_stage - sum(sec.get(k, 0.0) for k in nested)
+    total = sum(sec.values())
+    return {"total_seconds": round(total, 3), "rows": len(rows),
+            "steps": {k: round(v, 4) for k, v in sorted(sec.items(), key=lambda kv: -kv[1])}}
 
 
-def three_file_change(graph: Graph, root: Path, repo: str, db: DbTimes, out: dict) -> None:
+@dataclass
+class Run:
+    seconds: float
+    summary: "indexer.IndexSummary"
+    db: dict          # TimedGraph.snapshot(): seconds per statement
+    res: dict         # Sampler: peak RSS, CPU seconds
+
+    def report(self, prefix: str) -> dict:
+        s = self.summary
+        return {f"{prefix}_seconds": round(self.seconds, 3), f"{prefix}_stage_seconds": s.stage_seconds,
+                f"{prefix}_files_parsed": s.files_parsed, f"{prefix}_db": self.db, f"{prefix}_resources": self.res}
+
+
+def run_index(graph: TimedGraph, sampler: Sampler, root: Path, repo: str) -> Run:
+    gc.collect()
+    graph.reset()
+    with sampler.measure() as res:
+        t0 = time.perf_counter()
+        summary = indexer.index_repository(graph, root, name=repo, settings=IndexSettings())
+        secs = time.perf_counter() - t0
+    return Run(secs, summary, graph.snapshot(), res)
+
+
+def best_of(runs: list[Run]) -> Run:
+    return min(runs, key=lambda r: r.seconds)
+
+
+def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str, out: dict) -> None:
     """Append a function to 3 Python files in a new commit, re-index, then restore the original commit."""
     original = _git(root, "rev-parse", "HEAD")
     env = {**corpora.GIT_IDENTITY, "GIT_AUTHOR_DATE": "2024-01-02T00:00:00+0000",
@@ -225,22 +376,18 @@ def three_file_change(graph: Graph, root: Path, repo: str, db: DbTimes, out: dic
                             f"    return repr(value).strip()\n", encoding="utf-8")
         _git(root, "add", *CHANGE_FILES)
         _git(root, "commit", "-q", "--no-verify", "-m", "bench: append a function to 3 files", env=env)
-        db.reset()
-        secs, s = run_index(graph, root, repo)
-        out["change3_seconds"] = round(secs, 3)
-        out["change3_files_parsed"] = s.files_parsed
-        out["change3_edges_created"], out["change3_edges_deleted"] = s.edges_created, s.edges_deleted
-        out["change3_stage_seconds"] = s.stage_seconds
-        out["change3_db"] = db.snapshot()
+        run = run_index(graph, sampler, root, repo)
+        out.update(run.report("change3"))
+        out["change3_edges_created"] = run.summary.edges_created
+        out["change3_edges_deleted"] = run.summary.edges_deleted
     finally:
         _git(root, "reset", "-q", "--hard", original)
-    db.reset()
-    secs, s = run_index(graph, root, repo)
-    out["restore_seconds"] = round(secs, 3)
-    out["restore_files_parsed"] = s.files_parsed
+    run = run_index(graph, sampler, root, repo)
+    out["restore_seconds"] = round(run.seconds, 3)
+    out["restore_files_parsed"] = run.summary.files_parsed
 
 
-def bench_corpus(graph: Graph, db: DbTimes, rss: RssSampler, name: str, args: argparse.Namespace) -> dict:
+def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.Namespace) -> dict:
     root = corpora.CORPUS_DIR / name
     repo = f"bench-{name}"
     # a run killed during the 3-file change leaves its commit at HEAD: go back to the corpus's only real commit
@@ -263,54 +410,49 @@ def bench_corpus(graph: Graph, db: DbTimes, rss: RssSampler, name: str, args: ar
         by_lang[lang] += 1
     out["files_by_language"] = dict(sorted(by_lang.items()))
 
-    with rss.measure(out, "parse"):
+    with sampler.measure() as res:
         best, all_runs = parse_baseline(inp, args.parse_runs)
     out["parse_seconds"] = round(best, 4)
     out["parse_runs"] = [round(t, 4) for t in all_runs]
+    out["parse_resources"] = res
     del inp
     gc.collect()
+    if not args.no_breakdown:
+        out["breakdown"] = min((breakdown(root, repo) for _ in range(args.parse_runs)),
+                               key=lambda b: b["total_seconds"])
+        out["python_floor_ratio"] = round(out["breakdown"]["total_seconds"] / best, 1) if best else None
 
-    print(f"[bench] {name}: full index ...", file=sys.stderr, flush=True)
-    full_runs, best_summary, best_db = [], None, None
-    with rss.measure(out, "index"):
-        for _ in range(args.index_runs):
-            indexer.delete_repository(graph, repo)
-            db.reset()
-            secs, summary = run_index(graph, root, repo)
-            full_runs.append(secs)
-            if secs <= min(full_runs):
-                best_summary, best_db = summary, db.snapshot()
-    out["index_seconds"] = round(min(full_runs), 3)
-    out["index_runs"] = [round(t, 3) for t in full_runs]
-    s = best_summary
-    out["ratio"] = round(out["index_seconds"] / out["parse_seconds"], 1) if out["parse_seconds"] else None
-    out["files_per_s"] = round(s.files_parsed / out["index_seconds"], 1)
-    out["lines_per_s"] = round(out["lines"] / out["index_seconds"])
-    out["stage_seconds"] = s.stage_seconds
-    out["db"] = best_db
+    print(f"[bench] {name}: full index x{args.index_runs} ...", file=sys.stderr, flush=True)
+    runs = []
+    for _ in range(args.index_runs):
+        indexer.delete_repository(graph, repo)
+        runs.append(run_index(graph, sampler, root, repo))
+    full = best_of(runs)
+    out.update(full.report("index"))
+    out["index_runs"] = [round(r.seconds, 3) for r in runs]
+    s = full.summary
+    out["ratio"] = round(full.seconds / best, 1) if best else None
+    out["files_per_s"] = round(s.files_parsed / full.seconds, 1)
+    out["lines_per_s"] = round(out["lines"] / full.seconds)
     out["indexed"] = {"files_indexed": s.files_indexed, "files_parsed": s.files_parsed, "symbols": s.symbols,
                       "chunks": s.chunks, "edges": s.edges, "unresolved_calls": s.unresolved_calls,
-                      "warnings": len(s.warnings), "skipped": {k: len(v) for k, v in s.skipped.items()}}
+                      "warnings": len(s.warnings), "secrets": s.secrets,
+                      "skipped": {k: len(v) for k, v in s.skipped.items()}}
 
-    print(f"[bench] {name}: no-op re-index ...", file=sys.stderr, flush=True)
-    noop_runs = []
-    with rss.measure(out, "noop"):
-        for _ in range(args.noop_runs):
-            db.reset()
-            secs, ns = run_index(graph, root, repo)
-            noop_runs.append(secs)
-            if ns.files_parsed:
-                out.setdefault("noop_warning", f"no-op re-index parsed {ns.files_parsed} files")
-            if secs <= min(noop_runs):
-                out["noop_stage_seconds"], out["noop_db"] = ns.stage_seconds, db.snapshot()
-    out["noop_seconds"] = round(min(noop_runs), 3)
-    out["noop_runs"] = [round(t, 3) for t in noop_runs]
+    print(f"[bench] {name}: no-op re-index x{args.noop_runs} ...", file=sys.stderr, flush=True)
+    noops = [run_index(graph, sampler, root, repo) for _ in range(args.noop_runs)]
+    noop = best_of(noops)
+    out.update(noop.report("noop"))
+    out["noop_runs"] = [round(r.seconds, 3) for r in noops]
+    if any(r.summary.files_parsed for r in noops):
+        out["noop_warning"] = f"a no-op re-index parsed {max(r.summary.files_parsed for r in noops)} files"
 
     if name == "combo100k":
         print(f"[bench] {name}: 3-file change ...", file=sys.stderr, flush=True)
-        three_file_change(graph, root, repo, db, out)
+        three_file_change(graph, sampler, root, repo, out)
 
-    if args.profile and name in args.profile:
+    if name in args.profile:
+        print(f"[bench] {name}: profiled full index ...", file=sys.stderr, flush=True)
         out["profile"] = profile_index(graph, root, repo, args)
     if not args.keep:
         indexer.delete_repository(graph, repo)
@@ -352,17 +494,22 @@ ROWS = [
     ("parse s (baseline)", "parse_seconds", "{:.3f}"),
     ("index s (full)", "index_seconds", "{:.2f}"),
     ("ratio index/parse", "ratio", "{:.1f}x"),
+    ("python work w/o Neo4j s", ("breakdown", "total_seconds"), "{:.2f}"),
+    ("  ratio python work/parse", "python_floor_ratio", "{:.1f}x"),
     ("files/s", "files_per_s", "{:.0f}"),
     ("lines/s", "lines_per_s", "{:,d}"),
-    ("  prepare s", ("stage_seconds", "prepare"), "{:.2f}"),
-    ("  parse_and_stage s", ("stage_seconds", "parse_and_stage"), "{:.2f}"),
-    ("  resolve s", ("stage_seconds", "resolve"), "{:.2f}"),
-    ("  swap s", ("stage_seconds", "swap"), "{:.2f}"),
-    ("  (Neo4j statements s)", ("db", "total"), "{:.2f}"),
-    ("peak RSS MB (index)", "index_peak_rss_mb", "{:.0f}"),
-    ("Neo4j peak RSS MB", "index_neo4j_peak_rss_mb", "{:.0f}"),
+    ("  prepare s", ("index_stage_seconds", "prepare"), "{:.2f}"),
+    ("  parse_and_stage s", ("index_stage_seconds", "parse_and_stage"), "{:.2f}"),
+    ("  resolve s", ("index_stage_seconds", "resolve"), "{:.2f}"),
+    ("  swap s", ("index_stage_seconds", "swap"), "{:.2f}"),
+    ("  in Neo4j calls s", ("index_db", "total"), "{:.2f}"),
+    ("  python CPU s", ("index_resources", "py_cpu_s"), "{:.2f}"),
+    ("  Neo4j CPU s", ("index_resources", "neo4j_cpu_s"), "{:.2f}"),
+    ("peak RSS MB (python)", ("index_resources", "py_peak_rss_mb"), "{:.0f}"),
+    ("peak RSS MB (Neo4j)", ("index_resources", "neo4j_peak_rss_mb"), "{:.0f}"),
     ("no-op re-index s", "noop_seconds", "{:.2f}"),
     ("3-file change s", "change3_seconds", "{:.2f}"),
+    ("  restore (3 files back) s", "restore_seconds", "{:.2f}"),
     ("symbols", ("indexed", "symbols"), "{:d}"),
     ("chunks", ("indexed", "chunks"), "{:d}"),
 ]
@@ -372,7 +519,7 @@ def _get(result: dict, key):
     if isinstance(key, tuple):
         for k in key:
             result = result.get(k, {}) if isinstance(result, dict) else {}
-        return result if result != {} else None
+        return None if result == {} else result
     return result.get(key)
 
 
@@ -432,6 +579,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noop-runs", type=int, default=3)
     ap.add_argument("--profile", default="", help="comma-separated corpora to cProfile one extra full index of")
     ap.add_argument("--profile-top", type=int, default=25)
+    ap.add_argument("--no-breakdown", action="store_true", help="skip the per-step timing of the indexer's "
+                    "Python work without Neo4j")
     ap.add_argument("--keep", action="store_true", help="keep the bench-* repositories in Neo4j afterwards")
     ap.add_argument("--out", help="results file (default bench/results/index-<date>[-quick].json)")
     args = ap.parse_args(argv)
@@ -444,11 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     corpora.ensure(sorted(set(names) | {"express"}))
     env = environment()
-    graph = Graph()
-    db = DbTimes()
-    graph.tracers.append(db)
+    graph = TimedGraph()
     graph.verify()
-    rss = RssSampler(env["neo4j_server"].get("pid"))
+    sampler = Sampler(env["neo4j_server"].get("pid"))
     # warm up once (driver connection pool, schema, parser and query compilation) so the first corpus pays no
     # one-off costs the others do not
     indexer.index_repository(graph, corpora.CORPUS_DIR / "express", name="bench-warmup", settings=IndexSettings())
@@ -458,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     try:
         for name in names:
-            results.append(bench_corpus(graph, db, rss, name, args))
+            results.append(bench_corpus(graph, sampler, name, args))
     finally:
         graph.close()
     env["ru_maxrss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -470,6 +617,13 @@ def main(argv: list[str] | None = None) -> int:
         print(v)
     print(f"secret scanner: {SECRETS_IMPL}; total bench time {env['bench_seconds']} s; "
           f"process ru_maxrss {env['ru_maxrss_mb']} MB")
+    for r in results:
+        if "breakdown" in r:
+            b = r["breakdown"]
+            print(f"\n{r['corpus']}: indexer Python work without Neo4j = {b['total_seconds']:.3f} s "
+                  f"(parse baseline {r['parse_seconds']:.3f} s):")
+            for k, v in b["steps"].items():
+                print(f"  {v:8.3f} s  {k}")
     for r in results:
         if "profile" in r:
             print(f"\nprofile of {r['corpus']} full index (top by cumulative; full list in "

@@ -146,7 +146,7 @@ def status(as_json: bool) -> None:
         commit = (r.get("commit") or "")[:12] or r.get("snapshot_id", "")
         click.echo(f"{r['id']:24s} {r.get('status', '?'):9s} {commit:12s} files {r.get('files', 0):6d}  "
                    f"symbols {r.get('symbols', 0):7d}  chunks {r.get('chunks', 0):7d}  "
-                   f"schema v{r.get('schema_version')} extractor v{r.get('extractor_version')}  "
+                   f"schema v{r.get('schema_version')} extractor {r.get('extractor_version')}  "
                    f"indexed {r.get('indexed_at', '-')}")
         if r.get("running"):
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")

@@ -190,7 +190,9 @@ def decode(data: bytes) -> tuple[str, bool]:
 
 def git_blob_sha(data: bytes) -> str:
     """The id git gives a blob with this content (``git hash-object``)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    digest = hashlib.sha1(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -228,6 +230,10 @@ def _git_prefix(root: Path) -> str | None:
             raise SourceError(f"{root} is a git repository but git is not installed", hint="install git")
         return None
     proc = _git(root, "rev-parse", "--is-inside-work-tree", "--show-prefix", check=False)
+    if b"dubious ownership" in proc.stderr:
+        # Reading it as a plain directory would silently index uncommitted files instead: stop and say why.
+        raise SourceError(f"git refuses to read {root}: the repository belongs to another user",
+                          hint=f"git config --global --add safe.directory {root}")
     lines = _out(proc).splitlines()
     if proc.returncode != 0 or not lines or lines[0] != "true":
         return None

@@ -68,6 +68,12 @@ class IndexSummary:
         return dict(self.__dict__)
 
 
+def extractor_key(settings: IndexSettings) -> str:
+    """What makes two extractions of the same blob equal: the extractor version and the chunk budget.
+    A file whose stored key differs is parsed again."""
+    return f"{EXTRACTOR_VERSION}:{settings.chunk_tokens}"
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -181,7 +187,7 @@ class _Run:
             **base, "id": fid, "name": posixpath.basename(path), "size": f.size,
             "lines": text.count("\n") + (0 if text.endswith("\n") or not text else 1),
             "parse_status": ex.parse_status, "warnings": warnings, "secrets_redacted": redactions,
-            "extractor_version": EXTRACTOR_VERSION, "facts": json.dumps(facts_dict, separators=(",", ":"))}}]
+            "extractor_version": extractor_key(self.settings), "facts": json.dumps(facts_dict, separators=(",", ":"))}}]
         for i, d in enumerate(ex.definitions):
             owner = fid if d.parent is None else ids[d.parent]
             test_symbol = is_test or bool(LANGUAGES[f.language].test_name.match(d.name))
@@ -293,7 +299,8 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
 
     live = {r["path"]: (r["blob"], r["extractor_version"]) for r in graph.run("live_files", repo=repo)}
     current = {f.path: f for f in snap.files}
-    changed = [f for f in snap.files if live.get(f.path) != (f.blob, EXTRACTOR_VERSION)]
+    extractor = extractor_key(settings)
+    changed = [f for f in snap.files if live.get(f.path) != (f.blob, extractor)]
     deleted = set(live) - set(current)
     live_blobs_gone = Counter(live[p][0] for p in deleted)
     run.summary.files_renamed = sum(1 for f in changed if f.path not in live and live_blobs_gone[f.blob] > 0)
@@ -309,7 +316,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     touched = {f.path for f in changed if f.path in live} | deleted
     props = {"commit": snap.commit, "snapshot_id": snap.snapshot_id, "branch": snap.branch,
              "remote_url": snap.remote_url, "indexed_at": _now(), "schema_version": SCHEMA_VERSION,
-             "extractor_version": EXTRACTOR_VERSION, "embedding_model": settings.embedding_model,
+             "extractor_version": extractor, "embedding_model": settings.embedding_model,
              "dirty": snap.dirty, "files": len(kept) + len(unchanged)}
     created, removed = run.swap(touched, resolution, props)
     run._lap("swap")

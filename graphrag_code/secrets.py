@@ -130,7 +130,7 @@ _EOL = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"   # every char str.split
 _PASSWORD = re.compile(
     r"(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|auth[_-]?token|access[_-]?token"
     r"|token|access[_-]?key|client[_-]?secret|private[_-]?key)"
-    r"(?![\w-])[\"']?[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*"
+    r"(?![\w-])[\"']?\]?[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*"
     r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^" + _EOL + r"]){1,256}?)(?P=q)"
     # unquoted (.env, YAML, properties): the value must be all that is left on the line
     r"|(?P<bare>[^\s\"'`,;(){}\[\]<>]{8,256})(?=[ \t]*;?[ \t]*(?:#[^\n]*)?\r?$))",
@@ -143,8 +143,10 @@ _FAKE_VALUES = frozenset({"none", "null", "nil", "undefined", "true", "false", "
 _FAKE_MARKERS = ("changeme", "change_me", "change-me", "changethis", "xxx", "***", "...", "${", "#{", "{{",
                  "%(", "%s", "$(", "os.environ", "getenv", "process.env", "env(", "example", "placeholder",
                  "dummy", "redacted", "your_", "your-", "yourpass", "yoursecret", "yourtoken", "fake", "sample",
-                 "<", ">", "deadbeef", "blahblah", "foobar", "lorem", "12345678", "abcdefgh", "qwerty")
+                 "<", ">", "\u2026", "deadbeef", "blahblah", "foobar", "lorem", "12345678", "abcdefgh", "qwerty")
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)")
+_KEY_PREFIX = re.compile(r"[\w.-]{0,40}$")
 _SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[._-][A-Za-z]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _REFERENCE_STEMS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
 
@@ -158,8 +160,8 @@ def _plausible_value(value: str, bare: bool) -> bool:
         return False
     if value.startswith(("$", "/", "./", "../", "~/", "http://", "https://", "file:")):
         return False
-    if _DOTTED_NAME.fullmatch(value) or _SEPARATED_WORDS.fullmatch(value):
-        return False   # a module path, attribute, constant name or kebab/snake words: not a secret
+    if _DOTTED_NAME.fullmatch(value) or _SEPARATED_WORDS.fullmatch(value) or _CALL.fullmatch(value):
+        return False   # a module path, attribute, constant name, kebab/snake words or a call: not a secret
     if re.fullmatch(r"[A-Za-z_][\w.]*", value) and any(stem in low for stem in _REFERENCE_STEMS):
         return False   # a name: `password: userPassword`, `CHALLENGE_PASSWORD: "challengePassword"`
     # Unquoted, a plain word or number is more likely a variable or setting than a password.
@@ -170,8 +172,12 @@ def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
     if not any(t in lower for t in _PASSWORD_TRIGGERS):
         return
     # Matching the lower-cased text is ~7x faster than IGNORECASE; it only works while offsets agree.
-    matches = _PASSWORD.finditer(lower) if len(lower) == len(text) else _PASSWORD_ANY_CASE.finditer(text)
-    for m in matches:
+    same = len(lower) == len(text)
+    haystack = lower if same else text
+    for m in (_PASSWORD if same else _PASSWORD_ANY_CASE).finditer(haystack):
+        prefix = _KEY_PREFIX.search(haystack, max(0, m.start() - 40), m.start())
+        if "public" in ((prefix.group() if prefix else "") + m.group()[:16]).lower():
+            continue   # publicKeyToken="…", public_key = "…": public by name
         group = "quoted" if m.group("quoted") is not None else "bare"
         value = text[m.start(group):m.end(group)]
         if _plausible_value(value, bare=group == "bare"):
@@ -181,7 +187,7 @@ def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
 # ---------------------------------------------------------------------------------------------------------
 # scheme://user:password@host
 
-_URL_CREDENTIALS = re.compile(r"://[^\s/:@\"'<>`]{1,64}:(?P<v>[^\s/:@\"'<>`]{3,128})@")
+_URL_CREDENTIALS = re.compile(r"://[^\s/:@\"'<>`\[\]]{1,64}:(?P<v>[^\s/:@\"'<>`\[\]]{3,128})@")
 _URL_FAKES = frozenset({"pass", "password", "passwd", "pwd", "secret", "xxx", "xxxx", "****", "pw", "changeme",
                         "token", "user", "username"})
 
@@ -194,7 +200,7 @@ def _url_credentials(text: str) -> Iterable[_Span]:
         low = value.lower()
         if low in _URL_FAKES or any(w in low for w in ("pass", "word", "secret", "pwd", "xxx")):
             continue   # user:password@, user:pass%20pass@, p%C3%A4ssword@ – examples, not credentials
-        if value.startswith(("$", "%", "{", "<")) or len(set(value)) <= 1:
+        if value.startswith(("$", "%", "{", "<")) or len(set(value)) <= 1 or (value.isalpha() and value.islower()):
             continue
         yield _Span(m.start("v"), m.end("v"), "url-credentials", _placeholder("url-credentials"))
 

@@ -1,0 +1,115 @@
+"""What a search query contains: identifiers, paths, stack-trace locations, quoted strings, prose.
+
+Identifier-like and location queries are routed lexical-first; prose goes to every channel.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .textutil import split_identifier
+
+_STOP = frozenset("""a an and are as at be by can do does for from how i in is it its me of on or show
+that the their them then there these this to was what when where which who why will with would you your
+find get code function method class defined define definition implemented implement implementation
+handled handle handles""".split())
+_PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_JAVA_FRAME = re.compile(r"at [\w$.<>]+\(([\w$-]+\.\w+):(\d+)\)")
+_PATH_LINE = re.compile(r"((?:[\w.-]+/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|tsx|jsx|go|java|rs|c|h|cc|cpp|hpp|rb|cs|php)):(\d+)")
+_PATH = re.compile(r"(?:[\w.-]+/)+[\w.-]+\.\w+|[\w-]+\.(?:py|js|mjs|ts|tsx|go|java|rs|c|h|cc|cpp|hpp|rb|cs|php)\b")
+_QUOTED = re.compile(r"\"([^\"]{3,200})\"|'([^']{3,200})'|`([^`]{2,200})`")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*")
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+_TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
+
+
+def is_identifier(word: str) -> bool:
+    """`parseFlow`, `read_blob`, `OrderService.cancel`, `Foo::bar`, `HTTPServer` look like code; `request` doesn't."""
+    if any(sep in word for sep in (".", "::", "->", "#")):
+        return True
+    if "_" in word.strip("_") or word.startswith("__"):
+        return True
+    return bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]", word))
+
+
+@dataclass
+class QueryAnalysis:
+    text: str
+    identifiers: list[str] = field(default_factory=list)     # as written: parseFlow, OrderService.cancel
+    names: list[str] = field(default_factory=list)           # what symbol names to look up: parseFlow, cancel
+    locations: list[dict] = field(default_factory=list)      # [{path, line}] from stack traces / path:line
+    paths: list[str] = field(default_factory=list)
+    quoted: list[str] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)           # lower-cased content words and identifier parts
+    about_tests: bool = False
+
+    @property
+    def lexical_first(self) -> bool:
+        return bool(self.identifiers or self.locations or self.quoted or self.paths)
+
+    def lucene(self) -> str:
+        """A Lucene query over the identifier-split ``search_text``: exact identifiers boosted, then parts and
+        words; every special character escaped, so user text can never change the query's structure."""
+        parts: list[str] = []
+        for q in self.quoted:
+            words = [w.lower() for w in _WORD.findall(q)]
+            if words:
+                parts.append('"' + " ".join(_escape(w) for w in words) + '"^2')
+        for ident in self.identifiers:
+            for piece in re.split(r"\.|::|->|#", ident):
+                if piece:
+                    parts.append(f"{_escape(piece.lower())}^3")
+        parts.extend(_escape(t) for t in self.terms)
+        return " ".join(dict.fromkeys(parts)) or _escape(self.text.lower()[:200]) or "*"
+
+
+def _escape(term: str) -> str:
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def analyze(query: str) -> QueryAnalysis:
+    a = QueryAnalysis(text=query)
+    for m in _PY_FRAME.finditer(query):
+        a.locations.append({"path": _relative(m.group(1)), "line": int(m.group(2))})
+    for m in _JAVA_FRAME.finditer(query):
+        a.locations.append({"path": m.group(1), "line": int(m.group(2))})
+        method = m.group(0)[3:].split("(")[0]
+        segments = method.split(".")
+        a.identifiers.append(method)
+        a.names.extend([".".join(segments[-2:]), segments[-1]])
+        a.terms.extend(split_identifier(segments[-1]))
+    for m in _PATH_LINE.finditer(query):
+        loc = {"path": _relative(m.group(1)), "line": int(m.group(2))}
+        if loc not in a.locations:
+            a.locations.append(loc)
+    rest = _PATH_LINE.sub(" ", _JAVA_FRAME.sub(" ", _PY_FRAME.sub(" ", query)))
+    a.paths = list(dict.fromkeys(_PATH.findall(rest)))
+    a.quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(rest)]
+    for word in _WORD.findall(_PATH.sub(" ", rest)):
+        if word.lower() in _STOP:
+            continue
+        if is_identifier(word):
+            a.identifiers.append(word)
+            segments = [s for s in re.split(r"\.|::|->|#", word) if s]
+            # `com.acme.Foo.bar` -> also `Foo.bar` and `bar`, the forms qualified names take in the graph
+            a.names.extend([word, ".".join(segments[-2:]), segments[-1]] if len(segments) > 1 else [word])
+            a.terms.extend(split_identifier(segments[-1]))
+        else:
+            low = word.lower()
+            if len(low) > 1:
+                a.terms.append(low)
+    a.identifiers = list(dict.fromkeys(a.identifiers))
+    a.names = list(dict.fromkeys(a.names))
+    a.terms = [t for t in dict.fromkeys(a.terms) if t not in _STOP]
+    a.about_tests = bool(_TEST_WORDS & {w.lower() for w in _WORD.findall(query)})
+    return a
+
+
+def _relative(path: str) -> str:
+    """Stack traces carry absolute or site-packages paths: keep the tail that can match an indexed path."""
+    path = path.replace("\\", "/")
+    for marker in ("site-packages/", "dist-packages/", "node_modules/", "/src/"):
+        if marker in path:
+            path = path.split(marker)[-1]
+    return path.lstrip("./").split("/", 1)[-1] if path.startswith("/") else path.lstrip("./")

@@ -1,0 +1,331 @@
+"""Hybrid retrieval: seeds from full-text, symbol-name, stack-trace and vector channels, reciprocal rank
+fusion, graph expansion in Cypher, an optional reranker, typed hits that say which channel found them.
+
+    analyze(query) -> seeds per channel -> RRF -> chunk details + filters -> expand 1-2 hops -> rerank -> top k
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from .db import Graph
+from .errors import InputError
+from .query_analysis import QueryAnalysis, analyze
+from .textutil import split_identifier
+
+RRF_K = 60
+DEFAULT_K = 10
+SEED_LIMIT = 50
+EXPAND_SEEDS = 8
+EXPAND_PER_SEED = 3
+# weight of a neighbour relative to the seed that led to it
+EXPANSION_WEIGHT = {"callee": 0.5, "caller": 0.4, "parent": 0.3, "subtype": 0.3}
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass
+class Filters:
+    repo: str | None = None
+    path_glob: str | None = None
+    language: str | None = None
+    kind: str | None = None              # symbol kind (function, method, class, ...) or chunk kind
+    include_tests: bool | None = None    # None: only when the query is about tests
+    include_generated: bool = False
+
+
+@dataclass
+class Hit:
+    """One retrieved chunk with its provenance and why it was retrieved."""
+
+    id: str
+    repo: str
+    commit: str | None
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    channels: dict[str, int] = field(default_factory=dict)   # channel -> rank in that channel (1-based)
+    via: list[str] = field(default_factory=list)             # graph expansion: "callee of <symbol> (line 12)"
+    symbol_id: str | None = None
+    name: str | None = None
+    qualified_name: str | None = None
+    kind: str | None = None              # symbol kind, or the chunk kind for module/file/section chunks
+    chunk_kind: str = ""
+    language: str | None = None
+    signature: str | None = None
+    is_test: bool = False
+    text: str = ""
+    header: str = ""
+    content_hash: str = ""
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    @property
+    def tokens(self) -> int:
+        return len(_TOKEN.findall(self.text))
+
+    def to_dict(self, with_text: bool = True) -> dict[str, Any]:
+        d = asdict(self)
+        d["location"] = self.location
+        if not with_text:
+            d.pop("text")
+        return d
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    analysis: QueryAnalysis
+    channels_used: list[str]
+    vectors: str                      # "used", "missing" (no vectors yet), "off"
+    reranker: str
+    timings: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self, with_text: bool = True) -> dict[str, Any]:
+        return {"query": self.query, "hits": [h.to_dict(with_text) for h in self.hits],
+                "analysis": {"identifiers": self.analysis.identifiers, "locations": self.analysis.locations,
+                             "paths": self.analysis.paths, "quoted": self.analysis.quoted,
+                             "lexical_first": self.analysis.lexical_first, "about_tests": self.analysis.about_tests},
+                "channels_used": self.channels_used, "vectors": self.vectors, "reranker": self.reranker,
+                "timings": self.timings, "counts": self.counts, "notes": self.notes}
+
+
+class QueryEmbedder(Protocol):
+    model_id: str
+
+    def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class Reranker(Protocol):
+    name: str
+
+    def rerank(self, analysis: QueryAnalysis, hits: list[Hit]) -> list[Hit]: ...
+
+
+@dataclass
+class SearchOptions:
+    k: int = DEFAULT_K
+    channels: tuple[str, ...] = ("fulltext", "symbol", "location", "vector")
+    hops: int = 1                          # graph expansion hops (0 = off)
+    rrf_k: int = RRF_K
+    seed_limit: int = SEED_LIMIT
+
+
+def rrf(rankings: dict[str, list[str]], k: int = RRF_K, weights: dict[str, float] | None = None) -> dict[str, float]:
+    """Reciprocal rank fusion: sum over channels of weight / (k + rank); no score calibration needed."""
+    fused: dict[str, float] = defaultdict(float)
+    for channel, ids in rankings.items():
+        w = (weights or {}).get(channel, 1.0)
+        for rank, cid in enumerate(ids, 1):
+            fused[cid] += w / (k + rank)
+    return dict(fused)
+
+
+class Searcher:
+    def __init__(self, graph: Graph, embedder: QueryEmbedder | None = None, reranker: Reranker | None = None) -> None:
+        self.graph, self.embedder, self.reranker = graph, embedder, reranker
+
+    # -- channels -----------------------------------------------------------------------------------------------
+    def _seeds(self, a: QueryAnalysis, repo: str | None, opts: SearchOptions, notes: list[str],
+               timings: dict[str, float]) -> tuple[dict[str, list[str]], str]:
+        rankings: dict[str, list[str]] = {}
+        limit = opts.seed_limit
+        vectors = "off"
+
+        def timed(name: str, fn) -> None:
+            t = time.perf_counter()
+            ids = fn()
+            timings[name] = round(time.perf_counter() - t, 4)
+            if ids:
+                rankings[name] = list(dict.fromkeys(ids))
+
+        if "fulltext" in opts.channels:
+            timed("fulltext", lambda: [r["id"] for r in self.graph.run(
+                "fulltext_seeds", query=a.lucene(), limit=limit * (4 if repo else 1), repo=repo)][:limit])
+        if "symbol" in opts.channels and a.names:
+            timed("symbol", lambda: [r["id"] for r in self.graph.run(
+                "symbol_seeds", names=a.names, repo=repo, limit=limit)])
+        if "location" in opts.channels and a.locations:
+            timed("location", lambda: [r["id"] for r in self.graph.run(
+                "location_seeds", locations=a.locations, repo=repo, limit=limit)])
+        if "vector" in opts.channels:
+            if self.embedder is None:
+                notes.append("vector channel off: no embedder configured")
+            else:
+                status = self.graph.run("embedding_status", repo=repo)[0]
+                if not status["embedded"]:
+                    vectors = "missing"
+                    notes.append("searched without vectors: no chunk has an embedding yet "
+                                 "(run `graphrag-code embed`)")
+                else:
+                    vectors = "used"
+                    if status["embedded"] < status["chunks"]:
+                        notes.append(f"{status['chunks'] - status['embedded']} of {status['chunks']} chunks have "
+                                     "no vector yet: the vector channel saw only the rest")
+                    vec = self.embedder.embed([a.text])[0]
+                    timed("vector", lambda: [r["id"] for r in self.graph.run(
+                        "vector_seeds", vector=vec, k=limit * (4 if repo else 1), repo=repo)][:limit])
+        return rankings, vectors
+
+    # -- pipeline -----------------------------------------------------------------------------------------------
+    def search(self, query: str, filters: Filters | None = None, options: SearchOptions | None = None) -> SearchResult:
+        if not query or not query.strip():
+            raise InputError("empty query")
+        if len(query) > 4000:
+            raise InputError("query longer than 4000 characters")
+        filters, opts = filters or Filters(), options or SearchOptions()
+        started = time.perf_counter()
+        a = analyze(query)
+        timings: dict[str, float] = {}
+        notes: list[str] = []
+        rankings, vectors = self._seeds(a, filters.repo, opts, notes, timings)
+        weights = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "vector": 0.6} if a.lexical_first else {}
+        fused = rrf(rankings, opts.rrf_k, weights)
+        t = time.perf_counter()
+        pool = self._hits(sorted(fused, key=fused.get, reverse=True)[:opts.seed_limit], fused, rankings)
+        pool = [h for h in pool if _keep(h, filters, a)]
+        timings["fetch"] = round(time.perf_counter() - t, 4)
+        if opts.hops > 0 and pool:
+            t = time.perf_counter()
+            pool = self._expand(pool, opts.hops, filters, a)
+            timings["expand"] = round(time.perf_counter() - t, 4)
+        pool = _best_part_per_symbol(pool)
+        reranker = "none"
+        if self.reranker is not None and pool:
+            t = time.perf_counter()
+            pool = self.reranker.rerank(a, pool)
+            reranker = self.reranker.name
+            timings["rerank"] = round(time.perf_counter() - t, 4)
+        timings["total"] = round(time.perf_counter() - started, 4)
+        counts = {f"seeds_{c}": len(ids) for c, ids in rankings.items()}
+        counts["candidates"] = len(pool)
+        return SearchResult(query, pool[:opts.k], a, list(rankings), vectors, reranker, timings, counts, notes)
+
+    def _hits(self, ids: list[str], scores: dict[str, float], rankings: dict[str, list[str]]) -> list[Hit]:
+        if not ids:
+            return []
+        rows = {r["id"]: r for r in self.graph.run("chunks_by_id", ids=ids)}
+        hits = []
+        for cid in ids:
+            r = rows.get(cid)
+            if r is None:
+                continue
+            channels = {c: ranked.index(cid) + 1 for c, ranked in rankings.items() if cid in ranked}
+            hits.append(_hit(r, scores.get(cid, 0.0), channels))
+        return hits
+
+    def _expand(self, pool: list[Hit], hops: int, filters: Filters, a: QueryAnalysis) -> list[Hit]:
+        by_id = {h.id: h for h in pool}
+        frontier = sorted(pool, key=lambda h: h.score, reverse=True)[:EXPAND_SEEDS]
+        for hop in range(1, hops + 1):
+            seeds = {h.symbol_id: h for h in frontier if h.symbol_id}
+            if not seeds:
+                break
+            rows = self.graph.run("expand_neighbors", seeds=list(seeds), per_seed=EXPAND_PER_SEED)
+            new_ids = [r["id"] for r in rows if r["id"] not in by_id]
+            fetched = {h.id: h for h in self._hits(list(dict.fromkeys(new_ids)), {}, {})}
+            next_frontier = []
+            for r in rows:
+                seed = seeds[r["seed"]]
+                weight = EXPANSION_WEIGHT[r["rel"]] / hop
+                lines = f" (line {', '.join(map(str, r['lines']))})" if r["lines"] else ""
+                why = f"{r['rel']} of {seed.qualified_name or seed.id}{lines}"
+                hit = by_id.get(r["id"])
+                if hit is None:
+                    hit = fetched.get(r["id"])
+                    if hit is None or not _keep(hit, filters, a):
+                        continue
+                    hit.score = 0.0
+                    by_id[hit.id] = hit
+                    next_frontier.append(hit)
+                hit.score += seed.score * weight * (0.5 if hit.channels else 1.0)
+                hit.channels[f"graph:{r['rel']}"] = hop
+                if why not in hit.via:
+                    hit.via.append(why)
+            frontier = next_frontier[:EXPAND_SEEDS]
+        return list(by_id.values())
+
+
+def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:
+    """Parts of one long definition compete for the same slot: keep the best-scoring part of each symbol."""
+    best: dict[str, Hit] = {}
+    for h in sorted(hits, key=lambda h: h.score, reverse=True):
+        key = h.symbol_id or h.id
+        if key not in best:
+            best[key] = h
+        else:
+            for c, rank in h.channels.items():
+                best[key].channels.setdefault(c, rank)
+    return list(best.values())
+
+
+def _hit(r: dict, score: float, channels: dict[str, int]) -> Hit:
+    return Hit(id=r["id"], repo=r["repo"], commit=r["commit"], path=r["path"], start_line=r["start_line"],
+               end_line=r["end_line"], score=score, channels=channels, symbol_id=r["symbol_id"], name=r["name"] or r["title"],
+               qualified_name=r["qualified_name"] or r["title"], kind=r["symbol_kind"] or r["chunk_kind"],
+               chunk_kind=r["chunk_kind"], language=r["language"], signature=r["signature"],
+               is_test=bool(r["is_test"]), text=r["text"] or "", header=r["header"] or "",
+               content_hash=r["content_hash"] or "")
+
+
+def _keep(h: Hit, f: Filters, a: QueryAnalysis) -> bool:
+    include_tests = f.include_tests if f.include_tests is not None else a.about_tests
+    if h.is_test and not include_tests:
+        return False
+    if f.path_glob and not fnmatch.fnmatch(h.path, f.path_glob):
+        return False
+    if f.language and h.language != f.language:
+        return False
+    if f.kind and f.kind not in (h.kind, h.chunk_kind):
+        return False
+    return True
+
+
+class StructuralReranker:
+    """An offline reranker from structural signals: exact symbol-name match, query terms in the path or
+    name, definition kind, graph proximity to other hits, implementation over test. Weights are data
+    (fit by ``graphrag-code eval --fit-reranker`` on training repositories)."""
+
+    name = "structural"
+    DEFAULT_WEIGHTS = {"fused": 1.0, "name_exact": 0.02, "name_terms": 0.01, "path_terms": 0.005,
+                       "definition": 0.004, "proximity": 0.003, "test": -0.01, "size": -0.002}
+
+    def __init__(self, weights: dict[str, float] | None = None) -> None:
+        self.weights = {**self.DEFAULT_WEIGHTS, **(weights or {})}
+
+    @staticmethod
+    def features(a: QueryAnalysis, h: Hit, linked: int) -> dict[str, float]:
+        terms = set(a.terms)
+        name_parts = set(split_identifier(h.name or ""))
+        path_parts = set(re.split(r"[/._-]+", h.path.lower()))
+        names = {n.lower() for n in a.names}
+        return {
+            "fused": h.score,
+            "name_exact": 1.0 if (h.name and h.name.lower() in names) or
+                                 (h.qualified_name and h.qualified_name.lower() in names) else 0.0,
+            "name_terms": len(terms & name_parts) / max(1, len(name_parts)),
+            "path_terms": len(terms & path_parts) / max(1, len(terms)),
+            "definition": 1.0 if h.chunk_kind in ("symbol", "header") else 0.0,
+            "proximity": float(linked),
+            "test": 1.0 if h.is_test and not a.about_tests else 0.0,
+            "size": min(1.0, (h.end_line - h.start_line) / 200),
+        }
+
+    def rerank(self, a: QueryAnalysis, hits: list[Hit]) -> list[Hit]:
+        top = hits[:50]
+        ids = {h.symbol_id for h in top if h.symbol_id}
+        for h in top:
+            linked = sum(1 for via in h.via if any(i and i in via for i in ids))
+            f = self.features(a, h, linked)
+            h.score = sum(self.weights[k] * v for k, v in f.items())
+        return sorted(top, key=lambda h: h.score, reverse=True) + hits[50:]

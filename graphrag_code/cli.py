@@ -128,6 +128,73 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
         _print_explain(recorder)
 
 
+def _load_embedder(enabled: bool):
+    """The configured query embedder, or None (with the reason) when vectors are off or unavailable."""
+    if not enabled:
+        return None, "vectors off (--no-vectors)"
+    try:
+        from .embeddings import load_embedder
+        return load_embedder(None), None
+    except (ImportError, GraphragError) as exc:
+        return None, f"vector channel off: {exc}"
+
+
+@main.command()
+@click.argument("query")
+@click.option("--repo", help="Only this repository (default: all indexed).")
+@click.option("-k", "--top", "k", type=click.IntRange(1, 100), default=10, show_default=True, help="Hits to return.")
+@click.option("--path", "path_glob", help="Only paths matching this glob, e.g. 'src/*/auth/*'.")
+@click.option("--language", help="Only this language (python, javascript, go, ...).")
+@click.option("--kind", help="Only this kind (function, method, class, section, ...).")
+@click.option("--tests/--no-tests", "include_tests", default=None,
+              help="Include test code (default: only when the query is about tests).")
+@click.option("--hops", type=click.IntRange(0, 2), default=1, show_default=True, help="Graph expansion hops.")
+@click.option("--no-vectors", is_flag=True, help="Do not use the vector channel.")
+@click.option("--reranker", type=click.Choice(["structural", "none"]), default="none", show_default=True,
+              help="Rerank the fused candidates (the structural reranker stays off until it wins the evaluation).")
+@click.option("--show-text", is_flag=True, help="Print each hit's code.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--explain", is_flag=True, help="Also list the Cypher statements run and per-stage timings.")
+def search(query: str, repo: str | None, k: int, path_glob: str | None, language: str | None, kind: str | None,
+           include_tests: bool | None, hops: int, no_vectors: bool, reranker: str, show_text: bool,
+           as_json: bool, explain: bool) -> None:
+    """Find the code that answers QUERY: an identifier (parseFlow, OrderService.cancel), a stack trace or
+    error message, or a question in plain words. Each hit says where it is and which channel found it."""
+    from .search import Filters, Searcher, SearchOptions, StructuralReranker
+
+    embedder, why = _load_embedder(not no_vectors)
+    recorder = Recorder()
+    with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
+        searcher = Searcher(graph, embedder, StructuralReranker() if reranker == "structural" else None)
+        result = searcher.search(query, Filters(repo=repo, path_glob=path_glob, language=language, kind=kind,
+                                                include_tests=include_tests),
+                                 SearchOptions(k=k, hops=hops, channels=("fulltext", "symbol", "location")
+                                               + (("vector",) if embedder else ())))
+    if why:
+        result.notes.insert(0, why)
+    if as_json:
+        out = result.to_dict(with_text=show_text)
+        if explain:
+            out["debug"] = {"statements": [{"name": e.name, "rows": e.rows, "seconds": round(e.seconds, 4),
+                                            "params": e.short_params(3)} for e in recorder.events]}
+        click.echo(json.dumps(out, indent=2, default=str))
+        return
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    if not result.hits:
+        click.echo("No results.")
+    for n, h in enumerate(result.hits, 1):
+        channels = ", ".join(f"{c}#{r}" for c, r in h.channels.items())
+        click.echo(f"{n:2d}. {h.location}  {h.qualified_name or ''} [{h.kind}]  score {h.score:.4f}  ({channels})")
+        for why_line in h.via[:2]:
+            click.echo(f"      via {why_line}")
+        if show_text:
+            click.echo("\n".join("      " + line for line in h.text.splitlines()[:40]))
+    if explain:
+        _print_explain(recorder)
+        click.echo("stage timings: " + ", ".join(f"{k} {v * 1000:.1f}ms" for k, v in result.timings.items()), err=True)
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def status(as_json: bool) -> None:

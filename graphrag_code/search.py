@@ -194,6 +194,9 @@ class Searcher:
         t = time.perf_counter()
         pool = self._hits(sorted(fused, key=fused.get, reverse=True)[:opts.seed_limit], fused, rankings)
         pool = [h for h in pool if _keep(h, filters, a)]
+        if a.about_tests:   # "tests for X": the tests that mention X first, then X itself
+            for h in pool:
+                h.score *= 2.0 if h.is_test else 1.0
         timings["fetch"] = round(time.perf_counter() - t, 4)
         if opts.hops > 0 and pool:
             t = time.perf_counter()

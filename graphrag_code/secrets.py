@@ -300,10 +300,11 @@ def redact(text: str) -> tuple[str, list[Finding]]:
 
 
 def redact_bytes(data: bytes) -> tuple[bytes, list[Finding]]:
-    """redact() for raw file bytes; returns the input unchanged (invalid UTF-8 and all) when nothing is found."""
-    text = data.decode("utf-8", "replace")
+    """redact() for raw file bytes. Invalid UTF-8 bytes come back unchanged (surrogateescape), so a later
+    decode still notices them; the input itself is returned when nothing is found."""
+    text = data.decode("utf-8", "surrogateescape")
     redacted, findings = redact(text)
-    return (redacted.encode("utf-8") if findings else data), findings
+    return (redacted.encode("utf-8", "surrogateescape") if findings else data), findings
 
 
 def summarize(findings: Iterable[Finding]) -> dict[str, int]:

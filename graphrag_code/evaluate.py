@@ -1,0 +1,258 @@
+"""Retrieval evaluation on the golden set: Hit@1/5/10, MRR@10, file recall/precision, context tokens and
+refusal correctness, for every ablation of the pipeline in one run.
+
+A hit is a retrieved chunk that overlaps one of a question's expected line ranges in the expected file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .db import Graph
+from .errors import InputError
+from .search import Filters, Hit, Searcher, SearchOptions, StructuralReranker
+
+KINDS = ("symbol", "behaviour", "cross-file", "stacktrace", "negative")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass
+class Question:
+    id: str
+    repo: str
+    question: str
+    kind: str
+    expected: list[dict]            # [{path, start, end}]
+
+    @property
+    def negative(self) -> bool:
+        return not self.expected
+
+
+def load_golden(path: Path) -> list[Question]:
+    questions = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            questions.append(Question(row["id"], row["repo"], row["question"], row["kind"], row["expected"]))
+        except (KeyError, json.JSONDecodeError) as exc:
+            raise InputError(f"{path}:{n}: bad golden row ({exc})") from exc
+    return questions
+
+
+def overlaps(hit: Hit | dict, exp: dict) -> bool:
+    h = hit if isinstance(hit, dict) else {"path": hit.path, "start": hit.start_line, "end": hit.end_line}
+    return h["path"] == exp["path"] and h["start"] <= exp["end"] and exp["start"] <= h["end"]
+
+
+@dataclass
+class Ranked:
+    """What one configuration returned for one question: (path, start, end, tokens, score) best first."""
+
+    items: list[dict]
+
+
+def first_hit_rank(items: list[dict], expected: list[dict], k: int = 10) -> int | None:
+    for rank, item in enumerate(items[:k], 1):
+        if any(overlaps(item, e) for e in expected):
+            return rank
+    return None
+
+
+@dataclass
+class Metrics:
+    n: int = 0
+    hit1: float = 0.0
+    hit5: float = 0.0
+    hit10: float = 0.0
+    mrr10: float = 0.0
+    file_recall5: float = 0.0
+    file_precision5: float = 0.0
+    context_tokens5: float = 0.0
+    negatives: int = 0
+    refusal_correct: float = 0.0
+    latency_p50_ms: float = 0.0
+    latency_p95_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, float]:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in self.__dict__.items()}
+
+
+def score(questions: list[Question], results: dict[str, Ranked], latencies: list[float],
+          refuse: Callable[[Ranked], bool]) -> Metrics:
+    m = Metrics()
+    positives = [q for q in questions if not q.negative]
+    negatives = [q for q in questions if q.negative]
+    m.n, m.negatives = len(positives), len(negatives)
+    for q in positives:
+        items = results[q.id].items
+        rank = first_hit_rank(items, q.expected)
+        m.hit1 += rank is not None and rank <= 1
+        m.hit5 += rank is not None and rank <= 5
+        m.hit10 += rank is not None
+        m.mrr10 += 1 / rank if rank else 0.0
+        files = {e["path"] for e in q.expected}
+        top5 = items[:5]
+        m.file_recall5 += bool(files & {i["path"] for i in top5})
+        m.file_precision5 += sum(i["path"] in files for i in top5) / max(1, len(top5))
+        m.context_tokens5 += sum(i["tokens"] for i in top5)
+    for attr in ("hit1", "hit5", "hit10", "mrr10", "file_recall5", "file_precision5", "context_tokens5"):
+        setattr(m, attr, getattr(m, attr) / max(1, m.n))
+    m.refusal_correct = (sum(refuse(results[q.id]) for q in negatives) / len(negatives)) if negatives else 0.0
+    if latencies:
+        ordered = sorted(latencies)
+        m.latency_p50_ms = 1000 * statistics.median(ordered)
+        m.latency_p95_ms = 1000 * ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return m
+
+
+# -- configurations ------------------------------------------------------------------------------------------------
+@dataclass
+class Config:
+    name: str
+    channels: tuple[str, ...]
+    hops: int = 0
+    rerank: bool = False
+    needs_vectors: bool = False
+
+
+ABLATIONS = (
+    Config("fulltext only", ("fulltext",)),
+    Config("dense only", ("vector",), needs_vectors=True),
+    Config("hybrid RRF", ("fulltext", "symbol", "location", "vector")),
+    Config("+ graph expansion", ("fulltext", "symbol", "location", "vector"), hops=1),
+    Config("+ rerank", ("fulltext", "symbol", "location", "vector"), hops=1, rerank=True),
+)
+
+
+def run_config(graph: Graph, questions: list[Question], config: Config, embedder: Any | None,
+               weights: dict[str, float] | None = None, k: int = 10) -> tuple[dict[str, Ranked], list[float]]:
+    reranker = StructuralReranker(weights) if config.rerank else None
+    channels = tuple(c for c in config.channels if c != "vector" or embedder is not None)
+    searcher = Searcher(graph, embedder if "vector" in channels else None, reranker)
+    results, latencies = {}, []
+    for q in questions:
+        started = time.perf_counter()
+        res = searcher.search(q.question, Filters(repo=q.repo), SearchOptions(k=k, channels=channels, hops=config.hops))
+        latencies.append(time.perf_counter() - started)
+        results[q.id] = Ranked([{"path": h.path, "start": h.start_line, "end": h.end_line, "tokens": h.tokens,
+                                 "score": h.score, "exact": "symbol" in h.channels or "location" in h.channels}
+                                for h in res.hits])
+    return results, latencies
+
+
+def refusal_rule(threshold: float) -> Callable[[Ranked], bool]:
+    """Retrieval abstains when nothing was found, or the best fused score is below ``threshold`` and no
+    exact symbol or stack-trace match supports it."""
+    def refuse(r: Ranked) -> bool:
+        return not r.items or (r.items[0]["score"] < threshold and not r.items[0]["exact"])
+    return refuse
+
+
+def fit_threshold(questions: list[Question], results: dict[str, Ranked]) -> float:
+    """The abstention threshold that best separates answerable from negative questions (training repos)."""
+    scores = sorted({round(r.items[0]["score"], 5) for r in results.values() if r.items})
+    best, best_acc = 0.0, -1.0
+    for t in [0.0, *scores]:
+        rule = refusal_rule(t)
+        acc = sum(rule(results[q.id]) == q.negative for q in questions) / max(1, len(questions))
+        if acc > best_acc:
+            best, best_acc = t, acc
+    return best
+
+
+def fit_reranker(graph: Graph, questions: list[Question], embedder: Any | None,
+                 grid: Iterable[float] = (0.0, 0.005, 0.01, 0.02, 0.04)) -> dict[str, float]:
+    """Coordinate search over the structural reranker's weights, maximising MRR@10 on ``questions``."""
+    weights = dict(StructuralReranker.DEFAULT_WEIGHTS)
+    config = ABLATIONS[-1]
+    positives = [q for q in questions if not q.negative]
+
+    def mrr(w: dict[str, float]) -> float:
+        res, _ = run_config(graph, positives, config, embedder, w)
+        return sum(1 / r if (r := first_hit_rank(res[q.id].items, q.expected)) else 0 for q in positives)
+
+    best = mrr(weights)
+    for feature in [f for f in weights if f != "fused"]:
+        sign = -1 if feature in ("test", "size") else 1
+        for value in grid:
+            trial = {**weights, feature: sign * value}
+            got = mrr(trial)
+            if got > best + 1e-9:
+                best, weights = got, trial
+    return weights
+
+
+@dataclass
+class Report:
+    split: dict[str, list[str]]
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)      # config -> metrics (test split + all)
+    per_kind: dict[str, dict[str, float]] = field(default_factory=dict)
+    weights: dict[str, float] = field(default_factory=dict)
+    threshold: float = 0.0
+    vectors: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__
+
+
+def evaluate(graph: Graph, questions: list[Question], embedder: Any | None, train_repos: list[str],
+             naive: Callable[[list[Question]], tuple[dict[str, Ranked], list[float]]] | None = None,
+             progress: Callable[[str], None] | None = None) -> Report:
+    """Every ablation on every question; the reranker's weights and the abstention threshold are fit on
+    ``train_repos`` and the reported metrics are those of the other repositories (and of all, for context)."""
+    say = progress or (lambda msg: None)
+    train = [q for q in questions if q.repo in train_repos]
+    test = [q for q in questions if q.repo not in train_repos] or questions
+    report = Report(split={"train": sorted(train_repos), "test": sorted({q.repo for q in test})},
+                    vectors=embedder is not None)
+    say("fitting the structural reranker on the training repositories")
+    report.weights = fit_reranker(graph, train, embedder) if train else dict(StructuralReranker.DEFAULT_WEIGHTS)
+    configs: list[tuple[str, Callable]] = []
+    if naive is not None:
+        configs.append(("naive: 512-token windows, dense only", naive))
+    for c in ABLATIONS:
+        if c.needs_vectors and embedder is None:
+            continue
+        configs.append((c.name, lambda qs, c=c: run_config(graph, qs, c, embedder, report.weights)))
+    for name, runner in configs:
+        say(f"running {name}")
+        results, latencies = runner(questions)
+        threshold = fit_threshold(train, results) if train else 0.0
+        rule = refusal_rule(threshold)
+        report.rows[name] = {"test": score(test, results, latencies, rule).to_dict(),
+                             "all": score(questions, results, latencies, rule).to_dict(),
+                             "threshold": threshold}
+        if name == configs[-1][0]:
+            report.threshold = threshold
+            for kind in KINDS:
+                subset = [q for q in questions if q.kind == kind]
+                if subset:
+                    report.per_kind[kind] = score(subset, results, [], rule).to_dict()
+    return report
+
+
+def format_report(report: Report) -> str:
+    cols = ("hit1", "hit5", "hit10", "mrr10", "file_recall5", "file_precision5", "context_tokens5",
+            "refusal_correct", "latency_p50_ms", "latency_p95_ms")
+    lines = [f"train repos: {', '.join(report.split['train']) or '-'}   test repos: {', '.join(report.split['test'])}",
+             f"{'configuration (test split)':40s}" + "".join(f"{c:>16s}" for c in cols)]
+    for name, row in report.rows.items():
+        lines.append(f"{name:40s}" + "".join(f"{row['test'][c]:16.3f}" for c in cols))
+    lines.append(f"{'configuration (all questions)':40s}")
+    for name, row in report.rows.items():
+        lines.append(f"{name:40s}" + "".join(f"{row['all'][c]:16.3f}" for c in cols))
+    lines.append("per kind (last configuration, all repos): " + ", ".join(
+        f"{k}: hit5 {v['hit5']:.2f} (n={v['n']})" if k != "negative" else f"negative: refusal {v['refusal_correct']:.2f}"
+        for k, v in report.per_kind.items()))
+    return "\n".join(lines)

@@ -1,0 +1,152 @@
+"""Hybrid search against the real Neo4j: channels, fusion, graph expansion, filters, hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_code.errors import InputError
+from graphrag_code.indexer import index_repository
+from graphrag_code.query_analysis import analyze
+from graphrag_code.search import Filters, Searcher, SearchOptions, StructuralReranker, rrf
+
+AUTH = '''"""Authentication helpers."""
+import time
+
+
+def validate_refresh_token(token, now=None):
+    """Reject tokens whose expiry is in the past."""
+    now = now or time.time()
+    if token.expires_at < now:
+        raise TokenExpired("refresh token expired")
+    return check_signature(token)
+
+
+def check_signature(token):
+    return token.signature == sign(token.payload)
+
+
+def sign(payload):
+    return "sig:" + payload
+
+
+class TokenExpired(Exception):
+    pass
+'''
+ROUTES = '''from .auth import validate_refresh_token
+
+
+def refresh_route(request):
+    token = parse_token(request.headers["Authorization"])
+    return validate_refresh_token(token)
+
+
+def parse_token(header):
+    return header.split(" ")[1]
+'''
+TESTS = '''from app.auth import validate_refresh_token
+
+
+def test_validate_refresh_token_rejects_expired():
+    assert validate_refresh_token
+'''
+OPTS = SearchOptions(k=5, channels=("fulltext", "symbol", "location"))
+
+
+@pytest.fixture
+def indexed(graph, git_repo, repo_name):
+    git_repo.write("app/__init__.py", "")
+    git_repo.write("app/auth.py", AUTH)
+    git_repo.write("app/routes.py", ROUTES)
+    git_repo.write("tests/test_auth.py", TESTS)
+    git_repo.write("docs/jwt.md", "# Tokens\nRefresh tokens expire after a day.\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    return Searcher(graph), repo_name
+
+
+def test_identifier_query_finds_the_definition_first(indexed) -> None:
+    searcher, repo = indexed
+    res = searcher.search("where is validate_refresh_token defined?", Filters(repo=repo), OPTS)
+    top = res.hits[0]
+    assert (top.path, top.start_line, top.end_line) == ("app/auth.py", 5, 10)
+    assert top.qualified_name == "validate_refresh_token" and top.kind == "function"
+    assert "symbol" in top.channels and "fulltext" in top.channels
+    assert res.analysis.lexical_first and top.commit and len(top.commit) == 40
+
+
+def test_tests_are_excluded_unless_asked_for(indexed) -> None:
+    searcher, repo = indexed
+    plain = searcher.search("validate_refresh_token", Filters(repo=repo), OPTS)
+    assert all(not h.path.startswith("tests/") for h in plain.hits)
+    about = searcher.search("tests for validate_refresh_token", Filters(repo=repo), OPTS)
+    assert any(h.path == "tests/test_auth.py" for h in about.hits)
+
+
+def test_stack_trace_routes_to_the_enclosing_function(indexed) -> None:
+    searcher, repo = indexed
+    trace = 'Traceback:\n  File "/srv/app/auth.py", line 9, in validate_refresh_token\nTokenExpired: refresh token expired'
+    res = searcher.search(trace, Filters(repo=repo), OPTS)
+    assert res.hits[0].qualified_name == "validate_refresh_token"
+    assert res.hits[0].channels.get("location") == 1
+
+
+def test_graph_expansion_brings_callees_with_the_call_line(indexed) -> None:
+    searcher, repo = indexed
+    res = searcher.search("refresh_route", Filters(repo=repo), SearchOptions(k=10, channels=("symbol",), hops=1))
+    by_name = {h.qualified_name: h for h in res.hits}
+    assert by_name["refresh_route"].channels == {"symbol": 1}
+    callee = by_name["validate_refresh_token"]
+    assert callee.channels.get("graph:callee") == 1
+    assert "callee of refresh_route (line 6)" in callee.via
+    two = searcher.search("refresh_route", Filters(repo=repo), SearchOptions(k=10, channels=("symbol",), hops=2))
+    assert "check_signature" in {h.qualified_name for h in two.hits}       # two hops away
+    none = searcher.search("refresh_route", Filters(repo=repo), SearchOptions(k=10, channels=("symbol",), hops=0))
+    assert [h.qualified_name for h in none.hits] == ["refresh_route"]
+
+
+def test_filters_by_path_language_and_kind(indexed) -> None:
+    searcher, repo = indexed
+    res = searcher.search("token", Filters(repo=repo, path_glob="docs/*"), OPTS)
+    assert res.hits and all(h.path.startswith("docs/") for h in res.hits)
+    res = searcher.search("token", Filters(repo=repo, kind="class"), OPTS)
+    assert [h.qualified_name for h in res.hits] == ["TokenExpired"]
+
+
+@pytest.mark.parametrize("hostile", ['foo(bar) AND "x', "a:b OR c~ ^2 [1 TO 5] \\", "MATCH (n) DETACH DELETE n",
+                                     "'); DROP TABLE x; --", "*?"])
+def test_hostile_queries_are_plain_text(indexed, hostile: str) -> None:
+    searcher, repo = indexed
+    searcher.search(hostile, Filters(repo=repo), OPTS)      # no Lucene or Cypher error, no effect
+    assert searcher.search("validate_refresh_token", Filters(repo=repo), OPTS).hits
+
+
+def test_empty_query_is_an_input_error(indexed) -> None:
+    searcher, repo = indexed
+    with pytest.raises(InputError):
+        searcher.search("   ", Filters(repo=repo), OPTS)
+
+
+def test_structural_reranker_prefers_exact_names(indexed) -> None:
+    searcher, repo = indexed
+    searcher.reranker = StructuralReranker()
+    res = searcher.search("sign", Filters(repo=repo), SearchOptions(k=3, channels=("fulltext", "symbol"), hops=1))
+    assert res.reranker == "structural" and res.hits[0].qualified_name == "sign"
+
+
+def test_rrf_sums_reciprocal_ranks() -> None:
+    fused = rrf({"a": ["x", "y"], "b": ["y", "z"]}, k=60)
+    assert fused["y"] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused["x"] == pytest.approx(1 / 61) and fused["z"] == pytest.approx(1 / 62)
+    assert sorted(fused, key=fused.get, reverse=True)[0] == "y"
+
+
+@pytest.mark.parametrize("query, identifiers, locations", [
+    ("where is parseFlow defined", ["parseFlow"], []),
+    ("OrderService.cancel fails", ["OrderService.cancel"], []),
+    ('File "/x/site-packages/flask/app.py", line 12, in run', [], [{"path": "flask/app.py", "line": 12}]),
+    ("at com.acme.Foo.bar(Foo.java:123)", ["com.acme.Foo.bar"], [{"path": "Foo.java", "line": 123}]),
+    ("how do blueprints register routes", [], []),
+])
+def test_query_analysis(query: str, identifiers: list, locations: list) -> None:
+    a = analyze(query)
+    assert a.identifiers == identifiers and a.locations == locations

@@ -12,7 +12,7 @@ Per corpus, in one process:
     SourceReader, minus the files it would skip by content), then only ``get_parser(lang).parse(data)`` is
     timed over them; best of ``--parse-runs`` (default 3).
 (b) full index into Neo4j under ``bench-<corpus>`` (deleted first with delete_repository, so every file is
-    parsed and written); best of ``--index-runs`` (default 1).
+    parsed and written); best of ``--index-runs`` (default 3).
 (c) a no-op re-index of the same commit; best of ``--noop-runs`` (default 3).
 (d) combo100k only: a new commit that appends a function to 3 Python files, re-indexed and timed, then the
     original commit is restored (git reset --hard) and re-indexed (timed as ``restore``).
@@ -50,6 +50,33 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH_DIR))
 
 import psutil  # noqa: E402  (a test extra of the project, installed in the venv)
+
+RUST_EXT_DIR = BENCH_DIR / ".corpus" / "neo4j-rust-ext"
+RUST_EXT_SPEC = "neo4j-rust-ext==6.4.1.0"   # must match the installed neo4j driver (6.4.1)
+
+
+def _use_neo4j_rust_ext() -> str:
+    """Experiment (--neo4j-rust-ext): let the driver use the Rust PackStream codec from ``neo4j-rust-ext``,
+    installed with pip into bench/.corpus/ (not into the project's venv), by loading ``neo4j._rust`` from
+    there. Must run before the driver is imported."""
+    import glob
+    import importlib.abc
+    import importlib.util
+
+    if not glob.glob(str(RUST_EXT_DIR / "neo4j" / "_rust.*")):
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--target", str(RUST_EXT_DIR), RUST_EXT_SPEC], check=True)
+    so = glob.glob(str(RUST_EXT_DIR / "neo4j" / "_rust.*"))[0]
+
+    class _Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            return importlib.util.spec_from_file_location(fullname, so) if fullname == "neo4j._rust" else None
+
+    sys.meta_path.insert(0, _Finder())
+    return RUST_EXT_SPEC
+
+
+NEO4J_CODEC = _use_neo4j_rust_ext() if "--neo4j-rust-ext" in sys.argv else "pure Python (driver default)"
 
 import corpus as corpora  # noqa: E402  (bench/corpus.py)
 
@@ -127,7 +154,7 @@ class Sampler:
         """Yields a dict filled in on exit: py_peak_rss_mb, py_cpu_s (incl. git children), neo4j_*."""
         stop, out = threading.Event(), {}
         peak = {"py": self._rss(self.me), "neo4j": self._rss(self.neo) if self.neo else 0}
-        cpu0 = (self._cpu(self.me), self._cpu(self.neo) if self.neo else 0.0)
+        cpu0 = (self._cpu(self.me), self._cpu(self.neo) if self.neo else 0.0, self._busy())
 
         def loop() -> None:
             while not stop.wait(0.01):
@@ -148,6 +175,14 @@ class Sampler:
             if self.neo is not None:
                 out["neo4j_peak_rss_mb"] = round(peak["neo4j"] / 2**20, 1)
                 out["neo4j_cpu_s"] = round(self._cpu(self.neo) - cpu0[1], 3)
+            # CPU that other processes on this machine burnt meanwhile: the benchmark shares its cores
+            out["others_cpu_s"] = round(max(0.0, self._busy() - cpu0[2] - out["py_cpu_s"]
+                                            - out.get("neo4j_cpu_s", 0.0)), 3)
+
+    @staticmethod
+    def _busy() -> float:
+        t = psutil.cpu_times()
+        return t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0)
 
 
 class TimedGraph(Graph):
@@ -317,7 +352,7 @@ def breakdown(root: Path, repo: str) -> dict:
     t0 = time.perf_counter()
     for start in range(0, len(rows), IndexSettings().write_batch):
         Packer(io.BytesIO()).pack({"rows": rows[start:start + IndexSettings().write_batch]})
-    t.seconds["PackStream encode of staged rows (driver, pure Python)"] = time.perf_counter() - t0
+    t.seconds["PackStream encode of staged rows (driver)"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     resolve_mod.resolve(repo, run.facts)
     t.seconds["resolve"] = time.perf_counter() - t0
@@ -344,7 +379,10 @@ class Run:
 
     def report(self, prefix: str) -> dict:
         s = self.summary
+        # the summary's stages start after discovery.snapshot and end before repo_counts/repo_finish
+        unstaged = self.seconds - sum(s.stage_seconds.values())
         return {f"{prefix}_seconds": round(self.seconds, 3), f"{prefix}_stage_seconds": s.stage_seconds,
+                f"{prefix}_unstaged_seconds": round(unstaged, 3),
                 f"{prefix}_files_parsed": s.files_parsed, f"{prefix}_db": self.db, f"{prefix}_resources": self.res}
 
 
@@ -502,9 +540,11 @@ ROWS = [
     ("  parse_and_stage s", ("index_stage_seconds", "parse_and_stage"), "{:.2f}"),
     ("  resolve s", ("index_stage_seconds", "resolve"), "{:.2f}"),
     ("  swap s", ("index_stage_seconds", "swap"), "{:.2f}"),
+    ("  unstaged s (snapshot, counts)", "index_unstaged_seconds", "{:.2f}"),
     ("  in Neo4j calls s", ("index_db", "total"), "{:.2f}"),
     ("  python CPU s", ("index_resources", "py_cpu_s"), "{:.2f}"),
     ("  Neo4j CPU s", ("index_resources", "neo4j_cpu_s"), "{:.2f}"),
+    ("  other processes' CPU s", ("index_resources", "others_cpu_s"), "{:.2f}"),
     ("peak RSS MB (python)", ("index_resources", "py_peak_rss_mb"), "{:.0f}"),
     ("peak RSS MB (Neo4j)", ("index_resources", "neo4j_peak_rss_mb"), "{:.0f}"),
     ("no-op re-index s", "noop_seconds", "{:.2f}"),
@@ -563,11 +603,22 @@ def environment() -> dict:
                              text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "graphrag_code", "cypher"], cwd=ROOT,
                                 capture_output=True, text=True).stdout.strip())
+    import hashlib
+    code = hashlib.sha1()
+    for f in sorted([*(ROOT / "graphrag_code").rglob("*.py"), *(ROOT / "graphrag_code").rglob("*.scm"),
+                     *(ROOT / "cypher").rglob("*.cypher")]):
+        code.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
             "mem_gb": round(psutil.virtual_memory().total / 2**30, 1), "tree_sitter": tree_sitter.__version__
             if hasattr(tree_sitter, "__version__") else "?", "neo4j_driver": neo4j.__version__,
             "neo4j_server": server, "graphrag_code_rev": git_rev, "graphrag_code_dirty": dirty,
-            "secret_scanner": SECRETS_IMPL}
+            "graphrag_code_tree_sha1": code.hexdigest()[:12],
+            "secret_scanner": SECRETS_IMPL, "neo4j_codec": _codec_in_use()}
+
+
+def _codec_in_use() -> str:
+    from neo4j._codec.packstream import v1
+    return NEO4J_CODEC if v1._rust_pack is not None else "pure Python (driver default)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -575,12 +626,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"only {', '.join(corpora.QUICK)} (the CI slice)")
     ap.add_argument("--only", help="comma-separated corpus names")
     ap.add_argument("--parse-runs", type=int, default=3)
-    ap.add_argument("--index-runs", type=int, default=1)
+    ap.add_argument("--index-runs", type=int, default=3)
     ap.add_argument("--noop-runs", type=int, default=3)
     ap.add_argument("--profile", default="", help="comma-separated corpora to cProfile one extra full index of")
     ap.add_argument("--profile-top", type=int, default=25)
     ap.add_argument("--no-breakdown", action="store_true", help="skip the per-step timing of the indexer's "
                     "Python work without Neo4j")
+    ap.add_argument("--neo4j-rust-ext", action="store_true", help=f"experiment: the driver's Rust codec "
+                    f"({RUST_EXT_SPEC}, pip-installed into bench/.corpus/, not the venv)")
     ap.add_argument("--keep", action="store_true", help="keep the bench-* repositories in Neo4j afterwards")
     ap.add_argument("--out", help="results file (default bench/results/index-<date>[-quick].json)")
     args = ap.parse_args(argv)
@@ -615,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for v in verdicts(results):
         print(v)
-    print(f"secret scanner: {SECRETS_IMPL}; total bench time {env['bench_seconds']} s; "
+    print(f"secret scanner: {SECRETS_IMPL}; PackStream codec: {env['neo4j_codec']}; total bench time {env['bench_seconds']} s; "
           f"process ru_maxrss {env['ru_maxrss_mb']} MB")
     for r in results:
         if "breakdown" in r:
@@ -632,7 +685,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {row['cumtime']:8.3f} cum {row['tottime']:8.3f} own {row['calls']:>9}  {row['function']}")
 
     now = datetime.now(timezone.utc)
-    out = Path(args.out) if args.out else RESULTS_DIR / f"index-{now:%Y-%m-%d}{'-quick' if args.quick else ''}.json"
+    suffix = ("-quick" if args.quick else "") + ("-rustext" if args.neo4j_rust_ext else "")
+    out = Path(args.out) if args.out else RESULTS_DIR / f"index-{now:%Y-%m-%d}{suffix}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"date": now.isoformat(timespec="seconds"), "argv": sys.argv[1:],
                                "environment": env, "targets": {"ratio": TARGET_RATIO,

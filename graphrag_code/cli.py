@@ -219,12 +219,51 @@ def status(as_json: bool) -> None:
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
 
 
+def _api_config(host: str):
+    import os
+
+    from .api import ApiConfig
+
+    tokens = frozenset(t.strip() for t in os.environ.get("GRAPHRAG_API_TOKENS", "").split(",") if t.strip())
+    return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0])
+
+
+def _serve(host: str, port: int, threads: int) -> None:
+    import logging
+
+    from waitress import serve as waitress_serve
+
+    from .api import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    app = create_app(_api_config(host))
+    auth = "bearer tokens from GRAPHRAG_API_TOKENS" if app.extensions["graphrag"].config.tokens else \
+        "no auth (loopback only)"
+    click.echo(f"API: http://{host}:{port}/  (OpenAPI: http://{host}:{port}/openapi.json; {auth})")
+    waitress_serve(app, host=host, port=port, threads=threads, ident="graphrag-code")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; anything but loopback requires GRAPHRAG_API_TOKENS.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True)
+@click.option("--threads", type=click.IntRange(1, 64), default=8, show_default=True, help="Worker threads.")
+def serve(host: str, port: int, threads: int) -> None:
+    """Serve the REST API (waitress, a production WSGI server) until interrupted."""
+    _serve(host, port, threads)
+
+
 @main.command()
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path), default=str(PROJECT_ROOT))
 @click.option("--name", help="Repository id in the graph (default: the directory name).")
 @click.option("--no-neo4j", is_flag=True, help="Do not start the local Neo4j (use NEO4J_URI's server).")
-def up(path: Path, name: str | None, no_neo4j: bool) -> None:
-    """The main job: start the local Neo4j, index PATH (default: this checkout), print where to look."""
+@click.option("--serve/--no-serve", "serve_api", default=True, show_default=True,
+              help="Serve the REST API after indexing.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="API address.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help="API port.")
+def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str, port: int) -> None:
+    """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
+    and print the API and Browser URLs."""
     from .indexer import index_repository
     from .neo4j_local import LocalNeo4j
 
@@ -248,6 +287,9 @@ def up(path: Path, name: str | None, no_neo4j: bool) -> None:
         click.echo("Explore the graph with this Cypher:")
     click.echo(f"  :param repo => '{summary.repo}'")
     click.echo(f"  {SAMPLE_CYPHER}")
+    if serve_api:
+        click.echo("")
+        _serve(host, port, 8)
 
 
 if __name__ == "__main__":

@@ -73,13 +73,16 @@ class Tx:
 
 
 class Graph:
-    def __init__(self, settings: Neo4jSettings | None = None, tracer: Tracer | None = None) -> None:
+    def __init__(self, settings: Neo4jSettings | None = None, tracer: Tracer | None = None,
+                 retry_seconds: float = 15.0) -> None:
+        """``retry_seconds`` bounds the driver's retries of a failed transaction: long for indexing jobs,
+        short for the API, which should answer 503 quickly while Neo4j is away."""
         self.settings = settings or Neo4jSettings.from_env()
         self.tracers: list[Tracer] = [tracer] if tracer else []
         try:
             self._driver = neo4j.GraphDatabase.driver(
                 self.settings.uri, auth=(self.settings.user, self.settings.password),
-                connection_timeout=10, max_transaction_retry_time=15,
+                connection_timeout=10, max_transaction_retry_time=retry_seconds,
                 notifications_min_severity="OFF")
         except (ValueError, neo4j_errors.ConfigurationError) as exc:
             raise DatabaseError(f"bad NEO4J_URI {self.settings.uri!r}: {exc}") from exc

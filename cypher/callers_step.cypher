@@ -1,0 +1,29 @@
+// name: callers_step
+// One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it, and for a method
+// the callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
+// override; kind 'dispatch', via = the base method). Each caller carries what entry-point classification
+// needs: callers_in (incoming CALLS), dispatch_in (a base method it overrides is called), head (first lines of
+// its chunk: decorators), main_guard (a File whose module code has an `if __name__ == "__main__"` block).
+// returns: target, kind, via, lines, confidence, resolved_by, caller {...}, callers_in, dispatch_in, head, main_guard
+// params: ids
+UNWIND $ids AS tid
+MATCH (t:CodeNode {id: tid})
+CALL (t) {
+  MATCH (c:CodeNode)-[e:CALLS]->(t)
+  RETURN c, e, 'call' AS kind, null AS via
+  UNION
+  MATCH (t:Symbol {kind: 'method'})<-[:CONTAINS]-(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(:Symbol)-[:CONTAINS]->(bm:Symbol)
+  WHERE bm.name = t.name AND bm <> t
+  MATCH (c:CodeNode)-[e:CALLS]->(bm)
+  RETURN c, e, 'dispatch' AS kind, bm.id AS via
+}
+RETURN tid AS target, kind, via, e.lines AS lines, e.confidence AS confidence, e.resolved_by AS resolved_by,
+       c {.id, .repo, .path, .name, .qualified_name, .kind, .start_line, .end_line, .is_test, .exported,
+          .visibility, label: CASE WHEN c:File THEN 'File' ELSE 'Symbol' END} AS caller,
+       COUNT { (c)<-[:CALLS]-() } AS callers_in,
+       c:Symbol AND c.kind = 'method' AND EXISTS {
+         MATCH (c)<-[:CONTAINS]-(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(:Symbol)-[:CONTAINS]->(bm2:Symbol)
+         WHERE bm2.name = c.name AND EXISTS { (bm2)<-[:CALLS]-() } } AS dispatch_in,
+       [(c)-[:HAS_CHUNK]->(ch) WHERE ch.start_line = c.start_line | left(ch.text, 400)][0] AS head,
+       c:File AND EXISTS { MATCH (c)-[:HAS_CHUNK]->(ch) WHERE ch.text CONTAINS '__name__'
+                                                          AND ch.text CONTAINS '__main__' } AS main_guard

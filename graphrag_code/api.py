@@ -1,0 +1,469 @@
+"""The REST service (Flask). Thin: each route validates its input against the endpoint's declared schema,
+calls one library function and returns JSON. Errors are mapped to statuses in one handler.
+
+The endpoint table ENDPOINTS is the single source for validation, the OpenAPI document and the index page.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from . import __version__
+from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings
+from .db import Graph, Recorder
+from .errors import ConfigError, DatabaseUnavailable, GraphragError, InputError
+
+log = logging.getLogger("graphrag_code.api")
+MAX_REQUEST_BYTES = 64 * 1024
+
+
+# -- declared request schemas ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    type: type | tuple[type, ...]
+    required: bool = False
+    description: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    choices: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str
+    summary: str
+    body: dict[str, Field] = field(default_factory=dict)
+    query: dict[str, Field] = field(default_factory=dict)
+    example: dict[str, Any] | None = None
+
+
+_SEARCH_FIELDS = {
+    "query": Field(str, True, "An identifier, a stack trace, an error message or a question", max_length=4000),
+    "repo": Field(str, description="Only this repository", max_length=200),
+    "k": Field(int, description="Number of hits", minimum=1, maximum=100),
+    "path": Field(str, description="Glob on paths, e.g. src/*/auth/*", max_length=500),
+    "language": Field(str, max_length=40),
+    "kind": Field(str, max_length=40),
+    "include_tests": Field(bool, description="Default: only when the query is about tests"),
+    "hops": Field(int, description="Graph expansion hops", minimum=0, maximum=2),
+    "vectors": Field(bool, description="Use the vector channel (default true when vectors exist)"),
+    "with_text": Field(bool, description="Include each hit's code (default true)"),
+    "debug": Field(bool, description="Include Cypher statements, parameters and stage timings"),
+}
+
+ENDPOINTS: dict[str, Endpoint] = {
+    "healthz": Endpoint("GET", "/healthz", "Liveness: the process answers"),
+    "readyz": Endpoint("GET", "/readyz", "Readiness: Neo4j reachable, schema current, embedder loadable"),
+    "search": Endpoint("POST", "/v1/search", "Hybrid search over indexed code", _SEARCH_FIELDS,
+                       example={"query": "where is the refresh token expiry checked?", "k": 5}),
+    "repos_list": Endpoint("GET", "/v1/repositories", "Indexed repositories with commit, counts and versions"),
+    "repos_index": Endpoint("POST", "/v1/repositories", "Index or re-index a path on the server (asynchronous job)", {
+        "path": Field(str, True, "Directory on the server", max_length=1000),
+        "name": Field(str, description="Repository id", max_length=200)}, example={"path": "/srv/repos/shop"}),
+    "job": Endpoint("GET", "/v1/jobs/<job_id>", "An indexing job: state, progress, summary or error"),
+    "symbol": Endpoint("GET", "/v1/symbols/<path:symbol_id>", "A symbol's metadata, callers and callees"),
+    "source": Endpoint("GET", "/v1/source", "Lines of an indexed file at the indexed commit", query={
+        "repo": Field(str, True, max_length=200), "path": Field(str, True, max_length=1000),
+        "start": Field(int, True, minimum=1), "end": Field(int, True, minimum=1)}),
+}
+
+
+def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[str, Any]:
+    """Check a JSON body or query string against declared fields; raise InputError naming the field."""
+    if not isinstance(data, dict):
+        raise InputError(f"the request {where} must be a JSON object")
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        err = InputError(f"unknown field {unknown[0]!r}; expected some of {sorted(fields)}")
+        err.field = unknown[0]
+        raise err
+    out = {}
+    for name, spec in fields.items():
+        if name not in data or data[name] is None:
+            if spec.required:
+                err = InputError(f"{name!r} is required")
+                err.field = name
+                raise err
+            continue
+        value = data[name]
+        if where == "query" and spec.type is int:
+            value = int(value) if str(value).isdigit() else value
+        ok = isinstance(value, spec.type) and not (spec.type is int and isinstance(value, bool))
+        problem = None if ok else f"must be {getattr(spec.type, '__name__', spec.type)}"
+        if ok and spec.minimum is not None and value < spec.minimum:
+            problem = f"must be ≥ {spec.minimum}"
+        if ok and spec.maximum is not None and value > spec.maximum:
+            problem = f"must be ≤ {spec.maximum}"
+        if ok and spec.max_length is not None and len(value) > spec.max_length:
+            problem = f"must be at most {spec.max_length} characters"
+        if ok and isinstance(value, str) and not value.strip() and spec.required:
+            problem = "must not be empty"
+        if problem:
+            err = InputError(f"{name!r} {problem}")
+            err.field = name
+            raise err
+        out[name] = value
+    return out
+
+
+# -- jobs ---------------------------------------------------------------------------------------------------------
+@dataclass
+class Job:
+    id: str
+    path: str
+    name: str | None
+    state: str = "queued"               # queued | running | done | failed
+    stage: str = ""
+    done: int = 0
+    total: int = 0
+    summary: dict[str, Any] | None = None
+    error: dict[str, str] | None = None
+    created_at: float = field(default_factory=time.time)
+    finished_at: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class JobRunner:
+    """Indexing jobs in background threads, one at a time per repository name."""
+
+    def __init__(self, graph: Graph, settings: IndexSettings) -> None:
+        self.graph, self.settings = graph, settings
+        self.jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+
+    def submit(self, path: str, name: str | None) -> Job:
+        from .indexer import default_repo_name
+
+        root = Path(path)
+        if not root.is_dir():
+            err = InputError(f"not a directory on the server: {path}")
+            err.field = "path"
+            raise err
+        repo = name or default_repo_name(root)
+        with self._lock:
+            if any(j.state in ("queued", "running") and (j.name or default_repo_name(Path(j.path))) == repo
+                   for j in self.jobs.values()):
+                raise InputError(f"repository {repo!r} is being indexed already")
+            job = Job(uuid.uuid4().hex[:16], str(root), repo)
+            self.jobs[job.id] = job
+        threading.Thread(target=self._run, args=(job,), daemon=True, name=f"index-{job.id}").start()
+        return job
+
+    def _run(self, job: Job) -> None:
+        from .indexer import index_repository
+
+        def progress(stage: str, done: int, total: int) -> None:
+            job.stage, job.done, job.total = stage, done, total
+
+        job.state = "running"
+        try:
+            job.summary = index_repository(self.graph, Path(job.path), name=job.name, settings=self.settings,
+                                           progress=progress).to_dict()
+            job.state = "done"
+        except GraphragError as exc:
+            job.state, job.error = "failed", {"code": exc.code, "message": exc.message}
+        except Exception as exc:  # a bug: keep the service up and say so in the job
+            log.exception("indexing job %s crashed", job.id)
+            job.state, job.error = "failed", {"code": "internal_error", "message": exc.__class__.__name__}
+        job.finished_at = time.time()
+
+
+# -- the app ------------------------------------------------------------------------------------------------------
+@dataclass
+class ApiConfig:
+    tokens: frozenset[str] = frozenset()
+    host: str = "127.0.0.1"
+    neo4j: Neo4jSettings = field(default_factory=Neo4jSettings.from_env)
+    index: IndexSettings = field(default_factory=IndexSettings)
+    embedder_loader: Callable[[], Any] | None = None    # returns an embedder or raises; None: vectors off
+    extra_endpoints: Callable[[Flask, "ApiContext"], None] | None = None
+
+
+@dataclass
+class ApiContext:
+    config: ApiConfig
+    graph: Graph
+    jobs: JobRunner
+    embedder: Any = None
+    embedder_error: str | None = None
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def create_app(config: ApiConfig | None = None) -> Flask:
+    config = config or ApiConfig()
+    if not config.tokens and not is_loopback(config.host):
+        raise ConfigError(f"refusing to serve on {config.host} without API tokens",
+                          hint="set GRAPHRAG_API_TOKENS=token1,token2 or bind to 127.0.0.1")
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    graph = Graph(config.neo4j, retry_seconds=2.0)
+    ctx = ApiContext(config, graph, JobRunner(graph, config.index))
+    if config.embedder_loader is not None:
+        try:
+            ctx.embedder = config.embedder_loader()
+        except Exception as exc:
+            ctx.embedder_error = str(exc)
+    app.extensions["graphrag"] = ctx
+    _install_hooks(app, ctx)
+    _install_routes(app, ctx)
+    if config.extra_endpoints:
+        config.extra_endpoints(app, ctx)
+    return app
+
+
+def _error(status: int, code: str, message: str, field_name: str | None = None, **headers: str) -> Response:
+    body = {"error": {"code": code, "message": message}}
+    if field_name:
+        body["error"]["field"] = field_name
+    resp = jsonify(body)
+    resp.status_code = status
+    resp.headers.update(headers)
+    return resp
+
+
+def _install_hooks(app: Flask, ctx: ApiContext) -> None:
+    @app.before_request
+    def _auth_and_clock() -> Response | None:
+        g.started = time.perf_counter()
+        g.request_id = request.headers.get("X-Request-Id") or uuid.uuid4().hex[:12]
+        if request.path in ("/healthz", "/readyz", "/openapi.json", "/") or not ctx.config.tokens:
+            return None
+        header = request.headers.get("Authorization", "")
+        token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+        if token not in ctx.config.tokens:
+            return _error(401, "unauthorized", "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"})
+        return None
+
+    @app.after_request
+    def _log(resp: Response) -> Response:
+        ms = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+        resp.headers["X-Request-Id"] = g.get("request_id", "")
+        log.info(json.dumps({"request_id": g.get("request_id"), "method": request.method, "path": request.path,
+                             "status": resp.status_code, "ms": round(ms, 1)}))
+        return resp
+
+    @app.errorhandler(GraphragError)
+    def _graphrag_error(exc: GraphragError) -> Response:
+        headers = {"Retry-After": "5"} if exc.http_status == 503 else {}
+        message = exc.message + (f" ({exc.hint})" if exc.hint else "")
+        return _error(exc.http_status, exc.code, message, getattr(exc, "field", None), **headers)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Response:
+        return _error(exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or "")
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        log.exception("unhandled error on %s", request.path)
+        return _error(500, "internal_error", "internal error; see the server log", )
+
+
+def _json_body(endpoint: Endpoint) -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise InputError("the request body must be JSON (Content-Type: application/json)")
+    return validate(endpoint.body, data)
+
+
+def _install_routes(app: Flask, ctx: ApiContext) -> None:
+    from .indexer import list_repositories
+    from .search import Filters, Searcher, SearchOptions
+    from .source import read_lines
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        return jsonify({"status": "ok", "version": __version__})
+
+    @app.get("/readyz")
+    def readyz() -> Response:
+        checks: dict[str, Any] = {}
+        try:
+            ctx.graph.verify()
+            checks["neo4j"] = "ok"
+            meta = ctx.graph.run("meta_get", key="schema")
+            checks["schema"] = "ok" if not meta or meta[0]["schema_version"] == SCHEMA_VERSION else "mismatch"
+        except GraphragError as exc:
+            checks["neo4j"] = exc.message
+        checks["embedder"] = "ok" if ctx.embedder is not None else (ctx.embedder_error or "off")
+        ready = checks.get("neo4j") == "ok" and checks.get("schema") == "ok"
+        resp = jsonify({"ready": ready, "checks": checks})
+        resp.status_code = 200 if ready else 503
+        if not ready:
+            resp.headers["Retry-After"] = "5"
+        return resp
+
+    @app.post("/v1/search")
+    def search() -> Response:
+        args = _json_body(ENDPOINTS["search"])
+        recorder = Recorder()
+        ctx.graph.tracers.append(recorder)   # per-request tracer; removed below
+        try:
+            use_vectors = args.get("vectors", True) and ctx.embedder is not None
+            channels = ("fulltext", "symbol", "location") + (("vector",) if use_vectors else ())
+            result = Searcher(ctx.graph, ctx.embedder if use_vectors else None).search(
+                args["query"], Filters(repo=args.get("repo"), path_glob=args.get("path"), language=args.get("language"),
+                                       kind=args.get("kind"), include_tests=args.get("include_tests")),
+                SearchOptions(k=args.get("k", 10), hops=args.get("hops", 1), channels=channels))
+        finally:
+            ctx.graph.tracers.remove(recorder)
+        out = result.to_dict(with_text=args.get("with_text", True))
+        if args.get("debug"):
+            out["debug"] = {"statements": [{"name": e.name, "description": e.description, "rows": e.rows,
+                                            "ms": round(e.seconds * 1000, 2), "params": e.short_params(3)}
+                                           for e in recorder.events if e.name != "embedding_status" or True]}
+        return jsonify(out)
+
+    @app.get("/v1/repositories")
+    def repositories() -> Response:
+        return jsonify({"repositories": list_repositories(ctx.graph)})
+
+    @app.post("/v1/repositories")
+    def index_repo() -> Response:
+        args = _json_body(ENDPOINTS["repos_index"])
+        job = ctx.jobs.submit(args["path"], args.get("name"))
+        resp = jsonify(job.to_dict())
+        resp.status_code = 202
+        resp.headers["Location"] = f"/v1/jobs/{job.id}"
+        return resp
+
+    @app.get("/v1/jobs/<job_id>")
+    def job(job_id: str) -> Response:
+        found = ctx.jobs.jobs.get(job_id)
+        if found is None:
+            return _error(404, "not_found", f"no job {job_id!r}")
+        return jsonify(found.to_dict())
+
+    @app.get("/v1/symbols/<path:symbol_id>")
+    def symbol(symbol_id: str) -> Response:
+        rows = ctx.graph.run("symbol_detail", id=symbol_id)
+        if not rows:
+            return _error(404, "not_found", f"no symbol {symbol_id!r}")
+        row = rows[0]
+        sym = {k: v for k, v in row["symbol"].items() if k not in ("facts",)}
+        return jsonify({"symbol": sym, "commit": row["commit"], "parent": row["parent"],
+                        "callers": row["callers"], "callees": row["callees"]})
+
+    @app.get("/v1/source")
+    def source() -> Response:
+        args = validate(ENDPOINTS["source"].query, request.args.to_dict(), "query")
+        rows = ctx.graph.run("file_get", repo=args["repo"], path=args["path"])
+        if not rows:
+            return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {args['repo']!r}", "path")
+        f = rows[0]
+        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"])
+        return jsonify({"repo": args["repo"], "commit": f["commit"], "path": f["path"], "start": args["start"],
+                        "end": args["end"], "lines": lines})
+
+    @app.get("/openapi.json")
+    def openapi() -> Response:
+        return jsonify(openapi_document())
+
+    @app.get("/")
+    def index_page() -> Response:
+        return Response(index_html(request.host_url.rstrip("/")), mimetype="text/html")
+
+
+# -- documents ----------------------------------------------------------------------------------------------------
+_TYPES = {str: "string", int: "integer", bool: "boolean", float: "number", dict: "object", list: "array"}
+
+
+def _schema(fields: dict[str, Field]) -> dict[str, Any]:
+    props = {}
+    for name, f in fields.items():
+        p: dict[str, Any] = {"type": _TYPES.get(f.type, "string") if isinstance(f.type, type) else "string"}
+        if f.description:
+            p["description"] = f.description
+        if f.minimum is not None:
+            p["minimum"] = f.minimum
+        if f.maximum is not None:
+            p["maximum"] = f.maximum
+        if f.max_length is not None:
+            p["maxLength"] = f.max_length
+        if f.choices:
+            p["enum"] = list(f.choices)
+        props[name] = p
+    schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    required = [n for n, f in fields.items() if f.required]
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def openapi_document() -> dict[str, Any]:
+    error = {"type": "object", "required": ["error"], "properties": {"error": {
+        "type": "object", "required": ["code", "message"],
+        "properties": {"code": {"type": "string"}, "message": {"type": "string"}, "field": {"type": "string"}}}}}
+    paths: dict[str, Any] = {}
+    for name, ep in ENDPOINTS.items():
+        path = ep.path.replace("<path:", "{").replace("<", "{").replace(">", "}")
+        op: dict[str, Any] = {"operationId": name, "summary": ep.summary, "responses": {
+            "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}},
+            "400": {"description": "Invalid input", "content": {"application/json": {"schema": error}}},
+            "401": {"description": "Missing or invalid token", "content": {"application/json": {"schema": error}}},
+            "404": {"description": "Not found", "content": {"application/json": {"schema": error}}},
+            "503": {"description": "Neo4j or the LLM unavailable; retry later",
+                    "content": {"application/json": {"schema": error}}}}}
+        if name in ("healthz", "readyz"):
+            op["security"] = []
+        params = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}}
+                  for p in _path_params(ep.path)]
+        params += [{"name": n, "in": "query", "required": f.required, "schema": _schema({n: f})["properties"][n]}
+                   for n, f in ep.query.items()]
+        if params:
+            op["parameters"] = params
+        if ep.body:
+            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": _schema(ep.body)}}}
+        if name == "repos_index":
+            op["responses"]["202"] = {"description": "Job accepted",
+                                      "content": {"application/json": {"schema": {"type": "object"}}}}
+        paths.setdefault(path, {})[ep.method.lower()] = op
+    return {"openapi": "3.0.3",
+            "info": {"title": "graphrag-code", "version": __version__,
+                     "description": "Code-graph RAG over Neo4j with file:line provenance."},
+            "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+            "security": [{"bearer": []}], "paths": paths}
+
+
+def _path_params(path: str) -> list[str]:
+    return [seg.strip("<>").split(":")[-1] for seg in path.split("/") if seg.startswith("<")]
+
+
+def index_html(base: str) -> str:
+    rows = []
+    for ep in ENDPOINTS.values():
+        path = ep.path.replace("<path:symbol_id>", "REPO:src/app.py%23main").replace("<job_id>", "JOB_ID")
+        if ep.method == "GET":
+            url = f"{base}{path}" + ("?repo=REPO&path=src/app.py&start=1&end=20" if ep.query else "")
+            curl = f"curl -H 'Authorization: Bearer $TOKEN' '{url}'"
+        else:
+            body = json.dumps(ep.example or {})
+            curl = f"curl -H 'Authorization: Bearer $TOKEN' -H 'Content-Type: application/json' -d '{body}' {base}{path}"
+        rows.append(f"<tr><td><code>{ep.method} {ep.path}</code></td><td>{ep.summary}</td><td><pre>{curl}</pre></td></tr>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>graphrag-code API</title></head><body>"
+            "<h1>graphrag-code API</h1><p>OpenAPI: <a href='/openapi.json'>/openapi.json</a>. Errors are "
+            "<code>{error: {code, message, field}}</code>.</p><table border='1' cellpadding='4'>"
+            + "".join(rows) + "</table></body></html>")

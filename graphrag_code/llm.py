@@ -1,0 +1,221 @@
+"""The LLM boundary: one call to the Anthropic Messages API through the ``anthropic`` SDK.
+
+Nothing else in the package imports ``anthropic``; its errors are translated here, at the boundary, into
+``LLMError`` (the API answered but the answer is unusable or the request was refused: HTTP 502) and
+``LLMUnavailable`` (not configured, unreachable, timed out, rate-limited or failing after the retries: 503).
+
+Settings (``LLMSettings.from_env``; the CLI options override them):
+
+    ANTHROPIC_API_KEY                 the key; without it there is no LLM (see answer.py for the fallback)
+    ANTHROPIC_BASE_URL                another endpoint (a proxy, a gateway, the tests' local stub)
+    GRAPHRAG_LLM_MODEL                default ``DEFAULT_LLM_MODEL``
+    GRAPHRAG_LLM_MAX_TOKENS           longest answer, in output tokens (default 1024)
+    GRAPHRAG_LLM_CONTEXT_WINDOW       the model's context window in tokens (default 200000)
+    GRAPHRAG_LLM_CONTEXT_SHARE        share of the window the sources may fill (default 0.35)
+    GRAPHRAG_LLM_TIMEOUT              seconds to wait for a response (default 60; connect: 10)
+    GRAPHRAG_LLM_MAX_RETRIES          retries of 408/409/429/5xx and connection errors (default 2)
+
+Retries are the SDK's own: exponential backoff from 0.5 s (max 8 s, jittered), or what the server's
+``retry-after`` / ``retry-after-ms`` header says. Only the key given here is used: the SDK's other credential
+sources (profiles on disk, federation) are not consulted, so "no key" means exactly "ANTHROPIC_API_KEY unset".
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .errors import ConfigError, GraphragError
+
+try:   # proposed for errors.py (see the module docstring); until then they live here
+    from .errors import LLMError, LLMUnavailable  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on whether the lead has applied the errors.py change
+    class LLMError(GraphragError):  # type: ignore[no-redef]
+        """The LLM could not give a usable answer: bad key, bad request, malformed response (HTTP 502)."""
+
+        exit_code = 7
+        http_status = 502
+        code = "llm_error"
+
+    class LLMUnavailable(LLMError):  # type: ignore[no-redef]
+        """No LLM to ask: not configured, unreachable, timed out, rate-limited past the retries (HTTP 503)."""
+
+        http_status = 503
+        code = "llm_unavailable"
+
+DEFAULT_LLM_MODEL = "claude-sonnet-4-5"
+DEFAULT_LLM_MAX_TOKENS = 1024
+DEFAULT_CONTEXT_WINDOW = 200_000
+DEFAULT_CONTEXT_SHARE = 0.35
+DEFAULT_LLM_TIMEOUT = 60.0
+DEFAULT_LLM_CONNECT_TIMEOUT = 10.0
+DEFAULT_LLM_MAX_RETRIES = 2
+
+
+def _env_number(name: str, default: float, kind: type = float) -> Any:
+    raw = os.environ.get(name)
+    if not raw:
+        return kind(default)
+    try:
+        return kind(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name}={raw!r} is not a {kind.__name__}") from exc
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    model: str = DEFAULT_LLM_MODEL
+    max_tokens: int = DEFAULT_LLM_MAX_TOKENS
+    context_window: int = DEFAULT_CONTEXT_WINDOW
+    context_share: float = DEFAULT_CONTEXT_SHARE
+    timeout: float = DEFAULT_LLM_TIMEOUT
+    connect_timeout: float = DEFAULT_LLM_CONNECT_TIMEOUT
+    max_retries: int = DEFAULT_LLM_MAX_RETRIES
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "LLMSettings":
+        """Settings from the environment; keyword arguments that are not None win."""
+        s = cls(api_key=os.environ.get("ANTHROPIC_API_KEY") or None,
+                base_url=os.environ.get("ANTHROPIC_BASE_URL") or None,
+                model=os.environ.get("GRAPHRAG_LLM_MODEL") or DEFAULT_LLM_MODEL,
+                max_tokens=_env_number("GRAPHRAG_LLM_MAX_TOKENS", DEFAULT_LLM_MAX_TOKENS, int),
+                context_window=_env_number("GRAPHRAG_LLM_CONTEXT_WINDOW", DEFAULT_CONTEXT_WINDOW, int),
+                context_share=_env_number("GRAPHRAG_LLM_CONTEXT_SHARE", DEFAULT_CONTEXT_SHARE),
+                timeout=_env_number("GRAPHRAG_LLM_TIMEOUT", DEFAULT_LLM_TIMEOUT),
+                max_retries=_env_number("GRAPHRAG_LLM_MAX_RETRIES", DEFAULT_LLM_MAX_RETRIES, int))
+        s = replace(s, **{k: v for k, v in overrides.items() if v is not None})
+        s.check()
+        return s
+
+    def check(self) -> None:
+        if self.max_tokens < 1:
+            raise ConfigError(f"max_tokens must be at least 1 (got {self.max_tokens})")
+        if self.context_window < 1000:
+            raise ConfigError(f"context window of {self.context_window} tokens is too small")
+        if not 0 < self.context_share <= 0.9:
+            raise ConfigError(f"context share must be in (0, 0.9] (got {self.context_share})")
+        if self.timeout <= 0 or self.connect_timeout <= 0:
+            raise ConfigError("LLM timeouts must be positive")
+        if self.max_retries < 0:
+            raise ConfigError(f"max_retries must be >= 0 (got {self.max_retries})")
+
+    @property
+    def context_budget(self) -> int:
+        """Tokens the prompt's sources may take."""
+        return int(self.context_window * self.context_share)
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.api_key)
+
+
+@dataclass
+class Completion:
+    text: str
+    model: str
+    stop_reason: str | None
+    input_tokens: int
+    output_tokens: int
+    retries: int              # retries the SDK took (429/5xx/connection) before this response
+    request_id: str | None
+    seconds: float
+
+
+class LLMClient:
+    """A configured Messages API client. ``complete`` sends one conversation and returns the text."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        if not settings.api_key:
+            raise LLMUnavailable("no Anthropic API key: ANTHROPIC_API_KEY is not set",
+                                 hint="export ANTHROPIC_API_KEY=sk-ant-... (or answer without the LLM: --no-llm)")
+        self.settings = settings
+        import anthropic   # imported here: ~2 s, and only answers that use the LLM need it
+
+        self._anthropic = anthropic
+        self._client = anthropic.Anthropic(
+            api_key=settings.api_key, base_url=settings.base_url, max_retries=settings.max_retries,
+            timeout=anthropic.Timeout(settings.timeout, connect=settings.connect_timeout))
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> "LLMClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def complete(self, system: str, messages: list[dict[str, str]]) -> Completion:
+        started = time.perf_counter()
+        try:
+            raw = self._client.messages.with_raw_response.create(
+                model=self.settings.model, max_tokens=self.settings.max_tokens, system=system,
+                messages=messages)   # type: ignore[arg-type]
+            message = raw.parse()
+        except Exception as exc:
+            raise self._translate(exc) from exc
+        return _completion(message, raw, self.settings, time.perf_counter() - started)
+
+    def _translate(self, exc: Exception) -> GraphragError:
+        a, s = self._anthropic, self.settings
+        where = s.base_url or "https://api.anthropic.com"
+        if isinstance(exc, a.APITimeoutError):
+            return LLMUnavailable(f"the Anthropic API did not answer within {s.timeout:g}s ({where}, "
+                                  f"{s.max_retries} retries)", hint="raise GRAPHRAG_LLM_TIMEOUT or retry later")
+        if isinstance(exc, a.APIConnectionError):
+            return LLMUnavailable(f"cannot reach the Anthropic API at {where}: {exc.__cause__ or exc}",
+                                  hint="check the network or ANTHROPIC_BASE_URL")
+        if isinstance(exc, a.APIStatusError):
+            detail = _api_message(exc)
+            if isinstance(exc, (a.AuthenticationError, a.PermissionDeniedError)):
+                return LLMError(f"the Anthropic API rejected the API key ({exc.status_code}: {detail})",
+                                hint="check ANTHROPIC_API_KEY")
+            if isinstance(exc, a.RateLimitError):
+                return LLMUnavailable(f"the Anthropic API is rate-limiting this key (429 after {s.max_retries} "
+                                      f"retries: {detail})", hint="retry later or raise GRAPHRAG_LLM_MAX_RETRIES")
+            if exc.status_code >= 500:
+                return LLMUnavailable(f"the Anthropic API failed with {exc.status_code} after {s.max_retries} "
+                                      f"retries: {detail}", hint="retry later")
+            if exc.status_code == 404:
+                return LLMError(f"the Anthropic API does not know model {s.model!r} or the endpoint "
+                                f"({where}): {detail}", hint="check --model / GRAPHRAG_LLM_MODEL and ANTHROPIC_BASE_URL")
+            return LLMError(f"the Anthropic API refused the request ({exc.status_code}: {detail})")
+        if isinstance(exc, ValueError):   # json.JSONDecodeError: a 200 whose body is not JSON
+            return LLMError(f"the Anthropic API returned a malformed response (not JSON: {exc})",
+                            hint=f"is ANTHROPIC_BASE_URL ({where}) a Messages API endpoint?")
+        if isinstance(exc, a.AnthropicError):
+            return LLMError(f"the Anthropic SDK failed: {exc.__class__.__name__}: {exc}")
+        return LLMError(f"the LLM call failed: {exc.__class__.__name__}: {exc}")
+
+
+def _api_message(exc: Any) -> str:
+    msg = getattr(exc, "api_message", None)
+    if not msg and isinstance(getattr(exc, "body", None), dict):
+        msg = (exc.body.get("error") or {}).get("message")
+    return str(msg or exc.message)[:300]
+
+
+def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float) -> Completion:
+    """Check the response's shape (the SDK does not validate it) and take out text and usage."""
+    where = settings.base_url or "https://api.anthropic.com"
+    content = getattr(message, "content", None)
+    usage = getattr(message, "usage", None)
+    if isinstance(message, str) or not isinstance(content, list) or usage is None:
+        raise LLMError("the Anthropic API returned a malformed response (not a Messages API message)",
+                       hint=f"is ANTHROPIC_BASE_URL ({where}) a Messages API endpoint?")
+    texts = [getattr(b, "text", None) for b in content if getattr(b, "type", None) == "text"]
+    if any(not isinstance(t, str) for t in texts):
+        raise LLMError("the Anthropic API returned a malformed response (a text block without text)")
+    stop = getattr(message, "stop_reason", None)
+    if stop == "refusal":
+        raise LLMError("the model declined to answer (stop_reason: refusal)")
+    return Completion(text="".join(texts).strip(), model=str(getattr(message, "model", "") or settings.model),
+                      stop_reason=stop, input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                      output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                      retries=int(getattr(raw, "retries_taken", 0) or 0),
+                      request_id=raw.headers.get("request-id") if hasattr(raw, "headers") else None,
+                      seconds=round(seconds, 4))

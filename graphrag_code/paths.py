@@ -1,0 +1,563 @@
+"""How does X reach Y: call paths between two symbols of an indexed repository, with honest uncertainty.
+
+The library behind ``graphrag-code path X Y`` (and the future ``/v1/paths``)::
+
+    result = find_paths(graph, "shop", "OrderService.cancel", "save_row", max_hops=8, k=3)
+    result.paths[0].hops[0].citations   # ["app/service.py:20"]
+
+Endpoints (:func:`resolve_endpoint`) may be a symbol id (``repo:path#Q.name`` or ``path#Q.name``), a
+qualified name or its suffix (``OrderService.cancel``, ``service.OrderService.cancel``), a bare name,
+``file:line`` (the innermost symbol containing the line; module-level code gives the file) or, for now, a
+phrase whose words are joined into identifier spellings (``cancel order`` -> ``cancel_order``,
+``cancelOrder``, ``CancelOrder``); retrieval-based phrase resolution comes with issue 3. Every resolution says
+which node was chosen and why; ambiguous ones list the candidates and pick the best (exact qualified name >
+suffix > name, non-test > test) while saying so.
+
+Paths are found by two Cypher statements (``call_paths``: over CALLS; ``call_paths_dispatch``: with one
+dynamic-dispatch step from a base-class method to an override of it in a subclass) using Neo4j's ``SHORTEST``
+path selector, then ranked here by number of hops, then by the product of the hops' confidences. Each hop
+cites its call-site line(s) as ``path:line`` at the indexed commit. When no path exists within the bound the
+result carries the frontier: how many symbols X reaches per depth, and the unresolved or low-confidence calls
+along the way that could hide a path (those whose called name is Y's name first). Nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .db import Graph
+from .errors import InputError
+
+DEFAULT_MAX_HOPS = 8
+MAX_HOPS_LIMIT = 10          # the quantifier bound written in cypher/call_paths*.cypher
+MAX_K = 16                   # SHORTEST 16 in cypher/call_paths*.cypher (per source/target pair)
+LOW_CONFIDENCE = 0.6         # edges below this are reported as weak
+DISPATCH_FACTOR = 0.5        # a call to a base method reaches a given override only for some receivers
+CONTAINER_KINDS = frozenset({"class", "interface", "struct", "trait", "enum", "impl", "module"})
+_KIND_RANK = {"function": 0, "method": 0, "class": 1, "interface": 1, "struct": 1, "trait": 1, "enum": 2}
+_FILE_LINE = re.compile(r"^(?P<path>[^\s#]+?):(?P<line>\d+)$")
+_UNRESOLVED = re.compile(r"^(?P<label>.*)@(?P<line>\d+):(?P<reason>.*)$", re.S)
+_CODE_SUFFIXES = (".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".java",
+                  ".rs", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".rb", ".cs", ".php")
+
+
+# -- records ------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NodeRef:
+    """A symbol (or a file, for module-level code) with its provenance: repository, commit, path, lines, id."""
+
+    id: str
+    repo: str
+    commit: str | None
+    path: str
+    name: str
+    qualified_name: str | None
+    kind: str
+    start_line: int | None
+    end_line: int | None
+    is_test: bool
+    label: str                      # "Symbol" | "File"
+    unresolved: tuple[str, ...] = field(default=(), compare=False, repr=False)   # raw unresolved_calls
+
+    @property
+    def display(self) -> str:
+        if self.label == "File":
+            return f"{self.path} (module code)"
+        return self.qualified_name or self.name
+
+    @property
+    def location(self) -> str:
+        """``path:start-end`` (a file: its path)."""
+        if self.start_line is None:
+            return self.path
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        del out["unresolved"]
+        return {**out, "display": self.display, "location": self.location}
+
+
+def node_ref(row: dict[str, Any], repo: str, commit: str | None) -> NodeRef:
+    is_file = row.get("label") == "File"
+    return NodeRef(id=row["id"], repo=row.get("repo") or repo, commit=commit, path=row.get("path") or "",
+                   name=row.get("name") or "", qualified_name=row.get("qualified_name"),
+                   kind=row.get("kind") or ("file" if is_file else "symbol"),
+                   start_line=row.get("start_line"), end_line=row.get("end_line"),
+                   is_test=bool(row.get("is_test")), label="File" if is_file else "Symbol",
+                   unresolved=tuple(row.get("unresolved_calls") or ()))
+
+
+@dataclass(frozen=True)
+class UnresolvedCall:
+    """A call site resolution could not pin to a definition: ``receiver.name@line:reason`` on ``node``."""
+
+    node: NodeRef
+    label: str                      # "receiver.name" as written
+    name: str
+    receiver: str | None
+    line: int
+    reason: str                     # unknown | dynamic | self-unknown | ambiguous:N | external:<module> | ...
+
+    @property
+    def citation(self) -> str:
+        return f"{self.node.path}:{self.line}"
+
+    @property
+    def external(self) -> bool:
+        return self.reason.startswith("external:")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"in": self.node.to_dict(), "call": self.label, "name": self.name, "receiver": self.receiver,
+                "line": self.line, "reason": self.reason, "citation": self.citation}
+
+
+def parse_unresolved(entry: str, node: NodeRef) -> UnresolvedCall | None:
+    """Parse ``receiver.name@line:reason``; None for base-class entries ("inherits X@3:unknown") and junk."""
+    m = _UNRESOLVED.match(entry)
+    if not m or m["label"].startswith(("inherits ", "implements ")):
+        return None
+    label = m["label"]
+    receiver, _, name = label.rpartition(".")
+    return UnresolvedCall(node, label, name, receiver or None, int(m["line"]), m["reason"])
+
+
+@dataclass
+class Resolved:
+    """What an endpoint text resolved to, how, and which other candidates there were."""
+
+    query: str
+    node: NodeRef
+    how: str                        # id | exact_qualified | suffix_qualified | module_qualified | name | file_line | module_code | file | phrase
+    reason: str
+    candidates: list[NodeRef] = field(default_factory=list)   # every candidate considered, best first
+    ambiguous: bool = False
+    members: list[NodeRef] = field(default_factory=list)      # for a class: its methods (searched too)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "chosen": self.node.to_dict(), "how": self.how, "reason": self.reason,
+                "ambiguous": self.ambiguous, "candidates": [c.to_dict() for c in self.candidates],
+                "members": [m.id for m in self.members]}
+
+
+@dataclass
+class Hop:
+    """One step of a path: a call (cited at its call-site lines) or a dynamic-dispatch step (cited at the
+    subclass's inheritance line)."""
+
+    caller: NodeRef
+    callee: NodeRef
+    kind: str                       # "call" | "dispatch"
+    lines: list[int]
+    confidence: float
+    resolved_by: str
+    citations: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.caller.to_dict(), "to": self.callee.to_dict(), "kind": self.kind, "lines": self.lines,
+                "confidence": self.confidence, "resolved_by": self.resolved_by, "citations": self.citations}
+
+
+@dataclass
+class CallPath:
+    hops: list[Hop]
+
+    @property
+    def length(self) -> int:
+        return len(self.hops)
+
+    @property
+    def confidence(self) -> float:
+        return round(math.prod(h.confidence for h in self.hops), 4)
+
+    @property
+    def weak_hops(self) -> list[Hop]:
+        return [h for h in self.hops if h.confidence < LOW_CONFIDENCE or h.kind == "dispatch"]
+
+    def key(self) -> tuple[str, ...]:
+        return tuple([self.hops[0].caller.id] + [h.callee.id for h in self.hops])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"length": self.length, "confidence": self.confidence, "hops": [h.to_dict() for h in self.hops],
+                "nodes": list(self.key()), "weak_hops": [i for i, h in enumerate(self.hops) if h in self.weak_hops]}
+
+
+@dataclass
+class Frontier:
+    """Where the graph reaches from X when it does not reach Y, and what could hide a path."""
+
+    max_hops: int
+    per_depth: dict[int, int]                  # depth -> number of nodes first reached at that depth
+    reached: int
+    cut_at_bound: bool                         # nodes at the bound: a longer path may exist
+    suspects: list[UnresolvedCall]             # unresolved calls in reached nodes whose name is Y's name
+    unresolved: list[UnresolvedCall]           # every other non-external unresolved call in reached nodes
+    external_unresolved: int                   # calls into external modules (cannot reach Y), counted only
+    weak_edges: list[dict[str, Any]]           # low-confidence edges on the shortest paths of the frontier
+    target_callers: list[NodeRef]              # who calls Y directly (the other side)
+    target_unresolved_elsewhere: list[UnresolvedCall]   # unresolved calls named like Y outside X's reach
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"max_hops": self.max_hops, "per_depth": {str(k): v for k, v in sorted(self.per_depth.items())},
+                "reached": self.reached, "cut_at_bound": self.cut_at_bound,
+                "suspects": [u.to_dict() for u in self.suspects],
+                "unresolved": [u.to_dict() for u in self.unresolved],
+                "external_unresolved": self.external_unresolved, "weak_edges": self.weak_edges,
+                "target_callers": [n.to_dict() for n in self.target_callers],
+                "target_unresolved_elsewhere": [u.to_dict() for u in self.target_unresolved_elsewhere]}
+
+
+@dataclass
+class PathResult:
+    repo: str
+    commit: str | None
+    source: Resolved
+    target: Resolved
+    max_hops: int
+    k: int
+    paths: list[CallPath]
+    frontier: Frontier | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.paths)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"repo": self.repo, "commit": self.commit, "source": self.source.to_dict(),
+                "target": self.target.to_dict(), "max_hops": self.max_hops, "k": self.k, "found": self.found,
+                "shortest": self.paths[0].length if self.paths else None,
+                "paths": [p.to_dict() for p in self.paths],
+                "frontier": self.frontier.to_dict() if self.frontier else None, "notes": self.notes}
+
+
+# -- repository -----------------------------------------------------------------------------------------------------
+def repository(graph: Graph, repo: str) -> dict[str, Any]:
+    """The Repository node's properties (root, commit, ...); InputError naming the indexed ones if absent."""
+    rows = graph.run("repo_get", repo=repo)
+    if not rows:
+        known = [r["repo"]["id"] for r in graph.run("repo_list")]
+        raise InputError(f"repository {repo!r} is not indexed",
+                         hint=f"indexed: {', '.join(known[:20]) or 'none'}; index it with `graphrag-code index PATH`")
+    return rows[0]["repo"]
+
+
+def default_repository(graph: Graph, cwd: str) -> str:
+    """The repository to query when none is named: the one whose root contains ``cwd`` (deepest first), else
+    the only one indexed."""
+    from pathlib import Path
+
+    here = Path(cwd).resolve()
+    repos = [r["repo"] for r in graph.run("repo_list")]
+    best = None
+    for r in repos:
+        root = r.get("root")
+        if root and (here == Path(root) or Path(root) in here.parents):
+            if best is None or len(root) > len(best["root"]):
+                best = r
+    if best is not None:
+        return best["id"]
+    if len(repos) == 1:
+        return repos[0]["id"]
+    raise InputError("which repository? none of the indexed ones contains the current directory",
+                     hint="pass --repo NAME (`graphrag-code status` lists them)")
+
+
+# -- endpoint resolution ------------------------------------------------------------------------------------------
+def _module_of(path: str) -> str:
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    parts = [p for p in stem.split("/") if p]
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _rank(node: NodeRef, how: str) -> tuple:
+    score = {"id": 0, "exact_qualified": 0, "module_qualified": 1, "suffix_qualified": 2, "name": 3}[how]
+    return (score, node.is_test, _KIND_RANK.get(node.kind, 3), node.path.count("/"), node.path,
+            node.start_line or 0, node.id)
+
+
+def _looks_like_path(text: str) -> bool:
+    return "/" in text or text.endswith(_CODE_SUFFIXES)
+
+
+def _find_files(graph: Graph, repo: str, commit: str | None, path: str) -> list[tuple[NodeRef, bool]]:
+    path = path.removeprefix("./")
+    rows = graph.run("symbol_lookup_file", repo=repo, path=path, suffix="/" + path)
+    return [(node_ref(r["node"], repo, commit), bool(r["exact"])) for r in rows]
+
+
+def symbols_in_lines(graph: Graph, repo: str, commit: str | None,
+                     ranges: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], list[NodeRef]]:
+    """Symbols overlapping each (path, start, end) range, outermost first."""
+    out: dict[tuple[str, int, int], list[NodeRef]] = {}
+    if not ranges:
+        return out
+    rows = graph.run("symbol_lookup_lines", repo=repo,
+                     ranges=[{"path": p, "start": s, "end": e} for p, s, e in ranges])
+    for r in rows:
+        out.setdefault((r["path"], r["start"], r["end"]), []).append(node_ref(r["node"], repo, commit))
+    for nodes in out.values():
+        nodes.sort(key=lambda n: (n.start_line or 0, -(n.end_line or 0)))
+    return out
+
+
+def innermost(nodes: list[NodeRef], line: int) -> NodeRef | None:
+    inside = [n for n in nodes if (n.start_line or 0) <= line <= (n.end_line or 0)]
+    return min(inside, key=lambda n: ((n.end_line or 0) - (n.start_line or 0), -(n.start_line or 0)), default=None)
+
+
+def members_of(graph: Graph, repo: str, commit: str | None, node: NodeRef) -> list[NodeRef]:
+    """The symbols defined inside a container symbol (a class's methods, nested classes)."""
+    if node.label != "Symbol" or node.kind not in CONTAINER_KINDS or node.start_line is None:
+        return []
+    found = symbols_in_lines(graph, repo, commit, [(node.path, node.start_line, node.end_line)])
+    return [n for n in found.get((node.path, node.start_line, node.end_line), [])
+            if n.id != node.id and n.id.startswith(node.id.split("~")[0] + ".")]
+
+
+def _identifier_spellings(phrase: str) -> list[str]:
+    words = [w for w in re.split(r"[^A-Za-z0-9_]+", phrase) if w]
+    if not words:
+        return []
+    lower = [w.lower() for w in words]
+    return list(dict.fromkeys(["_".join(lower), lower[0] + "".join(w.capitalize() for w in lower[1:]),
+                               "".join(w.capitalize() for w in lower), "".join(lower)]))
+
+
+def _by_name(graph: Graph, repo: str, commit: str | None, text: str) -> list[tuple[NodeRef, str]]:
+    qualified = text.replace("::", ".").replace("->", ".")
+    name = qualified.rsplit(".", 1)[-1]
+    rows = graph.run("symbol_lookup_name", repo=repo, name=name, qualified=qualified, suffix="." + qualified,
+                     limit=500)
+    out = []
+    for r in rows:
+        node, how = node_ref(r["node"], repo, commit), r["match"]
+        if how == "name" and "." in qualified:
+            full = f"{_module_of(node.path)}.{node.qualified_name}"
+            if full == qualified or full.endswith("." + qualified):
+                how = "module_qualified"
+        if how == "suffix_qualified" and "." not in qualified:
+            how = "name"     # a bare name: ".name" suffix is no more than a name match
+        out.append((node, how))
+    return out
+
+
+_HOW_TEXT = {"exact_qualified": "exact qualified name", "suffix_qualified": "qualified name ends with it",
+             "module_qualified": "module path + qualified name match", "name": "name matches (qualifier ignored)"}
+
+
+def _choose(query: str, cands: list[tuple[NodeRef, str]], what: str) -> Resolved:
+    cands = sorted(cands, key=lambda c: _rank(*c))
+    best, how = cands[0]
+    top = _rank(best, how)[:2]
+    ties = [c for c, h in cands if _rank(c, h)[:2] == top]
+    reason = f"{what}: {_HOW_TEXT.get(how, how)}"
+    ambiguous = len(ties) > 1
+    if ambiguous:
+        reason += (f"; ambiguous: {len(ties)} candidates rank equally ({', '.join(t.id for t in ties[:6])}"
+                   f"{', ...' if len(ties) > 6 else ''}); chose the first by kind and path")
+    if not best.is_test and any(c.is_test for c, _ in cands):
+        reason += "; non-test preferred over test candidates"
+    if len(cands) > len(ties):
+        reason += f"; {len(cands) - len(ties)} other candidate(s) rank lower"
+    return Resolved(query, best, how, reason, [c for c, _ in cands], ambiguous)
+
+
+def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None = None,
+                     allow_file: bool = False) -> Resolved:
+    """Resolve a user's endpoint text to one node of ``repo`` (see the module docstring for the forms)."""
+    text = text.strip()
+    if not text:
+        raise InputError("empty symbol")
+    if "#" in text:                                                  # an id, with or without "repo:"
+        node_id = text if text.startswith(repo + ":") else f"{repo}:{text}"
+        rows = graph.run("symbol_lookup_id", repo=repo, id=node_id)
+        if rows:
+            node = node_ref(rows[0]["node"], repo, commit)
+            return Resolved(text, node, "id", "exact id", [node])
+        raise InputError(f"no symbol with id {node_id!r} in {repo}")
+    m = _FILE_LINE.match(text)
+    if m and _looks_like_path(m["path"]):
+        return _resolve_file_line(graph, repo, commit, text, m["path"], int(m["line"]))
+    if allow_file and _looks_like_path(text):
+        files = _find_files(graph, repo, commit, text)
+        if files:
+            exact = [f for f, e in files if e]
+            chosen = exact[0] if exact else files[0][0]
+            reason = "file path" if exact else f"file path ends with /{text}"
+            ambiguous = not exact and len(files) > 1
+            if ambiguous:
+                reason += f"; ambiguous: {len(files)} files match ({', '.join(f.path for f, _ in files[:6])}); chose the shortest path"
+            return Resolved(text, chosen, "file", reason, [f for f, _ in files], ambiguous)
+    if re.search(r"\s", text):                                      # a phrase
+        cands: list[tuple[NodeRef, str]] = []
+        spellings = _identifier_spellings(text)
+        for spelling in spellings:
+            cands += [(n, "name") for n, h in _by_name(graph, repo, commit, spelling) if h in ("name", "exact_qualified")]
+        if not cands:
+            raise InputError(f"no symbol matches the phrase {text!r} (tried {', '.join(spellings) or 'nothing'})",
+                             hint="phrase search through retrieval is not built yet: give a symbol name, an id "
+                                  "or file:line")
+        resolved = _choose(text, list({c[0].id: c for c in cands}.values()),
+                           f"phrase joined into an identifier ({', '.join(spellings)})")
+        resolved.how = "phrase"
+        return resolved
+    cands = _by_name(graph, repo, commit, text)
+    if not cands:
+        hint = "names are matched exactly (qualified name, its suffix, or the bare name); ids look like path#Q.name"
+        if allow_file:
+            hint += "; files are matched by path"
+        raise InputError(f"no symbol named {text!r} in {repo}", hint=hint)
+    return _choose(text, cands, "name")
+
+
+def _resolve_file_line(graph: Graph, repo: str, commit: str | None, text: str, path: str, line: int) -> Resolved:
+    files = _find_files(graph, repo, commit, path)
+    if not files:
+        raise InputError(f"no indexed file {path!r} in {repo}")
+    exact = [f for f, e in files if e]
+    file = exact[0] if exact else files[0][0]
+    notes = "" if exact else f" (path ends with /{path})"
+    ambiguous = not exact and len(files) > 1
+    if ambiguous:
+        notes += f"; ambiguous: {len(files)} files match ({', '.join(f.path for f, _ in files[:6])}); chose the shortest path"
+    found = symbols_in_lines(graph, repo, commit, [(file.path, line, line)]).get((file.path, line, line), [])
+    node = innermost(found, line)
+    if node is None:
+        return Resolved(text, file, "module_code", f"line {line} of {file.path} is in no definition: the file's "
+                                                    f"module-level code{notes}", [file], ambiguous)
+    enclosing = [n for n in found if n.id != node.id]
+    reason = f"innermost symbol containing line {line} of {file.path}{notes}"
+    if enclosing:
+        reason += f" (inside {', '.join(n.display for n in enclosing)})"
+    return Resolved(text, node, "file_line", reason, [node, *enclosing], ambiguous)
+
+
+# -- paths --------------------------------------------------------------------------------------------------------
+def _hops(nodes: list[dict], rels: list[dict], repo: str, commit: str | None) -> list[Hop]:
+    by_id = {n["id"]: node_ref(n, repo, commit) for n in nodes}
+    hops: list[Hop] = []
+    i = 0
+    while i < len(rels):
+        r = rels[i]
+        if r["type"] == "CALLS":
+            caller, callee = by_id[r["src"]], by_id[r["dst"]]
+            lines = sorted(r.get("lines") or [])
+            hops.append(Hop(caller, callee, "call", lines, float(r.get("confidence") or 0.0),
+                            r.get("resolved_by") or "?", [f"{caller.path}:{ln}" for ln in lines]))
+            i += 1
+            continue
+        # CONTAINS (base class -> base method, walked backwards), INHERITS/IMPLEMENTS..., CONTAINS (sub -> override)
+        j = i + 1
+        while j < len(rels) and rels[j]["type"] in ("INHERITS", "IMPLEMENTS"):
+            j += 1
+        if r["type"] != "CONTAINS" or j >= len(rels) or rels[j]["type"] != "CONTAINS":
+            raise ValueError(f"unexpected relationship sequence in a path: {[x['type'] for x in rels]}")
+        base_method, override = by_id[r["dst"]], by_id[rels[j]["dst"]]
+        inherit = rels[i + 1:j]
+        confidence = round(math.prod(float(x.get("confidence") or 0.0) for x in inherit) * DISPATCH_FACTOR, 4)
+        citations = [f"{by_id[x['src']].path}:{ln}" for x in inherit for ln in sorted(x.get("lines") or [])]
+        chain = " -> ".join([by_id[inherit[-1]["src"]].display] + [by_id[x["dst"]].display for x in reversed(inherit)])
+        hops.append(Hop(base_method, override, "dispatch", sorted({ln for x in inherit for ln in (x.get("lines") or [])}),
+                        confidence, f"dispatch ({chain})", citations))
+        i = j + 1
+    return hops
+
+
+def _endpoint_ids(res: Resolved) -> list[str]:
+    return [res.node.id, *(m.id for m in res.members)]
+
+
+def find_paths(graph: Graph, repo: str, source: str, target: str, *, max_hops: int = DEFAULT_MAX_HOPS,
+               k: int = 3) -> PathResult:
+    """The ``k`` best call paths from ``source`` to ``target`` (ranked by hops, then product of confidences),
+    or, when there is none within ``max_hops``, the frontier of what ``source`` reaches."""
+    if not 1 <= max_hops <= MAX_HOPS_LIMIT:
+        raise InputError(f"max hops must be between 1 and {MAX_HOPS_LIMIT}, not {max_hops}")
+    if not 1 <= k <= MAX_K:
+        raise InputError(f"k must be between 1 and {MAX_K}, not {k}")
+    info = repository(graph, repo)
+    commit = info.get("commit")
+    src = resolve_endpoint(graph, repo, source, commit=commit)
+    dst = resolve_endpoint(graph, repo, target, commit=commit)
+    notes: list[str] = []
+    for res in (src, dst):
+        res.members = members_of(graph, repo, commit, res.node)
+        if res.members:
+            notes.append(f"{res.node.display} is a {res.node.kind}: paths from/to any of its {len(res.members)} "
+                         f"members count")
+    if src.node.id == dst.node.id:
+        raise InputError(f"{source!r} and {target!r} resolve to the same node ({src.node.id})")
+    sources, targets = _endpoint_ids(src), _endpoint_ids(dst)
+    found: dict[tuple[str, ...], CallPath] = {}
+    for statement in ("call_paths", "call_paths_dispatch"):
+        rows = graph.run(statement, sources=sources, targets=targets, max_hops=max_hops)
+        for row in rows:
+            path = CallPath(_hops(row["nodes"], row["rels"], repo, commit))
+            if path.hops and path.length <= max_hops:
+                key = path.key()
+                if key not in found or found[key].confidence < path.confidence:
+                    found[key] = path
+    ranked = sorted(found.values(), key=lambda p: (p.length, -p.confidence, p.key()))
+    result = PathResult(repo, commit, src, dst, max_hops, k, ranked[:k], notes=notes)
+    if len(ranked) > k:
+        notes.append(f"{len(ranked) - k} more path(s) found within {max_hops} hops (raise -k to see them)")
+    if ranked:
+        weak = {id(h) for p in result.paths for h in p.weak_hops}
+        if weak:
+            notes.append("some hops are uncertain (confidence < 0.6 or dynamic dispatch): the path may not run")
+    else:
+        result.frontier = frontier(graph, repo, commit, src, dst, max_hops)
+    return result
+
+
+def frontier(graph: Graph, repo: str, commit: str | None, src: Resolved, dst: Resolved, max_hops: int) -> Frontier:
+    """What ``src`` reaches within ``max_hops`` calls, and the calls along the way that could hide a path."""
+    rows = graph.run("reach_forward", sources=_endpoint_ids(src), max_hops=max_hops, min_confidence=LOW_CONFIDENCE)
+    per_depth: dict[int, int] = {}
+    start = {n.id: n for n in (src.node, *src.members)}
+    reached: dict[str, NodeRef] = dict(start)
+    weak: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        node = node_ref(r["node"], repo, commit)
+        if node.id in start:
+            continue
+        reached[node.id] = node
+        per_depth[r["depth"]] = per_depth.get(r["depth"], 0) + 1
+        for w in r["weak"]:
+            weak[(w["src"], w["dst"])] = w
+    target_names = {dst.node.name, *(m.name for m in dst.members)} - {""}
+    if dst.node.label == "File":
+        target_names = set()
+    suspects, others, external = [], [], 0
+    for node in reached.values():
+        for entry in node.unresolved:
+            u = parse_unresolved(entry, node)
+            if u is None:
+                continue
+            if u.external:
+                external += 1
+            elif u.name in target_names:
+                suspects.append(u)
+            else:
+                others.append(u)
+    suspects.sort(key=lambda u: (u.node.path, u.line))
+    others.sort(key=lambda u: (u.reason.split(":")[0] != "dynamic", u.node.path, u.line))
+    callers = graph.run("callers_step", ids=[dst.node.id])
+    target_callers = sorted({r["caller"]["id"]: node_ref(r["caller"], repo, commit) for r in callers}.values(),
+                            key=lambda n: n.id)
+    elsewhere = []
+    if target_names:
+        for r in graph.run("unresolved_named", repo=repo, names=sorted(target_names)):
+            node = node_ref(r["node"], repo, commit)
+            u = parse_unresolved(r["call"], node)
+            if u and u.name in target_names and not u.external and node.id not in reached:
+                elsewhere.append(u)
+    return Frontier(max_hops, per_depth, len(reached) - len(start), per_depth.get(max_hops, 0) > 0,
+                    suspects, others, external, sorted(weak.values(), key=lambda w: (w["src"], w["dst"])),
+                    target_callers, elsewhere)

@@ -1,0 +1,51 @@
+"""Read indexed source back: the exact lines of a file at the commit the repository was indexed at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path, PurePosixPath
+
+from . import secrets
+from .discovery import decode
+from .errors import InputError, SourceError
+
+
+def safe_relative(path: str) -> str:
+    """Reject absolute paths, `..`, backslashes and NULs before a path goes near the filesystem or git."""
+    if not path or "\x00" in path or "\\" in path or path.startswith("/"):
+        raise InputError(f"bad path {path!r}: must be relative to the repository root", hint="e.g. src/app.py")
+    parts = PurePosixPath(path).parts
+    if any(p in ("..", ".") for p in parts):
+        raise InputError(f"bad path {path!r}: '..' and '.' segments are not allowed")
+    return str(PurePosixPath(*parts))
+
+
+def read_file_at(root: str, commit: str | None, path: str) -> bytes:
+    """The bytes of ``path`` at ``commit`` (git) or in the directory (plain repositories, no symlinks out)."""
+    path = safe_relative(path)
+    if commit:
+        proc = subprocess.run(["git", "-C", root, "show", f"{commit}:{path}"], capture_output=True, timeout=30)
+        if proc.returncode != 0:
+            raise SourceError(f"{path} is not readable at {commit[:12]}: {proc.stderr.decode(errors='replace').strip()}")
+        return proc.stdout
+    base = Path(root).resolve()
+    target = (base / path)
+    real = Path(os.path.realpath(target))
+    if base not in real.parents or target.is_symlink():
+        raise InputError(f"{path} resolves outside the repository")
+    try:
+        return real.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path} is not readable: {exc.strerror}") from exc
+
+
+def read_lines(root: str, commit: str | None, path: str, start: int, end: int) -> list[str]:
+    """Lines start..end (1-based, inclusive) as indexed: decoded and with secrets redacted."""
+    if start < 1 or end < start:
+        raise InputError(f"bad line range {start}-{end}")
+    text, _ = decode(secrets.redact_bytes(read_file_at(root, commit, path))[0])
+    lines = text.split("\n")
+    if end > len(lines):
+        raise InputError(f"{path} has {len(lines)} lines; asked for {start}-{end}")
+    return lines[start - 1:end]

@@ -1,0 +1,236 @@
+"""Chunk vectors in Neo4j: filled after the graph is written (graph and full-text search are usable before
+they finish), and searched through the vector index ``chunk_embedding``.
+
+``fill_embeddings`` streams: a reader thread pages through the chunks that lack a vector of the embedder's
+model (keyset paging on the id index, one page ahead), the calling thread embeds (cache first), and a writer
+thread stores each page with ``UNWIND`` while the next one is embedded. Memory stays bounded by a few pages
+whatever the repository's size; onnxruntime releases the GIL, so database round trips overlap model time.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .db import Graph
+from .embeddings import EmbeddingCache, Embedder, embed_cached, embedding_text
+from .errors import ConfigError, SchemaMismatch
+
+Progress = Callable[[str, int, int], None]   # (stage, done, total), as the indexer's
+DEFAULT_FILL_BATCH = 256                     # chunks per page read, embedded and written together
+_QUEUE_PAGES = 2
+_DONE = object()
+
+
+def _id_range(repo: str) -> tuple[str, str]:
+    """Every node id of ``repo`` starts with ``repo + ':'`` (names may not contain ':'), so the ids lie in
+    the half-open string range [repo + ':', repo + ';')."""
+    return f"{repo}:", f"{repo};"
+
+
+def embedding_status(graph: Graph, repo: str, model_id: str | None = None) -> dict:
+    """{chunks, with_vector, current, missing, models}: ``current`` counts vectors of ``model_id``."""
+    rows = graph.run("embedding_counts", repo=repo, model_id=model_id)
+    row = rows[0] if rows else {"chunks": 0, "with_vector": 0, "current": 0, "models": []}
+    return {"chunks": row["chunks"], "with_vector": row["with_vector"], "current": row["current"],
+            "missing": row["chunks"] - row["current"], "models": {m: n for m, n in row["models"]}}
+
+
+def _check_dimensions(graph: Graph, embedder: Embedder) -> None:
+    rows = graph.run("meta_get", key="schema")
+    if not rows:
+        raise ConfigError("the graph has no schema yet: index a repository before filling embeddings")
+    dim = rows[0]["embedding_dim"]
+    if dim != embedder.dim:
+        raise SchemaMismatch(f"the vector index chunk_embedding has {dim} dimensions, the embedder "
+                             f"{embedder.model_id} makes {embedder.dim}; vectors of two models never mix",
+                             hint="use the model the graph was built for, or drop the graph and re-index")
+
+
+class _Worker(threading.Thread):
+    """A daemon thread whose exception is kept and re-raised in the caller."""
+
+    def __init__(self, target: Callable[[], None], name: str) -> None:
+        super().__init__(name=name, daemon=True)
+        self._work = target
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._work()
+        except BaseException as exc:   # handed to the caller, which re-raises it
+            self.error = exc
+
+
+def _put(q: "queue.Queue[Any]", item: Any, stop: threading.Event) -> bool:
+    """Put unless the pipeline is stopping; False when it is."""
+    while not stop.is_set():
+        try:
+            q.put(item, timeout=0.2)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _hand_over(q: "queue.Queue[Any]", item: Any, worker: _Worker) -> None:
+    """Put for ``worker`` to take, re-raising its error if it died instead of taking."""
+    while True:
+        if worker.error is not None:
+            raise worker.error
+        try:
+            q.put(item, timeout=0.2)
+            return
+        except queue.Full:
+            continue
+
+
+def _get(q: "queue.Queue[Any]", workers: list[_Worker]) -> Any:
+    """Get, but fail fast (re-raising its error) if a worker died instead of producing."""
+    while True:
+        try:
+            return q.get(timeout=0.2)
+        except queue.Empty:
+            for w in workers:
+                if w.error is not None:
+                    raise w.error
+                if not w.is_alive() and q.empty():
+                    return _DONE
+
+
+def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: EmbeddingCache | None = None,
+                    progress: Progress | None = None, batch: int = DEFAULT_FILL_BATCH, *,
+                    raw_sample: int = 0) -> dict:
+    """Give every chunk of ``repo`` a vector of ``embedder``'s model; returns counts and timings.
+
+    Chunks with no vector, or a vector of another model id, are embedded (the cache first) and written as
+    ``c.embedding`` (float32) + ``c.embedding_model``. Returned: chunks_missing (before), chunks_embedded
+    (written), cache_hits, model_texts (texts the model ran), seconds, chunks_per_s, model_seconds (wall
+    time inside the model), model_chunks_per_s, embedder_busy (model_seconds / seconds: how well the
+    pipeline keeps the model fed), read_seconds / write_seconds (time inside database calls, overlapped
+    with the model). With ``raw_sample=N``, N of the page texts (a seeded reservoir sample) are embedded
+    once more alone afterwards: raw_chunks_per_s is the embedder's throughput without the pipeline, and
+    pipeline_ratio = (model_texts / seconds) / raw_chunks_per_s.
+    """
+    if batch < 1:
+        raise ConfigError(f"fill batch must be at least 1 (got {batch})")
+    _check_dimensions(graph, embedder)
+    status = embedding_status(graph, repo, embedder.model_id)
+    total = status["missing"]
+    report = progress or (lambda stage, done, total: None)
+    started = time.perf_counter()
+    stop = threading.Event()
+    pages: "queue.Queue[Any]" = queue.Queue(maxsize=_QUEUE_PAGES)
+    writes: "queue.Queue[Any]" = queue.Queue(maxsize=_QUEUE_PAGES)
+    counts = {"read": 0, "written": 0, "stale": 0}
+    busy = {"read": 0.0, "write": 0.0}   # seconds inside database calls (the threads' lifetimes overlap)
+    after, upper = _id_range(repo)
+
+    def read() -> None:
+        cursor = after
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            rows = graph.run("chunks_missing_embeddings", repo=repo, model_id=embedder.model_id, after=cursor,
+                             upper=upper, limit=batch)
+            busy["read"] += time.perf_counter() - t0
+            if not rows:
+                break
+            counts["read"] += len(rows)
+            cursor = rows[-1]["id"]
+            if not _put(pages, rows, stop):
+                return
+        _put(pages, _DONE, stop)
+
+    def write() -> None:
+        while True:
+            try:
+                item = writes.get(timeout=0.2)
+            except queue.Empty:
+                if stop.is_set():
+                    return
+                continue
+            if item is _DONE:
+                return
+            t0 = time.perf_counter()
+            written = graph.run("set_embeddings", rows=item, model_id=embedder.model_id)[0]["written"]
+            busy["write"] += time.perf_counter() - t0
+            counts["written"] += written
+            counts["stale"] += len(item) - written
+
+    reader, writer = _Worker(read, "embed-reader"), _Worker(write, "embed-writer")
+    reader.start()
+    writer.start()
+    hits = model_texts = 0
+    model_seconds = 0.0
+    sample: list[str] = []
+    rng = random.Random(0)
+    seen = 0
+    try:
+        while True:
+            rows = _get(pages, [reader])
+            if rows is _DONE:
+                break
+            texts = [embedding_text(r) for r in rows]
+            result = embed_cached(embedder, cache, texts)
+            hits += result.hits
+            model_texts += result.model_texts
+            model_seconds += result.model_seconds
+            if raw_sample and result.model_texts:
+                for t in texts:   # reservoir sample of the texts (cache hits included: same distribution)
+                    seen += 1
+                    if len(sample) < raw_sample:
+                        sample.append(t)
+                    elif (j := rng.randrange(seen)) < raw_sample:
+                        sample[j] = t
+            out = [{"id": r["id"], "content_hash": r["content_hash"], "vector": v}
+                   for r, v in zip(rows, result.vectors)]
+            _hand_over(writes, out, writer)
+            report("embed", min(counts["read"], total) if total else counts["read"], total)
+        _hand_over(writes, _DONE, writer)
+        writer.join()
+        if writer.error is not None:
+            raise writer.error
+    finally:
+        stop.set()
+        reader.join(timeout=30)
+        writer.join(timeout=30)
+    if reader.error is not None:
+        raise reader.error
+    seconds = time.perf_counter() - started
+    report("embed", counts["written"], total)
+    out: dict[str, Any] = {
+        "repo": repo, "model_id": embedder.model_id, "chunks_missing": total,
+        "chunks_embedded": counts["written"], "chunks_changed_meanwhile": counts["stale"],
+        "cache_hits": hits, "model_texts": model_texts,
+        "seconds": round(seconds, 3),
+        "chunks_per_s": round(counts["written"] / seconds, 2) if seconds > 0 else 0.0,
+        "model_seconds": round(model_seconds, 3),
+        "model_chunks_per_s": round(model_texts / model_seconds, 2) if model_seconds > 0 else None,
+        "embedder_busy": round(model_seconds / seconds, 3) if model_texts and seconds > 0 else None,
+        "read_seconds": round(busy["read"], 3), "write_seconds": round(busy["write"], 3),
+    }
+    if sample:
+        t0 = time.perf_counter()
+        embedder.embed(sample)
+        raw = len(sample) / (time.perf_counter() - t0)
+        out["raw_chunks_per_s"] = round(raw, 2)
+        out["pipeline_ratio"] = round((model_texts / seconds) / raw, 3) if model_texts and seconds > 0 else None
+    return out
+
+
+def vector_search(graph: Graph, embedder: Embedder, query: str, k: int = 10, repo: str | None = None) -> list[dict]:
+    """The ``k`` chunks nearest to ``query`` (vectors of this embedder's model only), best first:
+    {id, repo, path, start_line, end_line, kind, qualified_name, score}. The index answers a global top-N,
+    so with ``repo`` set it asks for 4k and, when the filters leave fewer than k, once more for 32k."""
+    if k < 1:
+        raise ConfigError(f"k must be at least 1 (got {k})")
+    vector = embedder.embed([query])[0]
+    rows = graph.run("vector_seeds", fetch=k * 4 if repo is not None else k, vector=vector, repo=repo,
+                     model_id=embedder.model_id, k=k)
+    if len(rows) < k:   # other repositories or another model's vectors took the places: look deeper once
+        rows = graph.run("vector_seeds", fetch=k * 32, vector=vector, repo=repo, model_id=embedder.model_id, k=k)
+    return rows

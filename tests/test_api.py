@@ -1,0 +1,181 @@
+"""The REST API: Flask's test client for shapes and errors, and a real HTTP client against waitress."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from graphrag_code.api import ApiConfig, create_app
+from graphrag_code.config import Neo4jSettings
+from graphrag_code.errors import ConfigError
+from graphrag_code.indexer import index_repository
+
+APP_PY = '''def handler(request):
+    """Handle a request by loading the user."""
+    return load_user(request.user_id)
+
+
+def load_user(user_id):
+    return {"id": user_id}
+'''
+
+
+@pytest.fixture
+def indexed(graph, git_repo, repo_name):
+    git_repo.write("src/app.py", APP_PY)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    return repo_name, git_repo
+
+
+@pytest.fixture
+def client(neo4j_settings):
+    app = create_app(ApiConfig(neo4j=neo4j_settings))
+    return app.test_client()
+
+
+@pytest.fixture
+def auth_client(neo4j_settings):
+    app = create_app(ApiConfig(neo4j=neo4j_settings, tokens=frozenset({"s3cret-token"})))
+    return app.test_client()
+
+
+def test_health_and_readiness(client) -> None:
+    assert client.get("/healthz").json["status"] == "ok"
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.json["checks"]["neo4j"] == "ok"
+
+
+def test_search_returns_typed_hits_with_provenance(client, indexed) -> None:
+    repo, git_repo = indexed
+    resp = client.post("/v1/search", json={"query": "load_user", "repo": repo, "k": 3, "debug": True})
+    assert resp.status_code == 200
+    top = resp.json["hits"][0]
+    assert (top["path"], top["start_line"], top["end_line"], top["qualified_name"]) == ("src/app.py", 6, 7, "load_user")
+    assert top["commit"] == git_repo.git("rev-parse", "HEAD") and "symbol" in top["channels"]
+    assert {"fulltext_seeds", "symbol_seeds", "chunks_by_id"} <= {s["name"] for s in resp.json["debug"]["statements"]}
+
+
+@pytest.mark.parametrize("body, field", [
+    ({}, "query"), ({"query": "x", "k": 0}, "k"), ({"query": "x", "k": "5"}, "k"), ({"query": 3}, "query"),
+    ({"query": "x", "hops": 9}, "hops"), ({"query": "x", "bogus": 1}, "bogus"), ({"query": "x" * 5000}, "query"),
+])
+def test_invalid_search_input_is_a_clear_400(client, body: dict, field: str) -> None:
+    resp = client.post("/v1/search", json=body)
+    assert resp.status_code == 400
+    assert resp.json["error"]["code"] == "bad_input" and resp.json["error"]["field"] == field
+
+
+def test_non_json_and_oversized_bodies(client) -> None:
+    assert client.post("/v1/search", data="query=x").status_code == 400
+    big = client.post("/v1/search", data=json.dumps({"query": "x" * 100_000}), content_type="application/json")
+    assert big.status_code == 413 and "error" in big.json
+
+
+def test_symbol_detail_has_callers_and_callees(client, indexed) -> None:
+    repo, _ = indexed
+    resp = client.get(f"/v1/symbols/{repo}:src/app.py%23handler")
+    assert resp.status_code == 200
+    assert [c["qualified_name"] for c in resp.json["callees"]] == ["load_user"]
+    assert resp.json["callees"][0]["lines"] == [3]
+    callee = client.get(f"/v1/symbols/{repo}:src/app.py%23load_user").json
+    assert [c["qualified_name"] for c in callee["callers"]] == ["handler"]
+    assert client.get(f"/v1/symbols/{repo}:nope%23x").status_code == 404
+
+
+def test_source_returns_lines_at_the_indexed_commit(client, indexed) -> None:
+    repo, git_repo = indexed
+    git_repo.write("src/app.py", "# rewritten\n")          # the working tree moved on; the commit did not
+    resp = client.get(f"/v1/source?repo={repo}&path=src/app.py&start=6&end=7")
+    assert resp.status_code == 200
+    assert resp.json["lines"] == ["def load_user(user_id):", '    return {"id": user_id}']
+
+
+@pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "src/../../x", "src/app.py\\..", "nope.py"])
+def test_source_refuses_paths_outside_the_index(client, indexed, path: str) -> None:
+    repo, _ = indexed
+    resp = client.get("/v1/source", query_string={"repo": repo, "path": path, "start": 1, "end": 2})
+    assert resp.status_code in (400, 404) and "error" in resp.json
+    assert "root:" not in resp.get_data(as_text=True)
+
+
+def test_bearer_tokens(auth_client) -> None:
+    assert auth_client.post("/v1/search", json={"query": "x"}).status_code == 401
+    bad = auth_client.post("/v1/search", json={"query": "x"}, headers={"Authorization": "Bearer wrong"})
+    assert bad.status_code == 401 and bad.headers["WWW-Authenticate"] == "Bearer"
+    ok = auth_client.post("/v1/search", json={"query": "x"}, headers={"Authorization": "Bearer s3cret-token"})
+    assert ok.status_code == 200
+    assert auth_client.get("/healthz").status_code == 200      # probes need no token
+
+
+def test_public_bind_without_tokens_is_refused(neo4j_settings) -> None:
+    with pytest.raises(ConfigError, match="without API tokens"):
+        create_app(ApiConfig(neo4j=neo4j_settings, host="0.0.0.0"))
+
+
+def test_neo4j_down_is_503_with_retry_after() -> None:
+    app = create_app(ApiConfig(neo4j=Neo4jSettings(uri="bolt://127.0.0.1:9")))
+    c = app.test_client()
+    resp = c.post("/v1/search", json={"query": "x"})
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "5"
+    assert resp.json["error"]["code"] == "database_unavailable" and "Traceback" not in resp.get_data(as_text=True)
+    assert c.get("/readyz").status_code == 503
+
+
+def test_indexing_job_over_the_api(client, git_repo, repo_name) -> None:
+    git_repo.write("lib.py", "def f():\n    return 1\n")
+    git_repo.commit()
+    resp = client.post("/v1/repositories", json={"path": str(git_repo.root), "name": repo_name})
+    assert resp.status_code == 202 and resp.headers["Location"].startswith("/v1/jobs/")
+    for _ in range(200):
+        job = client.get(resp.headers["Location"]).json
+        if job["state"] in ("done", "failed"):
+            break
+        time.sleep(0.05)
+    assert job["state"] == "done", job
+    assert job["summary"]["symbols"] == 1
+    repos = {r["id"] for r in client.get("/v1/repositories").json["repositories"]}
+    assert repo_name in repos
+    missing = client.post("/v1/repositories", json={"path": "/nonexistent/dir"})
+    assert missing.status_code == 400 and missing.json["error"]["field"] == "path"
+    assert client.get("/v1/jobs/nope").status_code == 404
+
+
+def test_openapi_document_and_index_page(client) -> None:
+    doc = client.get("/openapi.json").json
+    assert doc["openapi"].startswith("3.")
+    assert {"/v1/search", "/v1/source", "/v1/symbols/{symbol_id}", "/v1/jobs/{job_id}"} <= set(doc["paths"])
+    schema = doc["paths"]["/v1/search"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert schema["required"] == ["query"] and schema["additionalProperties"] is False
+    page = client.get("/").get_data(as_text=True)
+    assert "curl" in page and "/v1/search" in page
+
+
+def test_real_http_client_against_waitress(neo4j_settings, indexed) -> None:
+    from waitress.server import create_server
+
+    repo, _ = indexed
+    server = create_server(create_app(ApiConfig(neo4j=neo4j_settings)), host="127.0.0.1", port=0, threads=4)
+    port = server.effective_port
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/search", method="POST",
+                                     data=json.dumps({"query": "handler", "repo": repo}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            body = json.load(resp)
+            assert resp.status == 200 and resp.headers["X-Request-Id"]
+        assert body["hits"][0]["qualified_name"] == "handler"
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/v1/search", method="POST",
+                                                          data=b"{", headers={"Content-Type": "application/json"}),
+                                   timeout=10)
+        assert err.value.code == 400 and json.load(err.value)["error"]["code"] == "bad_input"
+    finally:
+        server.close()

@@ -1,7 +1,7 @@
 // name: callers_step
 // One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it, and for a method
 // the callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
-// override; kind 'dispatch', via = the base method). Each caller carries what entry-point classification
+// override; kind 'dispatch', via = the base method {id, path, ...}). Each caller carries what entry-point classification
 // needs: callers_in (incoming CALLS), dispatch_in (a base method it overrides is called), head (first lines of
 // its chunk: decorators), main_guard (a File whose module code has an `if __name__ == "__main__"` block).
 // returns: target, kind, via, lines, confidence, resolved_by, caller {...}, callers_in, dispatch_in, head, main_guard
@@ -15,7 +15,8 @@ CALL (t) {
   MATCH (t:Symbol {kind: 'method'})<-[:CONTAINS]-(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(:Symbol)-[:CONTAINS]->(bm:Symbol)
   WHERE bm.name = t.name AND bm <> t
   MATCH (c:CodeNode)-[e:CALLS]->(bm)
-  RETURN c, e, 'dispatch' AS kind, bm.id AS via
+  RETURN c, e, 'dispatch' AS kind, bm {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
+                                        .is_test, label: 'Symbol'} AS via
 }
 RETURN tid AS target, kind, via, e.lines AS lines, e.confidence AS confidence, e.resolved_by AS resolved_by,
        c {.id, .repo, .path, .name, .qualified_name, .kind, .start_line, .end_line, .is_test, .exported,

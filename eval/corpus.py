@@ -320,4 +320,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:          # `--list | head`
+        sys.stderr.close()
+        sys.exit(0)

@@ -121,6 +121,32 @@ class Corpus:
         return self._py_defs[key]
 
 
+    def python_def_at(self, repo: str, path: str, line: int) -> str | None:
+        """Name of the innermost def/class whose body holds ``line`` (a traceback's ``in NAME``)."""
+        tree = ast.parse((self.root / repo / path).read_bytes())
+        best: tuple[int, str] | None = None
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and node.lineno <= line <= (node.end_lineno or node.lineno):
+                if best is None or node.lineno >= best[0]:
+                    best = (node.lineno, node.name)
+        return best[1] if best else None
+
+    def resolve(self, repo: str, ref: str) -> str | None:
+        """The tracked file a traceback path refers to: the longest common path suffix, at least two parts
+        (``.../site-packages/flask/app.py`` -> ``src/flask/app.py``); a bare file name is not enough."""
+        parts = [p for p in re.split(r"[\\/]", ref) if p]
+        best, best_n = None, 1
+        for path in self.tracked(repo) or ():
+            tp = path.split("/")
+            n = 0
+            while n < min(len(tp), len(parts)) and tp[-1 - n] == parts[-1 - n]:
+                n += 1
+            if n > best_n or (n == best_n and best is not None and len(path) < len(best)):
+                best, best_n = path, n
+        return best
+
+
 def _strip_strings_and_comments(text: str) -> str:
     """Rough lexer for brace counting: blank out string/char/template literals and // or /* */ comments,
     keeping every newline so line numbers stay put."""
@@ -175,22 +201,99 @@ def check_definition(cor: Corpus, repo: str, path: str, start: int, end: int) ->
         return f"line {code} does not begin a {lang} definition: {lines[code - 1].strip()[:80]!r}"
     body = _strip_strings_and_comments("\n".join(lines[code - 1:end]))
     if "{" not in body:
+        if "}" in body:
+            return f"a '}}' closes an outer block inside {code}-{end}"
+        # a brace-less definition: a one-liner (`type X int`) or a statement spanning a few lines
         return None if code == end or lines[end - 1].rstrip().endswith((";", ")")) else \
-            f"one-line definition expected to end at {code}"
-    balance, closed_at = 0, None
+            f"a definition without a body is expected to end at {code} or with ';'/')'"
+    # End-of-line brace depth: once the body is open (depth > 0 at the end of a line) it must stay open until
+    # the end line, where it returns to 0. Braces closed on the line they open (`= {}` defaults) don't count.
+    depth, opened, closed_at = 0, False, None
     for i, ln in enumerate(body.split("\n")):
         for ch in ln:
-            if ch == "{":
-                balance += 1
-            elif ch == "}":
-                balance -= 1
-                if balance == 0 and closed_at is None:
-                    closed_at = code + i
-    if balance != 0:
-        return f"braces from line {code} to {end} do not balance ({balance:+d}); the definition ends elsewhere"
+            depth += (ch == "{") - (ch == "}")
+            if depth < 0:
+                return f"unbalanced '}}' at line {code + i}"
+        if depth > 0:
+            opened = True
+        elif opened and closed_at is None:
+            closed_at = code + i
+    if depth != 0:
+        return f"braces from line {code} to {end} do not balance ({depth:+d}); the definition ends elsewhere"
     if closed_at != end:
         return f"the definition's braces close at line {closed_at}, not {end}"
     return None
+
+
+# Frames in pasted tracebacks: Python, Node (JS/TS), Java, Go.
+_PY_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)(?:\n[ \t]+(\S[^\n]*))?')
+_JS_FRAME = re.compile(r"at (?:[^\n(]*?\()?([^\s()]+\.(?:js|mjs|cjs|ts|tsx)):(\d+):\d+\)?")
+_JAVA_FRAME = re.compile(r"at ([\w$.]+)\((\w+\.java):(\d+)\)")
+_GO_FRAME = re.compile(r"([^\s:]+\.go):(\d+)")
+_LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`')
+_PLACEHOLDER = re.compile(r"%[-+ #0-9.]*[a-zA-Z]|\$?\{[^}]*\}|\\[nt]")
+
+
+def _frames(question: str) -> list[tuple[str, int, str | None, str | None]]:
+    """(path as written, line, function name or None, quoted source line or None) for each frame."""
+    out: list[tuple[str, int, str | None, str | None]] = []
+    for m in _PY_FRAME.finditer(question):
+        out.append((m.group(1), int(m.group(2)), m.group(3), m.group(4)))
+    for m in _JS_FRAME.finditer(question):
+        out.append((m.group(1), int(m.group(2)), None, None))
+    for m in _JAVA_FRAME.finditer(question):
+        qualified, file_name = m.group(1), m.group(2)
+        package = [p for p in qualified.split(".")[:-1] if p[:1].islower()]   # drop Class$Inner and method
+        out.append(("/".join(package + [file_name]), int(m.group(3)), None, None))
+    for m in _GO_FRAME.finditer(question):
+        out.append((m.group(1), int(m.group(2)), None, None))
+    return out
+
+
+def _message_fragments(text: str) -> set[str]:
+    """Pieces of the string literals in ``text`` long enough to identify an error message."""
+    frags = set()
+    for lit in _LITERAL.findall(text):
+        for piece in _PLACEHOLDER.split(lit[1:-1]):
+            piece = " ".join(piece.split()).strip(" .,:;'\"")
+            if len(piece) >= 8 and re.search(r"[A-Za-z]{3}", piece):
+                frags.add(piece)
+    return frags
+
+
+def check_stacktrace(rep: Report, where: str, cor: Corpus, repo: str, question: str,
+                     expected: list[tuple[str, int, int]]) -> None:
+    """A stacktrace question must point into its expected ranges: a frame in the corpus whose line is inside one
+    of them, or an error-message fragment from their string literals quoted in the question. Frames that resolve
+    to corpus files must be real: the line exists, and for Python the function name and quoted source match."""
+    hit = False
+    for ref, line, func, source in _frames(question):
+        path = cor.resolve(repo, ref)
+        if path is None:
+            continue                                  # the user's own code
+        lines = cor.lines(repo, path)
+        if not 1 <= line <= len(lines):
+            rep.error(where, f"frame {ref}:{line} -> {path} has only {len(lines)} lines")
+            continue
+        if path.endswith(".py"):
+            name = cor.python_def_at(repo, path, line)
+            if func and func != "<module>" and name != func:
+                rep.error(where, f"frame {ref}:{line} says 'in {func}' but {path}:{line} is in {name}")
+            if source and " ".join(source.split()) != " ".join(lines[line - 1].split()):
+                rep.error(where, f"frame {ref}:{line} quotes {source.strip()!r} but {path}:{line} is "
+                                 f"{lines[line - 1].strip()!r}")
+        if any(p == path and s <= line <= e for p, s, e in expected):
+            hit = True
+    if not hit:
+        question_text = " ".join(question.split())
+        for p, s, e in expected:
+            text = "\n".join(cor.lines(repo, p)[s - 1:e])
+            if any(f in question_text for f in _message_fragments(text)):
+                hit = True
+                break
+    if not hit:
+        rep.error(where, "stacktrace question: no frame inside an expected range and no message text from the "
+                         "expected lines' string literals appears in the question")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -264,7 +367,8 @@ def validate(golden: Path, cor: Corpus, verbose: bool = False) -> Report:
             rep.error(where, f"{kind} question without expected ranges")
 
         tracked = cor.tracked(repo) or set()
-        seen_ranges = set()
+        seen_ranges: set[tuple[str, int, int]] = set()
+        good_ranges: list[tuple[str, int, int]] = []
         for i, rng in enumerate(expected):
             rwhere = f"{where} expected[{i}]"
             if not isinstance(rng, dict):
@@ -290,12 +394,16 @@ def validate(golden: Path, cor: Corpus, verbose: bool = False) -> Report:
             if end > len(lines):
                 rep.error(rwhere, f"{path}:{start}-{end} is past the end of the file ({len(lines)} lines)")
                 continue
+            good_ranges.append((path, start, end))
             if not lines[start - 1].strip() or not lines[end - 1].strip():
                 rep.warn(rwhere, f"{path}:{start}-{end} starts or ends on a blank line")
             if kind == "symbol":
                 why = check_definition(cor, repo, path, start, end)
                 if why:
                     rep.error(rwhere, f"{path}:{start}-{end}: {why}")
+                elif re.match(r"\s*(#|//|/\*|\*)", lines[start - 1]):
+                    rep.warn(rwhere, f"{path}:{start}-{end} starts in a comment above the definition "
+                                     f"(the convention is the decorator/annotation or definition line)")
             elif kind in ("behaviour", "cross-file"):
                 why = check_definition(cor, repo, path, start, end)
                 if why:
@@ -305,6 +413,8 @@ def validate(golden: Path, cor: Corpus, verbose: bool = False) -> Report:
                 print(f"    {start:5}| {lines[start - 1][:100]}")
                 if end != start:
                     print(f"    {end:5}| {lines[end - 1][:100]}")
+        if kind == "stacktrace" and good_ranges and len(good_ranges) == len(expected):
+            check_stacktrace(rep, where, cor, repo, row["question"], good_ranges)
     return rep
 
 

@@ -195,6 +195,96 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         click.echo("stage timings: " + ", ".join(f"{k} {v * 1000:.1f}ms" for k, v in result.timings.items()), err=True)
 
 
+def _cache_path() -> Path:
+    from .config import Settings
+
+    return Settings().state_dir / "embeddings.sqlite"
+
+
+def _fill_vectors(graph: Graph, repo: str, embedder, quiet: bool = False) -> dict:
+    """Give every chunk of ``repo`` a vector (cached by content), with a progress bar on a terminal."""
+    from .embeddings import EmbeddingCache
+    from .vectors import fill_embeddings
+
+    bar = _Bar(enabled=not quiet and sys.stderr.isatty())
+    _cache_path().parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with EmbeddingCache(_cache_path()) as cache:
+            return fill_embeddings(graph, repo, embedder, cache, progress=bar)
+    finally:
+        bar.close()
+
+
+def _eval_corpus():
+    """eval/corpus.py: fetches and pins the evaluation codebases (a project tool, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("graphrag_eval_corpus", PROJECT_ROOT / "eval" / "corpus.py")
+    if spec is None or spec.loader is None:
+        raise GraphragError("eval/corpus.py is missing: run from a checkout of graphrag-code")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@main.command("eval")
+@click.option("--golden", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=str(PROJECT_ROOT / "eval" / "golden.jsonl"), show_default=True, help="Golden questions.")
+@click.option("--repos", help="Comma-separated repositories to evaluate (default: all in the golden set).")
+@click.option("--train", default="flask,express,gson", show_default=True,
+              help="Repositories the reranker weights and abstention threshold are fit on; metrics are "
+                   "reported on the others.")
+@click.option("--no-vectors", is_flag=True, help="Skip embeddings (no dense, naive or vector channel).")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              default=str(PROJECT_ROOT / "eval" / "baseline.json"), show_default=True,
+              help="Committed results to compare with: exit 1 when Hit@5 drops more than 3 points.")
+@click.option("--update-baseline", is_flag=True, help="Write this run's results as the new baseline.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bool, baseline: Path,
+                     update_baseline: bool, as_json: bool) -> None:
+    """Run the retrieval evaluation: every ablation of the pipeline on the golden questions, side by side.
+
+    Fetches the pinned codebases (eval/corpus.py), indexes them, fills vectors, then reports Hit@1/5/10,
+    MRR@10, file recall/precision, context tokens, refusal correctness and latency per configuration.
+    """
+    from . import evaluate as ev
+    from .indexer import index_repository
+
+    questions = ev.load_golden(golden)
+    wanted = set(repos.split(",")) if repos else {q.repo for q in questions}
+    questions = [q for q in questions if q.repo in wanted]
+    if not questions:
+        raise GraphragError(f"no golden questions for {sorted(wanted)}")
+    corpus = _eval_corpus()
+    embedder = None if no_vectors else _load_embedder(True)[0]
+    roots = {}
+    with Graph(Neo4jSettings.from_env()) as graph:
+        for name in sorted(wanted):
+            click.echo(f"corpus {name}: {corpus.build(corpus.CODEBASES[name])}", err=True)
+            roots[name] = corpus.CORPUS_DIR / name
+            index_repository(graph, roots[name], name=name)
+            if embedder is not None:
+                _fill_vectors(graph, name, embedder, quiet=as_json)
+        naive = None
+        if embedder is not None:
+            from .embeddings import EmbeddingCache
+            naive = ev.NaiveBaseline(embedder, roots, EmbeddingCache(_cache_path()))
+        report = ev.evaluate(graph, questions, embedder, [r for r in train.split(",") if r in wanted], naive,
+                             progress=lambda msg: click.echo(msg, err=True))
+    problems = []
+    last = list(report.rows)[-1]
+    if baseline.is_file() and not update_baseline:
+        problems = ev.compare_with_baseline(report, json.loads(baseline.read_text()), last)
+    if update_baseline:
+        baseline.write_text(json.dumps(report.to_dict(), indent=1) + "\n")
+    click.echo(json.dumps(report.to_dict(), indent=1) if as_json else ev.format_report(report))
+    for p in problems:
+        click.echo(f"REGRESSION: {p}", err=True)
+    if problems:
+        sys.exit(1)
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def status(as_json: bool) -> None:

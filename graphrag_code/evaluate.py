@@ -256,3 +256,72 @@ def format_report(report: Report) -> str:
         f"{k}: hit5 {v['hit5']:.2f} (n={v['n']})" if k != "negative" else f"negative: refusal {v['refusal_correct']:.2f}"
         for k, v in report.per_kind.items()))
     return "\n".join(lines)
+
+
+# -- the "before" of the seeds: fixed 512-token windows, dense only ------------------------------------------------
+def naive_windows(root: Path, budget: int = 512) -> list[dict]:
+    """Every indexable file cut into consecutive windows of ``budget`` tokens, ignoring syntax."""
+    from . import discovery, secrets
+    from .chunking import LineTokens, windows
+
+    snap = discovery.snapshot(root)
+    out = []
+    with discovery.SourceReader(snap) as reader:
+        for f in snap.files:
+            data = reader.read(f)
+            if discovery.content_skip_reason(f.path, data) is not None:
+                continue
+            text, _ = discovery.decode(secrets.redact_bytes(data)[0])
+            lines = text.split("\n")
+            tok = LineTokens(lines)
+            for start, end in windows(tok, 1, len(lines), budget) if lines else []:
+                body = tok.text(start, end)
+                if body.strip():
+                    out.append({"path": f.path, "start": start, "end": end, "text": f"{f.path}\n{body}",
+                                "tokens": tok.count(start, end)})
+    return out
+
+
+class NaiveBaseline:
+    """Dense-only retrieval over fixed windows, in memory (numpy cosine), for the ablation table."""
+
+    def __init__(self, embedder: Any, roots: dict[str, Path], cache: Any = None) -> None:
+        self.embedder, self.roots, self.cache = embedder, roots, cache
+        self._index: dict[str, tuple[list[dict], Any]] = {}
+
+    def _repo(self, repo: str):
+        import numpy as np
+
+        from .embeddings import embed_cached
+
+        if repo not in self._index:
+            wins = naive_windows(self.roots[repo])
+            vecs = embed_cached(self.embedder, self.cache, [w["text"] for w in wins]).vectors
+            self._index[repo] = (wins, np.asarray(vecs, dtype="float32"))
+        return self._index[repo]
+
+    def __call__(self, questions: list[Question]) -> tuple[dict[str, Ranked], list[float]]:
+        import numpy as np
+
+        results, latencies = {}, []
+        for q in questions:
+            wins, matrix = self._repo(q.repo)
+            started = time.perf_counter()
+            qv = np.asarray(self.embedder.embed([q.question])[0], dtype="float32")
+            scores = matrix @ qv
+            top = np.argsort(-scores)[:10]
+            latencies.append(time.perf_counter() - started)
+            results[q.id] = Ranked([{**{k: wins[i][k] for k in ("path", "start", "end", "tokens")},
+                                     "score": float(scores[i]), "exact": False} for i in top])
+        return results, latencies
+
+
+def compare_with_baseline(report: Report, baseline: dict[str, Any], config: str, tolerance: float = 0.03) -> list[str]:
+    """Regressions of ``config`` against a committed baseline: Hit@5 may not drop more than ``tolerance``."""
+    problems = []
+    now = report.rows.get(config, {}).get("all", {})
+    then = baseline.get("rows", {}).get(config, {}).get("all", {})
+    if now and then and now["hit5"] < then["hit5"] - tolerance:
+        problems.append(f"{config}: Hit@5 {now['hit5']:.3f} is more than {tolerance:.0%} below the baseline "
+                        f"{then['hit5']:.3f}")
+    return problems

@@ -172,9 +172,9 @@ class Searcher:
                     if status["embedded"] < status["chunks"]:
                         notes.append(f"{status['chunks'] - status['embedded']} of {status['chunks']} chunks have "
                                      "no vector yet: the vector channel saw only the rest")
-                    vec = self.embedder.embed([a.text])[0]
-                    timed("vector", lambda: [r["id"] for r in self.graph.run(
-                        "vector_seeds", vector=vec, k=limit * (4 if repo else 1), repo=repo)][:limit])
+                    from .vectors import vector_search
+                    timed("vector", lambda: [r["id"] for r in vector_search(self.graph, self.embedder, a.text,
+                                                                             k=limit, repo=repo)])
         return rankings, vectors
 
     # -- pipeline -----------------------------------------------------------------------------------------------
@@ -229,6 +229,7 @@ class Searcher:
 
     def _expand(self, pool: list[Hit], hops: int, filters: Filters, a: QueryAnalysis) -> list[Hit]:
         by_id = {h.id: h for h in pool}
+        direct = set(by_id)
         frontier = sorted(pool, key=lambda h: h.score, reverse=True)[:EXPAND_SEEDS]
         for hop in range(1, hops + 1):
             seeds = {h.symbol_id: h for h in frontier if h.symbol_id}
@@ -251,7 +252,8 @@ class Searcher:
                     hit.score = 0.0
                     by_id[hit.id] = hit
                     next_frontier.append(hit)
-                hit.score += seed.score * weight * (0.5 if hit.channels else 1.0)
+                if hit.id not in direct:   # expansion adds neighbours below their seed; it never reorders
+                    hit.score = max(hit.score, seed.score * weight)   # what the channels found directly
                 hit.channels[f"graph:{r['rel']}"] = hop
                 if why not in hit.via:
                     hit.via.append(why)

@@ -1,0 +1,94 @@
+"""`graphrag-code ask`: a thin command over ``answer.answer``. Registered in cli.py (``main.add_command``).
+
+Errors are graphrag_code errors and reach the group's one handler: ``LLMError`` / ``LLMUnavailable`` (exit 7)
+for the LLM, ``DatabaseError`` (exit 3) for Neo4j, ``InputError`` (exit 2) for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .config import Neo4jSettings
+from .db import Graph, Recorder
+
+
+@click.command("ask")
+@click.argument("question")
+@click.option("--repo", help="Only this repository (default: all indexed).")
+@click.option("--llm/--no-llm", "use_llm", default=None,
+              help="--no-llm: an extractive answer (ranked sources and call chains, nothing generated). "
+                   "--llm: require the LLM (error when ANTHROPIC_API_KEY is not set). Default: the LLM when "
+                   "ANTHROPIC_API_KEY is set, else extractive with a note.")
+@click.option("--model", help="Anthropic model (default: GRAPHRAG_LLM_MODEL or claude-sonnet-4-5).")
+@click.option("--max-tokens", type=click.IntRange(1), help="Longest answer in output tokens (default 1024).")
+@click.option("--context-window", type=click.IntRange(1000),
+              help="The model's context window in tokens; sources fill at most 35% of it (default 200000).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds to wait for the LLM (default 60).")
+@click.option("--max-retries", type=click.IntRange(0, 10), help="Retries on 429/5xx/connection errors (default 2).")
+@click.option("-k", "--top", "k", type=click.IntRange(1, 50), default=10, show_default=True,
+              help="Sources to retrieve.")
+@click.option("--no-vectors", is_flag=True, help="Do not use the vector channel.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--explain", is_flag=True, help="Also list the Cypher statements run, the sources and the LLM calls.")
+def ask_command(question: str, repo: str | None, use_llm: bool | None, model: str | None, max_tokens: int | None,
+                context_window: int | None, timeout: float | None, max_retries: int | None, k: int,
+                no_vectors: bool, as_json: bool, explain: bool) -> None:
+    """Answer QUESTION about the indexed code. Every [N] in the answer names a retrieved source; each citation
+    is re-read at the indexed commit and shown as path:start–end (symbol) with a permalink, or marked stale."""
+    from .answer import answer
+    from .llm import LLMSettings
+    from .search import Searcher, SearchOptions
+
+    settings = LLMSettings.from_env(model=model, max_tokens=max_tokens, context_window=context_window,
+                                    timeout=timeout, max_retries=max_retries)
+    embedder, why = _embedder(not no_vectors)
+    recorder = Recorder()
+    with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
+        result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder),
+                        search_options=SearchOptions(k=k, channels=("fulltext", "symbol", "location")
+                                                     + (("vector",) if embedder else ())),
+                        llm=settings, no_llm=use_llm is False, require_llm=use_llm is True)
+    if why:
+        result.notes.insert(0, why)
+    if as_json:
+        out = result.to_dict()
+        if explain:
+            out["debug"] = {"statements": [{"name": e.name, "rows": e.rows, "seconds": round(e.seconds, 4),
+                                            "params": e.short_params(3)} for e in recorder.events]}
+        click.echo(json.dumps(out, indent=2, default=str))
+        return
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(result.render())
+    summary = f"\n[{result.mode}"
+    if result.mode == "llm" and result.llm:
+        summary += (f": {result.llm['model']}, {result.llm['calls']} call(s), tokens in {result.tokens['input']}"
+                    f" / out {result.tokens['output']}")
+    click.echo(summary + f", {len(result.citations)} citation(s), {result.timings.get('total', 0):.2f}s]")
+    if explain:
+        click.echo("\nSources (n, tokens, category, location, channels):", err=True)
+        for s in result.sources:
+            h = s.hit
+            click.echo(f"  [{s.n}] {s.tokens:6d} {s.category:14s} {h.location}  "
+                       + ", ".join(f"{c}#{r}" for c, r in h.channels.items()), err=True)
+        click.echo(f"budget {result.tokens.get('budget')} tokens, prompt ~{result.tokens.get('prompt_estimate')}",
+                   err=True)
+        click.echo("\nCypher statements run (name, rows, seconds):", err=True)
+        for e in recorder.events:
+            click.echo(f"  {e.name:28s} {e.rows:6d} rows {e.seconds:8.3f}s", err=True)
+        click.echo("stage timings: " + ", ".join(f"{k} {v * 1000:.1f}ms" for k, v in result.timings.items()),
+                   err=True)
+
+
+def _embedder(enabled: bool):
+    """The configured query embedder, or None with the reason (as `search` does)."""
+    if not enabled:
+        return None, None
+    from .errors import GraphragError
+    try:
+        from .embeddings import load_embedder
+        return load_embedder(None), None
+    except (ImportError, GraphragError) as exc:
+        return None, f"vector channel off: {exc}"

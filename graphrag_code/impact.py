@@ -1,0 +1,464 @@
+"""Impact analysis: what calls (or imports) a symbol, a file or the code a git diff touches, up to a depth, with
+the entry points and tests reached, and an explicit verdict on whether the answer is complete or a lower bound.
+
+The library behind ``graphrag-code impact``::
+
+    result = analyze_impact(graph, "shop", "OrderService.cancel", depth=3)
+    result.by_depth()[1]              # direct callers, each with its call-site citation
+    result.completeness.verdict       # "complete" | "lower_bound"
+
+Targets: a symbol (any form :func:`graphrag_code.paths.resolve_endpoint` takes), ``file:line``, a file path
+(every symbol of the file, plus the files importing it), or the symbols whose line ranges a git diff touches
+(``diff="REV"``: ``git diff -U0 REV <indexed commit>`` in the repository's root, new-side lines;
+``staged=True``: ``git diff -U0 --cached <indexed commit>``, old-side lines, i.e. the indexed lines). A changed
+line inside no definition makes the file's module-level code a target.
+
+The walk goes up CALLS edges one level per Cypher call (``callers_step``), including dynamic dispatch (callers
+of a base-class method that the target overrides). Callers up to ``depth`` are listed by depth; the walk goes on
+up to ``test_depth`` only to find the tests that exercise the target. Completeness: unresolved call sites
+anywhere in the repository whose called name is the target's (or an intermediate caller's) name may be callers
+the graph misses, so the answer is then a lower bound; low-confidence edges (< 0.6) and dispatch steps are
+listed as possible over-approximation. "0 callers" is never reported as certain while such calls exist.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .db import Graph
+from .errors import InputError, SourceError
+from .paths import (LOW_CONFIDENCE, NodeRef, Resolved, UnresolvedCall, innermost, node_ref, parse_unresolved,
+                    repository, resolve_endpoint, symbols_in_lines)
+
+DEFAULT_DEPTH = 3
+DEFAULT_TEST_DEPTH = 8
+MAX_VISITED = 20_000                 # stop walking up past this many nodes (hub functions), and say so
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_ROUTE_DECORATOR = re.compile(
+    r"^\s*@[\w.]*\b(route|get|post|put|patch|delete|head|options|websocket|api_view|endpoint|"
+    r"Get|Post|Put|Patch|Delete|RequestMapping|GetMapping|PostMapping|PutMapping|DeleteMapping|Controller)\b",
+    re.M)
+_CLI_DECORATOR = re.compile(r"^\s*@[\w.]*\b(command|group|callback|main|app\.command|cli\.command)\b", re.M)
+_ROUTE_NAME = re.compile(r"(^|_)(view|handler|endpoint|route|controller)s?$|(Handler|Controller|View|Endpoint)$",
+                         re.I)
+_CLI_NAME = re.compile(r"^(cli|main_cli|run_cli|command_line|entrypoint|entry_point)$|(_command|_cmd|Command)$")
+_PACKAGE_ENTRY = ("__init__.py", "index.js", "index.ts", "index.mjs", "lib.rs", "mod.rs")
+
+
+@dataclass
+class Caller:
+    """One impacted node: it reaches the target in ``depth`` steps; the first step is cited."""
+
+    node: NodeRef
+    depth: int
+    calls: NodeRef                   # the next node toward the target (what it calls / imports)
+    kind: str                        # call | dispatch | import
+    lines: list[int]
+    confidence: float | None
+    resolved_by: str | None
+    via: NodeRef | None = None       # dispatch: the base method it calls, which the target overrides
+    entry_point: list[str] = field(default_factory=list)   # why it is an entry point (empty: it is not)
+    has_callers: bool = True         # something calls it (used for "uncalled" and the depth bound)
+
+    @property
+    def citations(self) -> list[str]:
+        return [f"{self.node.path}:{ln}" for ln in self.lines]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"node": self.node.to_dict(), "depth": self.depth, "calls": self.calls.id, "kind": self.kind,
+                "lines": self.lines, "citations": self.citations, "confidence": self.confidence,
+                "resolved_by": self.resolved_by, "via": self.via.id if self.via else None,
+                "entry_point": self.entry_point, "is_test": self.node.is_test}
+
+
+@dataclass
+class Target:
+    node: NodeRef
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"node": self.node.to_dict(), "reason": self.reason}
+
+
+@dataclass
+class Completeness:
+    verdict: str                                     # "complete" | "lower_bound"
+    reasons: list[str]
+    unresolved_same_name: list[UnresolvedCall]       # may be callers of a target the graph misses
+    unresolved_deeper: list[UnresolvedCall]          # may be callers of an intermediate caller
+    external_ignored: int                            # same-name calls bound to an external module
+    low_confidence_edges: list[Caller]               # edges < 0.6 among the callers shown (may be false)
+    dynamic_dispatch: list[Caller]                   # callers reached through a base method (may be false)
+    truncated: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return self.verdict == "complete"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "complete": self.complete, "reasons": self.reasons,
+                "unresolved_same_name": [u.to_dict() for u in self.unresolved_same_name],
+                "unresolved_deeper": [u.to_dict() for u in self.unresolved_deeper],
+                "external_ignored": self.external_ignored,
+                "low_confidence_edges": [_edge_dict(c) for c in self.low_confidence_edges],
+                "dynamic_dispatch": [_edge_dict(c) for c in self.dynamic_dispatch], "truncated": self.truncated}
+
+
+def _edge_dict(c: Caller) -> dict[str, Any]:
+    return {"from": c.node.id, "to": c.calls.id, "via": c.via.id if c.via else None, "kind": c.kind,
+            "confidence": c.confidence, "resolved_by": c.resolved_by, "citations": c.citations}
+
+
+@dataclass
+class ImpactResult:
+    repo: str
+    commit: str | None
+    root: str | None
+    depth: int
+    targets: list[Target]
+    callers: list[Caller]                            # depth 1..depth, tests included (flagged)
+    importers: list[Caller]                          # file targets: importing files, depth 1..depth
+    tests: list[Caller]                              # is_test callers at any depth up to test_depth
+    entry_points: list[Caller]
+    completeness: Completeness
+    resolution: Resolved | None = None               # how a symbol/file:line target was chosen
+    test_depth: int = DEFAULT_TEST_DEPTH
+    diff: dict[str, Any] | None = None               # for --diff / --staged: command and hunks
+    notes: list[str] = field(default_factory=list)
+    edges: list[Caller] = field(default_factory=list)   # every caller -> callee edge walked (for trees)
+
+    def by_depth(self, items: list[Caller] | None = None) -> dict[int, list[Caller]]:
+        out: dict[int, list[Caller]] = defaultdict(list)
+        for c in self.callers if items is None else items:
+            out[c.depth].append(c)
+        return dict(sorted(out.items()))
+
+    @property
+    def impacted(self) -> int:
+        """What --fail-on counts: non-test callers and non-test importing files within the depth."""
+        return sum(1 for c in self.callers if not c.node.is_test) + \
+            sum(1 for c in self.importers if not c.node.is_test)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "repo": self.repo, "commit": self.commit, "root": self.root, "depth": self.depth,
+            "test_depth": self.test_depth,
+            "targets": [t.to_dict() for t in self.targets],
+            "resolution": self.resolution.to_dict() if self.resolution else None,
+            "diff": self.diff,
+            "callers": {str(d): [c.to_dict() for c in cs] for d, cs in self.by_depth().items()},
+            "importers": {str(d): [c.to_dict() for c in cs] for d, cs in self.by_depth(self.importers).items()},
+            "entry_points": [c.to_dict() for c in self.entry_points],
+            "tests": [c.to_dict() for c in self.tests],
+            "counts": {"targets": len(self.targets), "callers": len(self.callers),
+                       "non_test_callers": sum(1 for c in self.callers if not c.node.is_test),
+                       "importers": len(self.importers), "tests": len(self.tests),
+                       "entry_points": len(self.entry_points), "impacted": self.impacted},
+            "completeness": self.completeness.to_dict(),
+            "notes": self.notes,
+        }
+
+
+# -- targets ------------------------------------------------------------------------------------------------------
+def _git(root: str, *args: str) -> str:
+    try:
+        proc = subprocess.run(["git", "-c", "core.quotePath=false", *args], cwd=root, capture_output=True,
+                              text=True, check=False)
+    except OSError as exc:
+        raise SourceError(f"cannot run git in {root}: {exc}") from exc
+    if proc.returncode != 0:
+        raise SourceError(f"git {' '.join(args)} failed in {root}: {proc.stderr.strip()}")
+    return proc.stdout
+
+
+def _unquote(path: str) -> str:
+    if path.startswith('"') and path.endswith('"'):
+        return path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1").decode("utf-8")
+    return path
+
+
+@dataclass(frozen=True)
+class Hunk:
+    start: int
+    end: int
+    blank: frozenset[int] = frozenset()      # lines of the range that are blank (never module-level targets)
+
+
+def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
+    """Changed line ranges per path from ``git diff -U0`` output, on the ``new`` or ``old`` side.
+
+    A hunk that only removes lines on that side (count 0) touches the lines around the gap: [n, n+1]; one
+    whose lines (on either side) are all blank is skipped. Returns (hunks by path, notes about files that
+    exist only on the other side)."""
+    ranges: dict[str, list[Hunk]] = defaultdict(list)
+    notes: list[str] = []
+    old_path = new_path = None
+    ours, theirs = ("+", "-") if side == "new" else ("-", "+")
+    current: dict[str, Any] | None = None
+
+    def flush() -> None:
+        if current is None or current["path"] is None:
+            return
+        start, count = current["start"], current["count"]
+        if count == 0:
+            if all(not t.strip() for t in current["theirs"]):
+                return
+            ranges[current["path"]].append(Hunk(max(start, 1), start + 1))
+            return
+        blank = frozenset(start + i for i, t in enumerate(current["ours"]) if not t.strip())
+        if len(blank) == count and all(not t.strip() for t in current["theirs"]):
+            return
+        ranges[current["path"]].append(Hunk(start, start + count - 1, blank))
+
+    for line in text.splitlines():
+        if line.startswith("diff --git "):
+            flush()
+            current = None
+        elif line.startswith("--- ") and current is None:
+            p = line[4:].rstrip("\t")
+            old_path = None if p == "/dev/null" else _unquote(p).removeprefix("a/")
+        elif line.startswith("+++ ") and current is None:
+            p = line[4:].rstrip("\t")
+            new_path = None if p == "/dev/null" else _unquote(p).removeprefix("b/")
+            if (new_path if side == "new" else old_path) is None:
+                gone = old_path if side == "new" else new_path
+                notes.append(f"{gone}: only on the {'old' if side == 'new' else 'new'} side of the diff "
+                             f"({'deleted' if side == 'new' else 'added'}), not in the indexed snapshot")
+        elif line.startswith("@@ "):
+            flush()
+            m = _HUNK.match(line)
+            if not m:
+                current = None
+                continue
+            start, count = (int(m[3]), int(m[4] or 1)) if side == "new" else (int(m[1]), int(m[2] or 1))
+            current = {"path": new_path if side == "new" else old_path, "start": start, "count": count,
+                       "ours": [], "theirs": []}
+        elif current is not None and line[:1] == ours:
+            current["ours"].append(line[1:])
+        elif current is not None and line[:1] == theirs:
+            current["theirs"].append(line[1:])
+    flush()
+    return dict(ranges), notes
+
+
+def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None,
+                  staged: bool) -> tuple[list[Target], dict[str, Any], list[str]]:
+    root, commit = info.get("root"), info.get("commit")
+    if not commit:
+        raise InputError(f"{repo} was indexed from a directory without git: --diff / --staged need a git checkout")
+    if not root or not Path(root).is_dir():
+        raise SourceError(f"the indexed root of {repo} ({root}) is not there any more",
+                          hint="re-index the checkout, or run from a machine that has it")
+    _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
+    if staged:
+        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--cached", commit, "--"], "old"
+    else:
+        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", rev or "HEAD", commit, "--"], "new"
+    ranges, notes = parse_diff(_git(root, *args), side)
+    head = _git(root, "rev-parse", "HEAD").strip()
+    if head != commit:
+        notes.append(f"the checkout's HEAD ({head[:12]}) is not the indexed commit ({commit[:12]}): lines are "
+                     f"those of the indexed commit")
+    if staged:
+        notes.append("staged changes are mapped through the indexed (old-side) lines; code they add that is not "
+                     "in the index has no callers in the graph yet")
+    diff_info = {"command": "git " + " ".join(args), "side": side,
+                 "hunks": {p: [[h.start, h.end] for h in hs] for p, hs in sorted(ranges.items())}}
+    files = {}
+    for path in ranges:
+        rows = graph.run("symbol_lookup_file", repo=repo, path=path, suffix="/" + path)
+        exact = [r for r in rows if r["exact"]]
+        if exact:
+            files[path] = node_ref(exact[0]["node"], repo, commit)
+        else:
+            notes.append(f"{path}: changed but not indexed (skipped or not a parsed file)")
+    found = symbols_in_lines(graph, repo, commit,
+                             [(p, h.start, h.end) for p, hs in ranges.items() if p in files for h in hs])
+    chosen: dict[str, Target] = {}
+    for path, hs in sorted(ranges.items()):
+        if path not in files:
+            continue
+        for h in hs:
+            s, e = h.start, h.end
+            syms = found.get((path, s, e), [])
+            module_lines = []
+            for line in range(s, e + 1):
+                node = innermost(syms, line)
+                if node is None:
+                    if line not in h.blank:
+                        module_lines.append(line)
+                elif node.id not in chosen:
+                    chosen[node.id] = Target(node, f"diff touches {path}:{s}-{e}" if e > s else f"diff touches {path}:{s}")
+            if module_lines and files[path].id not in chosen:
+                chosen[files[path].id] = Target(files[path], f"diff touches module-level code at {path}:{module_lines[0]}")
+    return list(chosen.values()), diff_info, notes
+
+
+def _targets(graph: Graph, repo: str, info: dict[str, Any], target: str | None, rev: str | None,
+             staged: bool) -> tuple[list[Target], Resolved | None, dict[str, Any] | None, list[str]]:
+    commit = info.get("commit")
+    if (rev is not None or staged) and target:
+        raise InputError("give either a TARGET or --diff/--staged, not both")
+    if rev is not None or staged:
+        targets, diff_info, notes = _diff_targets(graph, repo, info, rev, staged)
+        return targets, None, diff_info, notes
+    if not target:
+        raise InputError("nothing to analyse: give a TARGET (symbol, file:line or file path), --diff REV or --staged")
+    res = resolve_endpoint(graph, repo, target, commit=commit, allow_file=True)
+    if res.node.label == "File" and res.how == "file":
+        syms = symbols_in_lines(graph, repo, commit, [(res.node.path, 1, 10**9)]).get((res.node.path, 1, 10**9), [])
+        targets = [Target(res.node, res.reason + " (its module-level code and importers)")]
+        targets += [Target(s, f"defined in {res.node.path}") for s in syms]
+        return targets, res, None, []
+    return [Target(res.node, res.reason)], res, None, []
+
+
+# -- entry points -------------------------------------------------------------------------------------------------
+def entry_point_reasons(node: NodeRef, row: dict[str, Any]) -> list[str]:
+    """Why a caller is an entry point: nothing calls it, it is main / __main__ / module code, a route or CLI
+    command (decorator or name), or exported public API of a package entry file."""
+    if node.is_test:
+        return []
+    reasons = []
+    if node.label == "File":
+        reasons.append("__main__" if row.get("main_guard") else "module code")
+        return reasons
+    if not row.get("callers_in") and not row.get("dispatch_in"):
+        reasons.append("uncalled")
+    if node.name == "main":
+        reasons.append("main")
+    head = row.get("head") or ""
+    decorators = "\n".join(ln for ln in head.splitlines()[:8] if ln.lstrip().startswith("@"))
+    if _ROUTE_DECORATOR.search(decorators) or (node.kind == "function" and _ROUTE_NAME.search(node.name)):
+        reasons.append("route")
+    if _CLI_DECORATOR.search(decorators) or _CLI_NAME.search(node.name):
+        reasons.append("cli")
+    exported = row.get("exported")
+    file_name = node.path.rsplit("/", 1)[-1]
+    if exported and not node.name.startswith("_") and (file_name in _PACKAGE_ENTRY or not node.path.endswith(".py")):
+        reasons.append("public api")
+    return reasons
+
+
+# -- the walk -----------------------------------------------------------------------------------------------------
+def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: str | None = None,
+                   staged: bool = False, depth: int = DEFAULT_DEPTH,
+                   test_depth: int = DEFAULT_TEST_DEPTH) -> ImpactResult:
+    """Transitive callers (and importers, for files) of ``target`` or of what a diff touches, up to ``depth``."""
+    if depth < 1:
+        raise InputError(f"depth must be at least 1, not {depth}")
+    test_depth = max(test_depth, depth)
+    info = repository(graph, repo)
+    commit = info.get("commit")
+    targets, resolution, diff_info, notes = _targets(graph, repo, info, target, diff, staged)
+    target_ids = {t.node.id for t in targets}
+    nodes: dict[str, NodeRef] = {t.node.id: t.node for t in targets}
+    best: dict[str, Caller] = {}
+    edges: list[Caller] = []
+    frontier = sorted(target_ids)
+    truncated = False
+    level = 0
+    while frontier and level < test_depth:
+        level += 1
+        rows = graph.run("callers_step", ids=frontier)
+        nxt: list[str] = []
+        for r in rows:
+            node = node_ref(r["caller"], repo, commit)
+            nodes.setdefault(node.id, node)
+            via = node_ref(r["via"], repo, commit) if r["via"] else None
+            c = Caller(node, level, nodes[r["target"]], r["kind"], sorted(r["lines"] or []), r["confidence"],
+                       r["resolved_by"], via, entry_point_reasons(node, {**r, "exported": r["caller"].get("exported")}),
+                       bool(r["callers_in"] or r["dispatch_in"]))
+            edges.append(c)
+            if node.id in target_ids or node.id in best:
+                continue
+            best[node.id] = c
+            nxt.append(node.id)
+        frontier = sorted(set(nxt))
+        if len(best) > MAX_VISITED:
+            truncated = True
+            notes.append(f"stopped walking up after {len(best)} callers (at depth {level})")
+            break
+    callers = sorted((c for c in best.values() if c.depth <= depth), key=lambda c: (c.depth, c.node.is_test, c.node.id))
+    tests = sorted((c for c in best.values() if c.node.is_test), key=lambda c: (c.depth, c.node.id))
+    if frontier and level >= test_depth:
+        notes.append(f"tests were searched up to depth {test_depth}; {len(frontier)} caller(s) at that depth have "
+                     f"callers of their own")
+    entry_points = [c for c in callers if c.entry_point]
+    at_bound = [c for c in callers if c.depth == depth and c.has_callers and not c.node.is_test]
+    if at_bound:
+        notes.append(f"{len(at_bound)} caller(s) at depth {depth} are called in turn (raise --depth to see more)")
+
+    importers: list[Caller] = []
+    file_targets = [t.node for t in targets if t.node.label == "File"]
+    if file_targets:
+        seen = {n.id for n in file_targets}
+        frontier, lvl = [n.id for n in file_targets], 0
+        by_id = {n.id: n for n in file_targets}
+        while frontier and lvl < depth:
+            lvl += 1
+            nxt = []
+            for r in graph.run("importers_step", ids=frontier):
+                node = node_ref(r["importer"], repo, commit)
+                by_id.setdefault(node.id, node)
+                if node.id in seen:
+                    continue
+                seen.add(node.id)
+                importers.append(Caller(node, lvl, by_id[r["target"]], "import", sorted(r["lines"] or []), None, None))
+                nxt.append(node.id)
+            frontier = nxt
+        tests_by_id = {c.node.id for c in tests}
+        tests += [c for c in importers if c.node.is_test and c.node.id not in tests_by_id]
+
+    completeness = _completeness(graph, repo, commit, targets, callers, depth, truncated)
+    edges_shown = [e for e in edges if e.depth <= depth]
+    return ImpactResult(repo, commit, info.get("root"), depth, targets, callers, importers, tests, entry_points,
+                        completeness, resolution, test_depth, diff_info, notes, edges_shown)
+
+
+def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Target], callers: list[Caller],
+                  depth: int, truncated: bool) -> Completeness:
+    target_names = {t.node.name for t in targets if t.node.label == "Symbol" and t.node.name}
+    inner_names = {c.node.name for c in callers if c.depth < depth and c.node.label == "Symbol" and c.node.name}
+    inner_names -= target_names
+    same, deeper, external = [], [], 0
+    names = sorted(target_names | inner_names)
+    if names:
+        for r in graph.run("unresolved_named", repo=repo, names=names):
+            u = parse_unresolved(r["call"], node_ref(r["node"], repo, commit))
+            if u is None or u.name not in target_names | inner_names:
+                continue
+            if u.external:
+                external += 1
+            elif u.name in target_names:
+                same.append(u)
+            else:
+                deeper.append(u)
+    low = [c for c in callers if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
+    dispatch = [c for c in callers if c.kind == "dispatch"]
+    reasons = []
+    if same:
+        names_hit = sorted({u.name for u in same})
+        reasons.append(f"{len(same)} unresolved call(s) named {', '.join(names_hit)} may be callers the graph misses")
+    if deeper:
+        reasons.append(f"{len(deeper)} unresolved call(s) named like an intermediate caller may add callers at "
+                       f"depth 2+")
+    if truncated:
+        reasons.append("the walk was cut (too many callers)")
+    verdict = "lower_bound" if reasons else "complete"
+    if not reasons:
+        reasons.append("no unresolved call in the repository has the name of the target or of a caller within "
+                       "the depth")
+    if external:
+        reasons.append(f"{external} same-name call(s) into external modules were not counted")
+    if low:
+        reasons.append(f"{len(low)} caller edge(s) have confidence < {LOW_CONFIDENCE}: they may be false callers")
+    if dispatch:
+        reasons.append(f"{len(dispatch)} caller(s) are reached through dynamic dispatch (a base-class method the "
+                       f"callee overrides): they may not reach it at run time")
+    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated)

@@ -1,0 +1,312 @@
+"""Call paths (graphrag_code.paths and `graphrag-code path`) on small real repositories indexed into the real
+Neo4j: exact hops with call-site lines, k-best ordering, dynamic dispatch, endpoint resolution, and the
+frontier with the unresolved call that could hide a path when there is none."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from click.testing import CliRunner
+
+from graphrag_code.cli_graph import path_command
+from graphrag_code.db import Graph
+from graphrag_code.errors import InputError
+from graphrag_code.indexer import delete_repository, index_repository
+from graphrag_code.paths import find_paths, resolve_endpoint
+
+# A Python shop. Line numbers matter: the tests below cite them.
+SHOP = {
+    "app/storage.py": (
+        "def save_row(row):\n"                       # 1
+        "    return write(row)\n"                    # 2
+        "\n\n"
+        "def write(row):\n"                          # 5
+        "    return row\n"                           # 6
+        "\n\n"
+        "def load_row(oid):\n"                       # 9
+        "    return {'id': oid}\n"),                 # 10
+    "app/notify.py": (
+        "from app.storage import save_row\n"         # 1
+        "\n\n"
+        "class Notifier:\n"                          # 4
+        "    def flush(self, order):\n"              # 5
+        "        return save_row(order)\n"),         # 6
+    "app/service.py": (
+        "from app.notify import Notifier\n"          # 1
+        "from app.storage import load_row, save_row\n"
+        "\n\n"
+        "class BaseService:\n"                       # 5
+        "    def process(self, order):\n"            # 6
+        "        self.audit(order)\n"                # 7
+        "        return self.validate(order)\n"      # 8
+        "\n"
+        "    def validate(self, order):\n"           # 10
+        "        return order\n"
+        "\n"
+        "    def audit(self, order):\n"              # 13
+        "        return order\n"
+        "\n\n"
+        "class OrderService(BaseService):\n"         # 17
+        "    def __init__(self):\n"                  # 18
+        "        self.notifier = Notifier()\n"       # 19
+        "\n"
+        "    def cancel(self, oid):\n"               # 21
+        "        order = load_row(oid)\n"            # 22
+        "        self.process(order)\n"              # 23
+        "        self.notifier.flush(order)\n"       # 24
+        "        return persist(order)\n"            # 25
+        "\n"
+        "    def validate(self, order):\n"           # 27
+        "        return save_row(order)\n"           # 28
+        "\n\n"
+        "def persist(order):\n"                      # 31
+        "    return save_row(order)\n"               # 32
+        "\n\n"
+        "def refund(order, handler):\n"              # 35
+        "    persist(order)\n"                       # 36
+        "    handler.apply_refund(order)\n"          # 37
+        "    return order\n"),                       # 38
+    "app/refunds.py": (
+        "class CardRefund:\n"
+        "    def apply_refund(self, order):\n"       # 2
+        "        return order\n"
+        "\n\n"
+        "class CashRefund:\n"
+        "    def apply_refund(self, order):\n"       # 7
+        "        return order\n"),
+    "app/views.py": (
+        "from app.service import OrderService\n"
+        "\n\n"
+        "@app.route('/orders/<oid>/cancel')\n"       # 4
+        "def cancel_view(oid):\n"
+        "    return OrderService().cancel(oid)\n"),  # 6
+    "app/cli.py": (
+        "import sys\n"
+        "from app.service import refund\n"
+        "\n\n"
+        "def main():\n"                              # 5
+        "    return refund(sys.argv[1], None)\n"     # 6
+        "\n\n"
+        "if __name__ == '__main__':\n"               # 9
+        "    main()\n"),                             # 10
+    "tests/test_service.py": (
+        "from app.service import OrderService, persist\n"
+        "\n\n"
+        "def test_persist():\n"                      # 4
+        "    assert persist({'id': 1})\n"            # 5
+        "\n\n"
+        "def test_cancel_flow():\n"                  # 8
+        "    assert helper_cancel()\n"               # 9
+        "\n\n"
+        "def helper_cancel():\n"                     # 12
+        "    return OrderService().cancel(1)\n"),    # 13
+}
+
+# The same shape in JavaScript (CommonJS).
+SHOP_JS = {
+    "src/db.js": (
+        "function load(id) {\n"
+        "  return { id };\n"
+        "}\n"
+        "\n"
+        "function save(order) {\n"                   # 5
+        "  return order;\n"
+        "}\n"
+        "\n"
+        "module.exports = { load, save };\n"),
+    "src/orders.js": (
+        "const db = require('./db');\n"
+        "\n"
+        "class Notifier {\n"                         # 3
+        "  send(order) {\n"                          # 4
+        "    return db.save(order);\n"               # 5
+        "  }\n"
+        "}\n"
+        "\n"
+        "function cancelOrder(id) {\n"               # 9
+        "  const order = db.load(id);\n"             # 10
+        "  return notify(order);\n"                  # 11
+        "}\n"
+        "\n"
+        "function notify(order) {\n"                 # 14
+        "  return new Notifier().send(order);\n"     # 15
+        "}\n"
+        "\n"
+        "module.exports = { cancelOrder };\n"),
+    "src/routes.js": (
+        "const { cancelOrder } = require('./orders');\n"
+        "\n"
+        "function cancelHandler(req, res) {\n"       # 3
+        "  res.json(cancelOrder(req.params.id));\n"  # 4
+        "}\n"
+        "\n"
+        "module.exports = function register(app) {\n"
+        "  app.post('/orders/:id/cancel', cancelHandler);\n"
+        "};\n"),
+    "test/orders.test.js": (
+        "const { cancelOrder } = require('../src/orders');\n"
+        "\n"
+        "test('cancel', () => {\n"
+        "  expect(cancelOrder(1)).toBeTruthy();\n"   # 4
+        "});\n"),
+}
+
+
+def build(repo_cls, root, files: dict[str, str]):
+    repo = repo_cls(root)
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit("shop")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory, neo4j_settings):
+    """(graph, repo name, GitRepo) for the Python shop and (graph, name) for the JS one, indexed once."""
+    from conftest import GitRepo
+
+    names = {"py": f"test-paths-py-{uuid.uuid4().hex[:8]}", "js": f"test-paths-js-{uuid.uuid4().hex[:8]}"}
+    py = build(GitRepo, tmp_path_factory.mktemp("shop") / "py", SHOP)
+    js = build(GitRepo, tmp_path_factory.mktemp("shop") / "js", SHOP_JS)
+    with Graph(neo4j_settings) as graph:
+        index_repository(graph, py.root, name=names["py"])
+        index_repository(graph, js.root, name=names["js"])
+        yield graph, names, py
+        for name in names.values():
+            delete_repository(graph, name)
+
+
+def hops(path) -> list[tuple[str, str, str, list[str], float]]:
+    return [(h.caller.display, h.callee.display, h.kind, h.citations, h.confidence) for h in path.hops]
+
+
+def test_k_best_paths_with_exact_hops_lines_and_ranking(shop) -> None:
+    graph, names, _ = shop
+    result = find_paths(graph, names["py"], "OrderService.cancel", "save_row", k=3)
+    assert result.found and result.commit and len(result.commit) == 40
+    assert [(p.length, p.confidence) for p in result.paths] == [(2, 0.855), (2, 0.45), (4, 0.3249)]
+    assert hops(result.paths[0]) == [
+        ("OrderService.cancel", "persist", "call", ["app/service.py:25"], 0.95),
+        ("persist", "save_row", "call", ["app/service.py:32"], 0.9)]
+    assert hops(result.paths[1]) == [
+        ("OrderService.cancel", "Notifier.flush", "call", ["app/service.py:24"], 0.5),
+        ("Notifier.flush", "save_row", "call", ["app/notify.py:6"], 0.9)]
+    # the third goes through dynamic dispatch: process() calls self.validate -> BaseService.validate, which
+    # OrderService overrides (cited at the class line that inherits)
+    assert hops(result.paths[2]) == [
+        ("OrderService.cancel", "BaseService.process", "call", ["app/service.py:23"], 0.8),
+        ("BaseService.process", "BaseService.validate", "call", ["app/service.py:8"], 0.95),
+        ("BaseService.validate", "OrderService.validate", "dispatch", ["app/service.py:17"], 0.475),
+        ("OrderService.validate", "save_row", "call", ["app/service.py:28"], 0.9)]
+    first = result.paths[0].hops[0]
+    assert (first.caller.repo, first.caller.commit, first.caller.path, first.caller.start_line,
+            first.caller.end_line) == (names["py"], result.commit, "app/service.py", 21, 25)
+    assert first.caller.id == f"{names['py']}:app/service.py#OrderService.cancel"
+    # k=1 keeps only the best; a smaller depth bound drops the longer path
+    assert [p.length for p in find_paths(graph, names["py"], "OrderService.cancel", "save_row", k=1).paths] == [2]
+    assert [p.length for p in find_paths(graph, names["py"], "OrderService.cancel", "save_row", k=5,
+                                         max_hops=3).paths] == [2, 2]
+
+
+def test_endpoints_by_id_file_line_module_path_and_phrase(shop) -> None:
+    graph, names, _ = shop
+    repo = names["py"]
+    by_id = resolve_endpoint(graph, repo, "app/service.py#persist")
+    assert (by_id.how, by_id.node.qualified_name) == ("id", "persist")
+    at_line = resolve_endpoint(graph, repo, "app/service.py:24")
+    assert (at_line.how, at_line.node.qualified_name) == ("file_line", "OrderService.cancel")
+    assert "innermost symbol containing line 24" in at_line.reason and "OrderService" in at_line.reason
+    module = resolve_endpoint(graph, repo, "service.py:10")       # a suffix of the path works too
+    assert module.node.qualified_name == "BaseService.validate"
+    top = resolve_endpoint(graph, repo, "app/cli.py:10")
+    assert (top.how, top.node.label, top.node.path) == ("module_code", "File", "app/cli.py")
+    dotted = resolve_endpoint(graph, repo, "service.OrderService.cancel")
+    assert (dotted.how, dotted.node.qualified_name) == ("module_qualified", "OrderService.cancel")
+    phrase = resolve_endpoint(graph, repo, "cancel view")
+    assert (phrase.how, phrase.node.name) == ("phrase", "cancel_view")
+    with pytest.raises(InputError, match="phrase search through retrieval is not built yet"):
+        resolve_endpoint(graph, repo, "frobnicate the widgets")
+    with pytest.raises(InputError, match="no symbol named 'nope'"):
+        resolve_endpoint(graph, repo, "nope")
+
+
+def test_ambiguous_names_list_candidates_and_prefer_exact_then_non_test(shop) -> None:
+    graph, names, _ = shop
+    res = resolve_endpoint(graph, names["py"], "validate")
+    assert res.ambiguous and res.how == "name"
+    assert {c.qualified_name for c in res.candidates} == {"BaseService.validate", "OrderService.validate"}
+    assert "ambiguous: 2 candidates" in res.reason
+    exact = resolve_endpoint(graph, names["py"], "OrderService.validate")
+    assert not exact.ambiguous and exact.how == "exact_qualified" and len(exact.candidates) == 2
+    refund = resolve_endpoint(graph, names["py"], "apply_refund")
+    assert refund.ambiguous and refund.node.qualified_name == "CardRefund.apply_refund"   # first by path/line
+
+
+def test_no_path_reports_frontier_and_the_unresolved_call_that_could_hide_one(shop) -> None:
+    graph, names, _ = shop
+    result = find_paths(graph, names["py"], "refund", "CardRefund.apply_refund")
+    assert not result.found and result.paths == []
+    f = result.frontier
+    assert f is not None
+    assert f.per_depth == {1: 1, 2: 1, 3: 1} and f.reached == 3 and not f.cut_at_bound   # persist, save_row, write
+    assert [(u.label, u.citation, u.reason, u.node.qualified_name) for u in f.suspects] == [
+        ("handler.apply_refund", "app/service.py:37", "dynamic", "refund")]
+    assert f.target_callers == []
+    # the JSON shape says the same
+    data = result.to_dict()
+    assert data["found"] is False and data["paths"] == [] and data["frontier"]["per_depth"] == {"1": 1, "2": 1, "3": 1}
+    assert data["frontier"]["suspects"][0]["citation"] == "app/service.py:37"
+
+
+def test_class_endpoint_counts_its_members(shop) -> None:
+    graph, names, _ = shop
+    result = find_paths(graph, names["py"], "cancel_view", "Notifier")
+    # cancel_view -> OrderService.cancel -> Notifier.flush (a member of the class)
+    assert [h.callee.display for h in result.paths[0].hops] == ["OrderService.cancel", "Notifier.flush"]
+    assert any("Notifier is a class" in n for n in result.notes)
+
+
+def test_javascript_path_and_file_line(shop) -> None:
+    graph, names, _ = shop
+    result = find_paths(graph, names["js"], "cancelHandler", "src/db.js:6")
+    assert result.target.node.qualified_name == "save"
+    assert hops(result.paths[0]) == [
+        ("cancelHandler", "cancelOrder", "call", ["src/routes.js:4"], 0.9),
+        ("cancelOrder", "notify", "call", ["src/orders.js:11"], 0.95),
+        ("notify", "Notifier.send", "call", ["src/orders.js:15"], 0.5),
+        ("Notifier.send", "save", "call", ["src/orders.js:5"], 0.9)]
+    none = find_paths(graph, names["js"], "save", "cancelHandler")
+    assert not none.found and none.frontier.reached == 0
+
+
+def test_cli_path_text_json_and_errors(shop, monkeypatch) -> None:
+    graph, names, _ = shop
+    runner = CliRunner()
+    text = runner.invoke(path_command, ["OrderService.cancel", "save_row", "--repo", names["py"], "-k", "2"])
+    assert text.exit_code == 0, text.output
+    assert "2 paths within 8 hops" in text.output
+    assert "-> persist" in text.output and "at app/service.py:25" in text.output
+    out = runner.invoke(path_command, ["OrderService.cancel", "save_row", "--repo", names["py"], "--json"])
+    data = json.loads(out.output)
+    assert set(data) == {"repo", "commit", "source", "target", "max_hops", "k", "found", "shortest", "paths",
+                         "frontier", "notes"}
+    assert data["shortest"] == 2 and len(data["paths"]) == 3
+    hop = data["paths"][0]["hops"][0]
+    assert set(hop) == {"from", "to", "kind", "lines", "confidence", "resolved_by", "citations"}
+    assert hop["citations"] == ["app/service.py:25"] and hop["from"]["start_line"] == 21
+    assert data["source"]["chosen"]["id"].endswith("#OrderService.cancel")
+
+    nopath = runner.invoke(path_command, ["refund", "CardRefund.apply_refund", "--repo", names["py"]])
+    assert nopath.exit_code == 0
+    assert "No call path" in nopath.output and "handler.apply_refund" in nopath.output
+    assert "could hide" in nopath.output
+
+    missing = runner.invoke(path_command, ["nope", "save_row", "--repo", names["py"]])
+    assert missing.exit_code == InputError.exit_code and "no symbol named 'nope'" in missing.output
+    unknown = runner.invoke(path_command, ["a", "b", "--repo", "no-such-repo-here"])
+    assert unknown.exit_code == InputError.exit_code and "is not indexed" in unknown.output
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
+    down = runner.invoke(path_command, ["a", "b", "--repo", "x"])
+    assert down.exit_code == 3 and "Neo4j is not reachable" in down.output

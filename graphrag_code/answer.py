@@ -19,8 +19,9 @@ unless the caller asked for the LLM explicitly (``require_llm=True``, CLI ``--ll
 ``LLMUnavailable``. An LLM that is configured but fails (401, 429/5xx after the retries, timeout, malformed
 response) is an error, never a silent fallback: the user asked for a generated answer and did not get one.
 
-Token budget: sources fill at most ``LLMSettings.context_budget`` tokens (default 35% of a 200k window),
-counted conservatively as UTF-8 bytes / 3 (Claude's tokenizer averages ~3.5-4 bytes per token on code).
+Token budget: sources fill at most ``LLMSettings.context_budget`` tokens (default 35% of the configured
+window, 1M tokens for the default model), counted conservatively as UTF-8 bytes / 2.5 (Claude tokenizers
+average ~3-4 bytes per token on code; the Claude 5 tokenizer produces ~30% more tokens than the previous one).
 Sources are taken in order; one that does not fit is skipped and a note says how many were left out.
 """
 
@@ -38,7 +39,7 @@ from .db import Graph
 from .llm import Completion, LLMClient, LLMSettings, LLMUnavailable
 from .search import Filters, Hit, Searcher, SearchOptions
 
-BYTES_PER_TOKEN = 3
+BYTES_PER_TOKEN = 2.5
 CATEGORY_ORDER = {"docs": 0, "implementation": 1, "tests": 2}
 _DOC_LANGUAGES = frozenset({"markdown", "rst", "text"})
 

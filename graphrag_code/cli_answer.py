@@ -21,10 +21,10 @@ from .db import Graph, Recorder
               help="--no-llm: an extractive answer (ranked sources and call chains, nothing generated). "
                    "--llm: require the LLM (error when ANTHROPIC_API_KEY is not set). Default: the LLM when "
                    "ANTHROPIC_API_KEY is set, else extractive with a note.")
-@click.option("--model", help="Anthropic model (default: GRAPHRAG_LLM_MODEL or claude-sonnet-4-5).")
+@click.option("--model", help="Anthropic model (default: GRAPHRAG_LLM_MODEL or claude-sonnet-5-5).")
 @click.option("--max-tokens", type=click.IntRange(1), help="Longest answer in output tokens (default 1024).")
 @click.option("--context-window", type=click.IntRange(1000),
-              help="The model's context window in tokens; sources fill at most 35% of it (default 200000).")
+              help="The model's context window in tokens; sources fill at most 35% of it (default 1000000).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds to wait for the LLM (default 60).")
 @click.option("--max-retries", type=click.IntRange(0, 10), help="Retries on 429/5xx/connection errors (default 2).")
 @click.option("-k", "--top", "k", type=click.IntRange(1, 50), default=10, show_default=True,

@@ -375,10 +375,14 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
                        r["resolved_by"], via, entry_point_reasons(node, {**r, "exported": r["caller"].get("exported")}),
                        bool(r["callers_in"] or r["dispatch_in"]))
             edges.append(c)
-            if node.id in target_ids or node.id in best:
+            if node.id in target_ids:
                 continue
-            best[node.id] = c
-            nxt.append(node.id)
+            prior = best.get(node.id)
+            if prior is None:
+                best[node.id] = c
+                nxt.append(node.id)
+            elif prior.depth == level and _strength(c) > _strength(prior):
+                best[node.id] = c      # of the edges found at its depth, cite the most certain one
         frontier = sorted(set(nxt))
         if len(best) > MAX_VISITED:
             truncated = True
@@ -415,14 +419,19 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
         tests_by_id = {c.node.id for c in tests}
         tests += [c for c in importers if c.node.is_test and c.node.id not in tests_by_id]
 
-    completeness = _completeness(graph, repo, commit, targets, callers, depth, truncated)
     edges_shown = [e for e in edges if e.depth <= depth]
+    completeness = _completeness(graph, repo, commit, targets, callers, edges_shown, depth, truncated)
     return ImpactResult(repo, commit, info.get("root"), depth, targets, callers, importers, tests, entry_points,
                         completeness, resolution, test_depth, diff_info, notes, edges_shown)
 
 
+def _strength(c: Caller) -> tuple:
+    return (c.kind == "call", c.confidence or 0.0, -(c.lines[0] if c.lines else 0))
+
+
 def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Target], callers: list[Caller],
-                  depth: int, truncated: bool) -> Completeness:
+                  edges: list[Caller], depth: int, truncated: bool) -> Completeness:
+    """The verdict, from unresolved same-name calls; ``edges``: every caller edge walked within the depth."""
     target_names = {t.node.name for t in targets if t.node.label == "Symbol" and t.node.name}
     inner_names = {c.node.name for c in callers if c.depth < depth and c.node.label == "Symbol" and c.node.name}
     inner_names -= target_names
@@ -439,8 +448,8 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
                 same.append(u)
             else:
                 deeper.append(u)
-    low = [c for c in callers if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
-    dispatch = [c for c in callers if c.kind == "dispatch"]
+    low = [c for c in edges if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
+    dispatch = [c for c in edges if c.kind == "dispatch"]
     reasons = []
     if same:
         names_hit = sorted({u.name for u in same})
@@ -457,8 +466,8 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     if external:
         reasons.append(f"{external} same-name call(s) into external modules were not counted")
     if low:
-        reasons.append(f"{len(low)} caller edge(s) have confidence < {LOW_CONFIDENCE}: they may be false callers")
+        reasons.append(f"{len(low)} call edge(s) walked have confidence < {LOW_CONFIDENCE}: they may be false")
     if dispatch:
-        reasons.append(f"{len(dispatch)} caller(s) are reached through dynamic dispatch (a base-class method the "
-                       f"callee overrides): they may not reach it at run time")
+        reasons.append(f"{len(dispatch)} call edge(s) reach a callee only through dynamic dispatch (a base-class "
+                       f"method it overrides): they may not reach it at run time")
     return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated)

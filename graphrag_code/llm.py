@@ -10,7 +10,7 @@ Settings (``LLMSettings.from_env``; the CLI options override them):
     ANTHROPIC_BASE_URL                another endpoint (a proxy, a gateway, the tests' local stub)
     GRAPHRAG_LLM_MODEL                default ``DEFAULT_LLM_MODEL``
     GRAPHRAG_LLM_MAX_TOKENS           longest answer, in output tokens (default 1024)
-    GRAPHRAG_LLM_CONTEXT_WINDOW       the model's context window in tokens (default 200000)
+    GRAPHRAG_LLM_CONTEXT_WINDOW       the model's context window in tokens (default 1000000)
     GRAPHRAG_LLM_CONTEXT_SHARE        share of the window the sources may fill (default 0.35)
     GRAPHRAG_LLM_TIMEOUT              seconds to wait for a response (default 60; connect: 10)
     GRAPHRAG_LLM_MAX_RETRIES          retries of 408/409/429/5xx and connection errors (default 2)
@@ -45,9 +45,9 @@ except ImportError:  # pragma: no cover - depends on whether the lead has applie
         http_status = 503
         code = "llm_unavailable"
 
-DEFAULT_LLM_MODEL = "claude-sonnet-4-5"
+DEFAULT_LLM_MODEL = "claude-sonnet-5-5"
 DEFAULT_LLM_MAX_TOKENS = 1024
-DEFAULT_CONTEXT_WINDOW = 200_000
+DEFAULT_CONTEXT_WINDOW = 1_000_000
 DEFAULT_CONTEXT_SHARE = 0.35
 DEFAULT_LLM_TIMEOUT = 60.0
 DEFAULT_LLM_CONNECT_TIMEOUT = 10.0

@@ -41,6 +41,7 @@ class QueryAnalysis:
     locations: list[dict] = field(default_factory=list)      # [{path, line}] from stack traces / path:line
     paths: list[str] = field(default_factory=list)
     quoted: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)         # word runs of an error message, matched in order
     terms: list[str] = field(default_factory=list)           # lower-cased content words and identifier parts
     about_tests: bool = False
 
@@ -52,9 +53,9 @@ class QueryAnalysis:
         """A Lucene query over the identifier-split ``search_text``: exact identifiers boosted, then parts and
         words; every special character escaped, so user text can never change the query's structure."""
         parts: list[str] = []
-        for q in self.quoted:
+        for q in [*self.quoted, *self.phrases]:
             words = [w.lower() for w in _WORD.findall(q)]
-            if words:
+            if len(words) > 1:   # a one-word quote in a message is usually user data ('purple'), not code
                 parts.append('"' + " ".join(_escape(w) for w in words) + '"^2')
         for ident in self.identifiers:
             for piece in re.split(r"\.|::|->|#", ident):
@@ -62,6 +63,15 @@ class QueryAnalysis:
                     parts.append(f"{_escape(piece.lower())}^3")
         parts.extend(_escape(t) for t in self.terms)
         return " ".join(dict.fromkeys(parts)) or _escape(self.text.lower()[:200]) or "*"
+
+
+_QUESTION_START = re.compile(r"^\s*(where|how|what|which|why|when|who|is|are|does|do|can|should|show|find|list)\b", re.I)
+_MESSAGE_RUN = re.compile(r"[A-Za-z][A-Za-z ]+[A-Za-z]")
+
+
+def _is_message(text: str) -> bool:
+    """An error message or log line pasted as the query, rather than a question about the code."""
+    return not text.rstrip().endswith("?") and not _QUESTION_START.match(text)
 
 
 def _escape(term: str) -> str:
@@ -86,6 +96,11 @@ def analyze(query: str) -> QueryAnalysis:
     rest = _PATH_LINE.sub(" ", _JAVA_FRAME.sub(" ", _PY_FRAME.sub(" ", query)))
     a.paths = list(dict.fromkeys(_PATH.findall(rest)))
     a.quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(rest)]
+    if _is_message(rest):
+        a.phrases = [run for run in _MESSAGE_RUN.findall(_QUOTED.sub(" | ", rest)) if len(run.split()) >= 3]
+    for n, word in enumerate(re.findall(r"[A-Za-z_][\w]*", rest)):
+        if n and word[:1].isupper() and word[1:].islower() and len(word) > 2 and word.lower() not in _STOP:
+            a.names.append(word)   # `the Command struct`: a capitalised word mid-sentence may be a type
     for word in _WORD.findall(_PATH.sub(" ", rest)):
         if word.lower() in _STOP:
             continue
@@ -101,6 +116,7 @@ def analyze(query: str) -> QueryAnalysis:
                 a.terms.append(low)
     a.identifiers = list(dict.fromkeys(a.identifiers))
     a.names = list(dict.fromkeys(a.names))
+    a.names = a.names[:12]
     a.terms = [t for t in dict.fromkeys(a.terms) if t not in _STOP]
     a.about_tests = bool(_TEST_WORDS & {w.lower() for w in _WORD.findall(query)})
     return a

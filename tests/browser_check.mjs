@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// Headless check of the Neo4j Browser view of the code graph, with Debian's Chromium driven by playwright-core
+// (no browser download). It opens the Browser served by the local Neo4j, connects to Bolt with "No
+// authentication", applies the project's GRASS style with `:style`, sets parameters with `:param`, runs one
+// saved query from cypher/browser/ exactly as a user would paste it (header included), waits for the result
+// frame (graph or table), checks that an expected text (a symbol name) appears in it, and saves a screenshot.
+//
+//   node tests/browser_check.mjs --screenshot out.png [--query hottest_call_targets] [--param repo=main ...]
+//        [--expect snapshot] [--style cypher/browser/style.grass | --no-style] [--fullscreen]
+//        [--url http://127.0.0.1:7474/browser/] [--bolt bolt://127.0.0.1:7687] [--size 1400x900] [--timeout 60]
+//
+// Prints one JSON line (ok, view, rows, found, timings); exits 0 when the check passed, 1 when it failed,
+// 2 on bad arguments. CHROMIUM overrides the browser binary (default /usr/bin/chromium).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function usage(message) {
+  console.error(`browser_check: ${message}\nusage: node tests/browser_check.mjs --screenshot PATH [--query NAME] ` +
+    '[--param k=v ...] [--expect TEXT] [--style FILE | --no-style] [--fullscreen] [--url URL] [--bolt URI] ' +
+    '[--size WxH] [--timeout SECONDS]');
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { query: 'hottest_call_targets', params: [], expect: null, screenshot: null, fullscreen: false,
+    style: path.join(ROOT, 'cypher', 'browser', 'style.grass'), url: 'http://127.0.0.1:7474/browser/',
+    bolt: 'bolt://127.0.0.1:7687', width: 1400, height: 900, timeout: 60 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => { if (i + 1 >= argv.length) usage(`${arg} needs a value`); return argv[++i]; };
+    switch (arg) {
+      case '--query': opts.query = value(); break;
+      case '--param': {
+        const kv = value(); const eq = kv.indexOf('=');
+        if (eq < 1) usage(`--param wants name=value, got ${kv}`);
+        opts.params.push([kv.slice(0, eq), kv.slice(eq + 1)]); break;
+      }
+      case '--expect': opts.expect = value(); break;
+      case '--screenshot': opts.screenshot = value(); break;
+      case '--style': opts.style = value(); break;
+      case '--no-style': opts.style = null; break;
+      case '--fullscreen': opts.fullscreen = true; break;
+      case '--url': opts.url = value(); break;
+      case '--bolt': opts.bolt = value(); break;
+      case '--size': {
+        const m = /^(\d+)x(\d+)$/.exec(value()); if (!m) usage('--size wants WIDTHxHEIGHT');
+        opts.width = Number(m[1]); opts.height = Number(m[2]); break;
+      }
+      case '--timeout': opts.timeout = Number(value()); break;
+      default: usage(`unknown argument ${arg}`);
+    }
+  }
+  if (!opts.screenshot) usage('--screenshot PATH is required');
+  if (!/^[a-z_][a-z0-9_]*$/.test(opts.query)) usage(`bad query name ${opts.query}`);
+  for (const [k] of opts.params) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) usage(`bad parameter name ${k}`);
+  return opts;
+}
+
+// A :param value: integers stay numbers, everything else is a single-quoted Cypher string.
+function cypherLiteral(v) {
+  if (/^-?\d+$/.test(v)) return v;
+  return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+// The Browser's GRASS reader has no comments and splits declarations on ';' and ':' — one line is enough.
+function grassOneLine(text) {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function grassColor(text, label) {
+  const m = new RegExp(`node\\.${label}\\s*\\{[^}]*?\\bcolor:\\s*(#[0-9A-Fa-f]{6})`).exec(text);
+  return m ? m[1].toUpperCase() : null;
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const queryFile = path.join(ROOT, 'cypher', 'browser', `${opts.query}.cypher`);
+if (!fs.existsSync(queryFile)) usage(`no saved query ${queryFile}`);
+const queryText = fs.readFileSync(queryFile, 'utf8');
+const styleText = opts.style ? fs.readFileSync(opts.style, 'utf8') : null;
+const timeoutMs = opts.timeout * 1000;
+const started = Date.now();
+const timings = {};
+const mark = (name) => { timings[name] = (Date.now() - started) / 1000; };
+const result = { ok: false, query: opts.query, params: Object.fromEntries(opts.params), expect: opts.expect };
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'graphrag-browser-check-'));
+let context;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS,
+    viewport: { width: opts.width, height: opts.height }, timeout: timeoutMs,
+  });
+  const page = context.pages()[0] || await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  mark('launched');
+
+  // 1. Open the Browser pointed at our Bolt URI with "No authentication" preselected. With server auth off
+  // (the local launcher's loopback server) it connects by itself; otherwise fill the connect form.
+  const url = new URL(opts.url);
+  url.searchParams.set('dbms', opts.bolt);
+  url.searchParams.set('preselectAuthMethod', 'NO_AUTH');
+  await page.goto(url.toString(), { waitUntil: 'load' });
+  const connected = page.getByText('Connected to Neo4j').first();
+  const connectButton = page.locator('[data-testid="connect"]');
+  await connected.or(connectButton).first().waitFor();
+  if (!(await connected.isVisible())) {
+    await page.locator('[data-testid="authenticationMethod"]').selectOption('NO_AUTH');
+    const address = opts.bolt.replace(/^[a-z+]+:\/\//, '');
+    await page.locator('[data-testid="boltaddress"]').fill(address);
+    await connectButton.click();
+    await connected.waitFor();
+  }
+  result.connected = true;
+  mark('connected');
+  // The product-usage banner only takes room in the screenshot.
+  try {
+    const banner = page.locator('div', { hasText: /^To help make Neo4j Browser better/ }).last();
+    if (await banner.isVisible({ timeout: 1000 })) await banner.locator('> span').last().click({ timeout: 2000 });
+  } catch { /* no banner */ }
+
+  const stream = page.locator('[data-testid="stream"]');
+  const newestFrame = () => stream.locator('[data-testid="frame"]').first();
+  async function runCommand(text) {
+    const before = await stream.locator('[data-testid="frame"]').count();
+    await page.locator('[data-testid="activeEditor"]').click();
+    // insertText types no key events: Monaco adds no closing brackets or quotes of its own.
+    await page.keyboard.insertText(text);
+    await page.locator('[data-testid="editor-Run"]').click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="stream"] [data-testid="frame"]').length > n, before);
+    return newestFrame();
+  }
+
+  // 2. The project's style, the parameters, then the saved query as stored.
+  if (styleText) {
+    const frame = await runCommand(`:style ${grassOneLine(styleText)}`);
+    const text = await frame.innerText();
+    if (/Could not parse|InvalidGrass/i.test(text)) throw new Error(`:style was refused: ${text.slice(0, 300)}`);
+  }
+  for (const [k, v] of opts.params) {
+    const frame = await runCommand(`:param ${k} => ${cypherLiteral(v)}`);
+    await frame.getByText(`"${k}"`).first().waitFor();
+  }
+  mark('prepared');
+  const frame = await runCommand(queryText);
+  const status = frame.locator('[data-testid="frameStatusbar"]');
+  const error = frame.locator('[data-testid="cypherFrameErrorMessage"], [data-testid="errorBanner"]');
+  await status.or(error).first().waitFor();
+  if (await error.count()) throw new Error(`the query failed: ${(await error.first().innerText()).slice(0, 500)}`);
+  await status.getByText(/completed after/).waitFor();
+  const statusText = (await status.innerText()).replace(/\s+/g, ' ').trim();
+  result.status = statusText;
+  const rows = /(\d+) records?/.exec(statusText);
+  result.rows = rows ? Number(rows[1]) : (/no records/i.test(statusText) ? 0 : null);
+  mark('query_done');
+
+  // 3. Graph or table: let a force layout settle, then look for the expected text.
+  const nodes = frame.locator('svg g.node');
+  if (await nodes.count()) {
+    result.view = 'graph';
+    let last = '';
+    for (let i = 0; i < 40; i++) {   // until node positions stop moving (at most ~8 s)
+      await page.waitForTimeout(200);
+      const now = (await nodes.evaluateAll((gs) => gs.map((g) => g.getAttribute('transform')))).join('|');
+      if (now === last) break;
+      last = now;
+    }
+    if (opts.fullscreen) {
+      await frame.locator('button[title="Fullscreen"]').first().click();
+      await page.waitForTimeout(1500);
+    }
+    const captions = await frame.locator('svg g.node text.caption').allTextContents();
+    result.nodes = captions.length;
+    result.found = opts.expect ? captions.some((c) => c.includes(opts.expect)) : true;
+    if (styleText) {
+      const want = grassColor(styleText, 'Symbol');
+      const fills = await frame.locator('svg g.node circle.b-outline').evaluateAll(
+        (cs) => cs.map((c) => (c.getAttribute('fill') || '').toUpperCase()));
+      result.styled = want !== null && fills.includes(want);
+      if (!result.styled) throw new Error(`no node is drawn in the Symbol colour ${want} of the style`);
+    }
+  } else {
+    result.view = 'table';
+    const text = await frame.locator('[data-testid="frameContents"]').innerText();
+    result.found = opts.expect ? text.includes(opts.expect) : true;
+  }
+  if (opts.expect && !result.found) throw new Error(`"${opts.expect}" does not appear in the rendered ${result.view}`);
+
+  fs.mkdirSync(path.dirname(path.resolve(opts.screenshot)), { recursive: true });
+  await page.screenshot({ path: opts.screenshot });
+  result.screenshot = opts.screenshot;
+  mark('screenshot');
+  result.ok = true;
+} catch (err) {
+  result.error = String(err && err.message ? err.message : err).split('\n')[0];
+  try {
+    const page = context && context.pages()[0];
+    if (page) { await page.screenshot({ path: opts.screenshot }); result.screenshot = opts.screenshot; }
+  } catch { /* the screenshot of a failure is best effort */ }
+} finally {
+  if (context) await context.close().catch(() => {});
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+result.timings = timings;
+result.seconds = (Date.now() - started) / 1000;
+console.log(JSON.stringify(result));
+process.exit(result.ok ? 0 : 1);

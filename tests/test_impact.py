@@ -1,0 +1,194 @@
+"""Impact analysis (graphrag_code.impact and `graphrag-code impact`) on the small Python and JavaScript shops of
+test_paths, indexed into the real Neo4j: callers grouped by depth with citations, entry points, tests that
+exercise the target, the complete / lower-bound verdict, files and importers, --diff on a real commit,
+--staged, --fail-on and the --json shape."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from click.testing import CliRunner
+
+from graphrag_code.cli_graph import impact_command
+from graphrag_code.db import Graph
+from graphrag_code.errors import InputError
+from graphrag_code.impact import analyze_impact, parse_diff
+from graphrag_code.indexer import delete_repository, index_repository
+from test_paths import SHOP, SHOP_JS, build
+
+
+@pytest.fixture(scope="module")
+def shops(tmp_path_factory, neo4j_settings):
+    from conftest import GitRepo
+
+    names = {"py": f"test-impact-py-{uuid.uuid4().hex[:8]}", "js": f"test-impact-js-{uuid.uuid4().hex[:8]}"}
+    py = build(GitRepo, tmp_path_factory.mktemp("impact") / "py", SHOP)
+    js = build(GitRepo, tmp_path_factory.mktemp("impact") / "js", SHOP_JS)
+    with Graph(neo4j_settings) as graph:
+        index_repository(graph, py.root, name=names["py"])
+        index_repository(graph, js.root, name=names["js"])
+        yield graph, names, py
+        for name in names.values():
+            delete_repository(graph, name)
+
+
+def grouped(result) -> dict[int, list[tuple[str, str, list[str]]]]:
+    return {d: sorted((c.node.display, c.kind, c.citations) for c in cs) for d, cs in result.by_depth().items()}
+
+
+def test_callers_grouped_by_depth_with_entry_points_and_tests(shops) -> None:
+    graph, names, _ = shops
+    r = analyze_impact(graph, names["py"], "save_row", depth=3)
+    assert [t.node.qualified_name for t in r.targets] == ["save_row"]
+    assert grouped(r) == {
+        1: [("Notifier.flush", "call", ["app/notify.py:6"]),
+            ("OrderService.validate", "call", ["app/service.py:28"]),
+            ("persist", "call", ["app/service.py:32"])],
+        2: [("BaseService.process", "dispatch", ["app/service.py:8"]),   # self.validate() may run the override
+            ("OrderService.cancel", "call", ["app/service.py:25"]),   # the surest of its two calls
+            ("refund", "call", ["app/service.py:36"]),
+            ("test_persist", "call", ["tests/test_service.py:5"])],
+        3: [("cancel_view", "call", ["app/views.py:6"]),
+            ("helper_cancel", "call", ["tests/test_service.py:13"]),
+            ("main", "call", ["app/cli.py:6"])],
+    }
+    process = next(c for c in r.callers if c.node.name == "process")
+    assert process.via.qualified_name == "BaseService.validate"
+    assert {c.node.display: c.entry_point for c in r.entry_points} == {
+        "cancel_view": ["uncalled", "route"], "main": ["main"]}
+    assert [(c.node.display, c.depth) for c in r.tests] == [
+        ("test_persist", 2), ("helper_cancel", 3), ("test_cancel_flow", 4)]   # tests at any depth
+    assert r.completeness.verdict == "complete" and r.completeness.unresolved_same_name == []
+    assert sorted((c.node.display, c.calls.display, c.confidence) for c in r.completeness.low_confidence_edges) == [
+        ("OrderService.cancel", "Notifier.flush", 0.5), ("cancel_view", "OrderService.cancel", 0.5),
+        ("helper_cancel", "OrderService.cancel", 0.5)]
+    assert [c.node.display for c in r.completeness.dynamic_dispatch] == ["BaseService.process"]
+    assert r.impacted == 8     # non-test callers within depth 3
+
+    deeper = analyze_impact(graph, names["py"], "save_row", depth=4)
+    module_code = [c for c in deeper.by_depth()[4] if c.node.label == "File"]
+    assert [(c.node.path, c.entry_point, c.citations) for c in module_code] == [
+        ("app/cli.py", ["__main__"], ["app/cli.py:10"])]
+
+
+def test_lower_bound_when_an_unresolved_call_has_the_targets_name(shops) -> None:
+    graph, names, _ = shops
+    r = analyze_impact(graph, names["py"], "CardRefund.apply_refund")
+    assert r.callers == [] and r.completeness.verdict == "lower_bound"
+    assert [(u.label, u.citation, u.reason) for u in r.completeness.unresolved_same_name] == [
+        ("handler.apply_refund", "app/service.py:37", "dynamic")]
+    assert "may be callers the graph misses" in r.completeness.reasons[0]
+    # no unresolved call named `write`, `save_row`, ... : complete (here with callers)
+    assert analyze_impact(graph, names["py"], "write", depth=2).completeness.complete
+
+
+def test_file_target_lists_importers_and_line_target(shops) -> None:
+    graph, names, _ = shops
+    r = analyze_impact(graph, names["py"], "app/storage.py", depth=1)
+    assert [t.node.display for t in r.targets] == ["app/storage.py (module code)", "save_row", "write", "load_row"]
+    assert sorted((c.node.path, c.citations) for c in r.importers) == [
+        ("app/notify.py", ["app/notify.py:1"]), ("app/service.py", ["app/service.py:2"])]
+    assert sorted(c.node.display for c in r.callers) == [
+        "Notifier.flush", "OrderService.cancel", "OrderService.validate", "persist"]   # not save_row -> write
+    line = analyze_impact(graph, names["py"], "app/service.py:32", depth=1)
+    assert [t.node.qualified_name for t in line.targets] == ["persist"]
+    assert sorted(c.node.display for c in line.callers) == ["OrderService.cancel", "refund", "test_persist"]
+
+
+def test_javascript_impact(shops) -> None:
+    graph, names, _ = shops
+    r = analyze_impact(graph, names["js"], "src/db.js#save", depth=4)
+    assert grouped(r) == {1: [("Notifier.send", "call", ["src/orders.js:5"])],
+                          2: [("notify", "call", ["src/orders.js:15"])],
+                          3: [("cancelOrder", "call", ["src/orders.js:11"])],
+                          4: [("cancelHandler", "call", ["src/routes.js:4"]),
+                              ("test/orders.test.js (module code)", "call", ["test/orders.test.js:4"])]}
+    assert {c.node.display: c.entry_point for c in r.entry_points} == {"cancelHandler": ["uncalled", "route"]}
+    assert [c.node.path for c in r.tests] == ["test/orders.test.js"]
+    files = analyze_impact(graph, names["js"], "src/orders.js", depth=2)
+    assert sorted((c.node.path, c.depth) for c in files.importers) == [
+        ("src/routes.js", 1), ("test/orders.test.js", 1)]
+
+
+def test_diff_of_a_real_commit_and_staged_changes(shops, neo4j_settings, tmp_path) -> None:
+    from conftest import GitRepo
+
+    graph, _, _ = shops
+    name = f"test-impact-diff-{uuid.uuid4().hex[:8]}"
+    repo = build(GitRepo, tmp_path / "diff", SHOP)
+    try:
+        storage = SHOP["app/storage.py"].replace("    return row\n", "    return dict(row)\n")
+        repo.write("app/storage.py", storage + "\n\ndef purge(row):\n    return None\n")
+        repo.commit("change write, add purge")
+        index_repository(graph, repo.root, name=name)
+        r = analyze_impact(graph, name, diff="HEAD~1")
+        assert r.diff["hunks"] == {"app/storage.py": [[6, 6], [11, 14]]}
+        assert [(t.node.qualified_name, t.reason) for t in r.targets] == [
+            ("write", "diff touches app/storage.py:6"), ("purge", "diff touches app/storage.py:11-14")]
+        assert [(c.node.display, c.depth) for c in r.by_depth()[1]] == [("save_row", 1)]
+        assert r.completeness.complete
+
+        repo.write("app/service.py", SHOP["app/service.py"].replace(
+            "    return save_row(order)\n\n\ndef refund", "    return save_row(dict(order))\n\n\ndef refund"))
+        repo.git("add", "app/service.py")
+        staged = analyze_impact(graph, name, staged=True, depth=1)
+        assert [t.node.qualified_name for t in staged.targets] == ["persist"]
+        assert sorted(c.node.display for c in staged.callers) == ["OrderService.cancel", "refund", "test_persist"]
+        with pytest.raises(InputError, match="either a TARGET or --diff"):
+            analyze_impact(graph, name, "persist", staged=True)
+    finally:
+        delete_repository(graph, name)
+
+
+def test_parse_diff_sides_blank_lines_and_deletions() -> None:
+    text = ("diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n"
+            "@@ -3,0 +4,2 @@\n+\n+def f():\n"          # added: a blank line and a def
+            "@@ -10,2 +12,0 @@\n-    a = 1\n-    b = 2\n"   # deleted on the new side after line 12
+            "@@ -20 +20 @@\n-\n+\n"                       # whitespace-only change: skipped
+            "diff --git a/gone.py b/gone.py\n--- a/gone.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n")
+    new, notes = parse_diff(text, "new")
+    assert {p: [(h.start, h.end, sorted(h.blank)) for h in hs] for p, hs in new.items()} == {
+        "x.py": [(4, 5, [4]), (12, 13, [])]}
+    assert notes == ["gone.py: only on the old side of the diff (deleted), not in the indexed snapshot"]
+    old, _ = parse_diff(text, "old")
+    assert [(h.start, h.end) for h in old["x.py"]] == [(3, 4), (10, 11)]
+    assert [(h.start, h.end) for h in old["gone.py"]] == [(1, 2)]
+
+
+def test_cli_table_tree_json_and_fail_on(shops) -> None:
+    graph, names, _ = shops
+    runner = CliRunner()
+    table = runner.invoke(impact_command, ["save_row", "--repo", names["py"]])
+    assert table.exit_code == 0, table.output
+    assert "callers up to depth 3: 10 (8 non-test)" in table.output
+    assert "depth 1\n" in table.output and "app/notify.py:6" in table.output
+    assert "completeness: COMPLETE" in table.output and "entry points reached (2)" in table.output
+
+    tree = runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--tree", "--depth", "2"])
+    assert tree.exit_code == 0
+    lines = tree.output.splitlines()
+    root = lines.index("save_row  (app/storage.py:1-2)")
+    assert lines[root + 1].startswith("├── Notifier.flush  app/notify.py:6")
+    assert any(ln.startswith("│   └── OrderService.cancel  app/service.py:24") for ln in lines)   # under flush
+
+    lower = runner.invoke(impact_command, ["CardRefund.apply_refund", "--repo", names["py"]])
+    assert "LOWER BOUND" in lower.output and "0 callers is not certain" in lower.output
+    assert "handler.apply_refund" in lower.output and "app/service.py:37" in lower.output
+
+    data = json.loads(runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--json"]).output)
+    assert set(data) == {"repo", "commit", "root", "depth", "test_depth", "targets", "resolution", "diff", "callers",
+                         "importers", "entry_points", "tests", "counts", "completeness", "notes"}
+    assert sorted(data["callers"]) == ["1", "2", "3"]
+    first = data["callers"]["1"][0]
+    assert set(first) == {"node", "depth", "calls", "kind", "lines", "citations", "confidence", "resolved_by", "via",
+                          "entry_point", "is_test"}
+    assert {"id", "repo", "commit", "path", "start_line", "end_line"} <= set(first["node"])
+    assert data["counts"]["impacted"] == 8 and data["completeness"]["verdict"] == "complete"
+
+    over = runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--fail-on", "7"])
+    assert over.exit_code == 1 and "fail-on: 8 impacted > 7" in over.output
+    assert runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--fail-on", "8"]).exit_code == 0
+    nothing = runner.invoke(impact_command, ["--repo", names["py"]])
+    assert nothing.exit_code == InputError.exit_code and "nothing to analyse" in nothing.output

@@ -1,9 +1,11 @@
 // name: callers_step
-// One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it, and for a method
-// the callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
-// override; kind 'dispatch', via = the base method {id, path, ...}). Each caller carries what entry-point classification
-// needs: callers_in (incoming CALLS), dispatch_in (a base method it overrides is called), head (first lines of
-// its chunk: decorators), main_guard (a File whose module code has an `if __name__ == "__main__"` block).
+// One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it; for a method, the
+// callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
+// override; kind 'dispatch', via = the base method); for a constructor (__init__, __new__, constructor, ...),
+// the callers of its class or of a subclass (kind 'constructor', via = the class called). Each caller carries
+// what entry-point classification needs: callers_in (incoming CALLS), dispatch_in (a base method it overrides
+// is called), head (first lines of its chunk: decorators), main_guard (a File whose module code has an
+// `if __name__ == "__main__"` block).
 // returns: target, kind, via, lines, confidence, resolved_by, caller {...}, callers_in, dispatch_in, head, main_guard
 // params: ids
 UNWIND $ids AS tid
@@ -17,6 +19,12 @@ CALL (t) {
   MATCH (c:CodeNode)-[e:CALLS]->(bm)
   RETURN c, e, 'dispatch' AS kind, bm {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
                                         .is_test, label: 'Symbol'} AS via
+  UNION
+  MATCH (t:Symbol)<-[:CONTAINS]-(cls:Symbol)<-[:INHERITS]-{0,4}(sub:Symbol)
+  WHERE t.name IN ['__init__', '__new__', '__post_init__', 'constructor', 'initialize']
+  MATCH (c:CodeNode)-[e:CALLS]->(sub)
+  RETURN c, e, 'constructor' AS kind, sub {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
+                                           .is_test, label: 'Symbol'} AS via
 }
 RETURN tid AS target, kind, via, e.lines AS lines, e.confidence AS confidence, e.resolved_by AS resolved_by,
        c {.id, .repo, .path, .name, .qualified_name, .kind, .start_line, .end_line, .is_test, .exported,

@@ -30,7 +30,7 @@ from __future__ import annotations
 import html
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import citations as cit
@@ -107,7 +107,7 @@ class Answer:
     claims: list[Claim] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)
     call_chain: dict[str, Any] = field(default_factory=dict)   # extractive: {paths: [[n...]], calls: [...]}
-    tokens: dict[str, int] = field(default_factory=dict)       # input, output (API usage), prompt_estimate, budget
+    tokens: dict[str, int] = field(default_factory=dict)   # input/output: API usage; budget, *_estimate: ours
     llm: dict[str, Any] = field(default_factory=dict)          # model, calls, retries, regenerated, request_ids
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -202,9 +202,7 @@ def answer(graph: Graph, question: str, *, repo: str | None = None, filters: Fil
     """
     started = time.perf_counter()
     settings = llm or (client.settings if client else LLMSettings.from_env())
-    filters = filters or Filters()
-    if repo is not None:
-        filters.repo = repo
+    filters = replace(filters or Filters(), **({"repo": repo} if repo is not None else {}))
     searcher = searcher or Searcher(graph)
     result = searcher.search(question, filters, search_options or SearchOptions())
     notes = list(result.notes)
@@ -226,14 +224,16 @@ def answer(graph: Graph, question: str, *, repo: str | None = None, filters: Fil
     ans = Answer(question=question, text="", mode=mode, sources=sources, notes=notes,
                  timings={"search": result.timings.get("total", 0.0)})
     ans.tokens = {"input": 0, "output": 0, "budget": budget or 0,
-                  "prompt_estimate": sum(s.tokens for s in sources) if mode == "llm" else 0}
+                  "sources_estimate": sum(s.tokens for s in sources) if mode == "llm" else 0, "prompt_estimate": 0}
     repos = {r: RepoInfo.from_props(rows[0]["repo"]) for r in {s.hit.repo for s in sources}
              if (rows := graph.run("repo_get", repo=r))}
     verifier = Verifier(repos)
 
     if not sources:
         ans.text, ans.refused = REFUSAL, True
-        ans.notes.append("no indexed code matched the question" + ("; the LLM was not called" if mode == "llm" else ""))
+        ans.notes.append(("every retrieved source was over the context budget" if skipped else
+                          "no indexed code matched the question")
+                         + ("; the LLM was not called" if mode == "llm" else ""))
     elif mode == "extractive":
         _extractive(graph, ans, verifier, why)
     else:
@@ -251,6 +251,7 @@ def answer(graph: Graph, question: str, *, repo: str | None = None, filters: Fil
 def _generate(client: LLMClient, ans: Answer, verifier: Verifier) -> None:
     n = len(ans.sources)
     messages = [{"role": "user", "content": build_prompt(ans.question, ans.sources)}]
+    ans.tokens["prompt_estimate"] = estimate_tokens(SYSTEM_PROMPT) + estimate_tokens(messages[0]["content"])
     completions: list[Completion] = [client.complete(SYSTEM_PROMPT, messages)]
     text = completions[0].text
     checked = cit.check(text, n)
@@ -362,8 +363,8 @@ def _extractive(graph: Graph, ans: Answer, verifier: Verifier, why: str) -> None
     by_symbol = {s.hit.symbol_id: s for s in ans.sources if s.hit.symbol_id}
     edges = graph.run("calls_between", ids=sorted(by_symbol)) if len(by_symbol) > 1 else []
     edges.sort(key=lambda e: (by_symbol[e["src"]].n, by_symbol[e["dst"]].n))
-    lines = [f"Extractive answer ({why}): the indexed code ranked for this question, best first. "
-             "Nothing here is generated.", ""]
+    lines = [(f"Extractive answer ({why}): the indexed code ranked for this question, best first. "
+              "Nothing here is generated."), ""]
     for s, c in zip(ans.sources, ans.citations):
         h = s.hit
         lines.append(f"[{s.n}] {c.location} [{h.kind or h.chunk_kind}, {s.category}]")

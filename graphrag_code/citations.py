@@ -10,8 +10,8 @@ An answer cites sources by number, ``[N]`` (also ``[1, 2]`` or ``[1][2]``), outs
   Headings: Markdown ``#`` lines, lines that are wholly bold/italic, and lines ending in ``:`` (a lead-in
   like "The flow is as follows:"). Fenced code blocks are never claims. A claim without a citation is
   listed in ``uncited``.
-* **Prose locations** – line numbers the model writes itself ("lines 10-20", "line 45", "app.py:45",
-  "L10-L20", "#L10") are not trusted and are listed in ``prose_locations``. Only the application's resolved
+* **Prose locations** – line numbers the model writes itself ("lines 10-20", "line 45", "app.py:45" for
+  a file type we index, "L10-L20", "#L10") are not trusted and are listed in ``prose_locations``. Only the application's resolved
   citations carry locations.
 * **Resolution** – a cited source becomes a ``Citation``: ``path:start–end (symbol)`` with a permalink
   pinned to the indexed commit (GitHub ``#L10-L20``, GitLab ``#L10-20``, Bitbucket ``#lines-10:20``; a
@@ -33,13 +33,16 @@ import hashlib
 import os
 import re
 import subprocess
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 from urllib.parse import quote, urlsplit
 
 from . import secrets
 from .discovery import decode
+from .languages import language_for_path
 
 REFUSAL = "The retrieved code does not answer this question."
 CLAIM_MIN_WORDS = 6
@@ -53,9 +56,9 @@ _WORD = re.compile(r"[A-Za-z0-9_]+(?:['’][A-Za-z]+)?")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _PROSE_LOCATION = re.compile(
     r"\blines?\s+\d+(?:\s*(?:-|–|—|to|through|and)\s*\d+)?"               # line 45, lines 10-20
-    r"|(?<![\w/])L\d+(?:\s*[-–]\s*L?\d+)?\b"                               # L10, L10-L20
-    r"|#L\d+(?:-L?\d+)?"                                                   # #L10-L20
-    r"|(?<![\w.])[\w./-]*\w\.[A-Za-z]\w{0,9}:\d+(?:\s*[-–]\s*\d+)?",       # app.py:45, src/a.ts:10-20
+    r"|(?-i:(?<![\w/#])L\d+(?:\s*[-–]\s*L?\d+)?\b)"                      # L10, L10-L20 (not "l2 cache")
+    r"|(?-i:#L\d+(?:-L?\d+)?)"                                             # #L10-L20
+    r"|(?<![\w.])(?P<file>[\w./-]*\w\.[A-Za-z]\w{0,9}):\d+(?:\s*[-–]\s*\d+)?",  # app.py:45, src/a.ts:10-20
     re.IGNORECASE)
 _GIT_TIMEOUT = 30
 
@@ -119,7 +122,7 @@ def sentences(text: str) -> list[str]:
             continue
         masked = _mask(body)
         cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(masked)), len(body)]
-        for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
+        for i, (a, b) in enumerate(pairwise(cuts)):
             part, mpart = body[a:b], masked[a:b]
             lead = _CITE_RUN.match(mpart)
             if lead and i > 0:   # "… token. [2] Next …": [2] closes the sentence before it
@@ -165,8 +168,10 @@ def check(text: str, n_sources: int) -> Check:
     unknown = [n for n in numbers if not 1 <= n <= n_sources]
     claims = [Claim(s, citation_numbers(s)) for s in sentences(text) if is_claim(s)]
     uncited = [c.sentence for c in claims if not c.cites]
+    # file:line only for file names we index (not host:port)
     locations = list(dict.fromkeys(m.group().strip() for line in _prose_lines(text)
-                                   for m in _PROSE_LOCATION.finditer(_CITE.sub(" ", line))))
+                                   for m in _PROSE_LOCATION.finditer(_CITE.sub(" ", line))
+                                   if not m.group("file") or language_for_path(m.group("file"))))
     whole = sentences(text)
     refused = bool(whole) and all(is_refusal_sentence(s) for s in whole)
     return Check(cited, unknown, claims, uncited, locations, refused)
@@ -302,7 +307,8 @@ class RepoInfo:
 def _git(root: str, *args: str) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env["GIT_OPTIONAL_LOCKS"] = "0"
-    return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, timeout=_GIT_TIMEOUT)
+    return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, timeout=_GIT_TIMEOUT,
+                          check=False)
 
 
 def _safe_path(path: str) -> bool:

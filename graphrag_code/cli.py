@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from . import __version__
+from .cli_answer import ask_command
 from .cli_neo4j import neo4j_group
 from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
@@ -43,6 +44,7 @@ def main() -> None:
 
 
 main.add_command(neo4j_group)
+main.add_command(ask_command)
 
 
 def _print_explain(recorder: Recorder) -> None:

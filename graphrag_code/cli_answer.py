@@ -73,8 +73,14 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
             h = s.hit
             click.echo(f"  [{s.n}] {s.tokens:6d} {s.category:14s} {h.location}  "
                        + ", ".join(f"{c}#{r}" for c, r in h.channels.items()), err=True)
-        click.echo(f"budget {result.tokens.get('budget')} tokens, prompt ~{result.tokens.get('prompt_estimate')}",
-                   err=True)
+        click.echo(f"sources ~{result.tokens.get('sources_estimate')} of a {result.tokens.get('budget')}-token budget, "
+                   f"whole prompt ~{result.tokens.get('prompt_estimate')} (estimates: UTF-8 bytes / 2.5)", err=True)
+        if result.llm:
+            click.echo(f"LLM: {result.llm['model']} at {settings.base_url or 'https://api.anthropic.com'}, "
+                       f"{result.llm['calls']} call(s), {result.llm['retries']} SDK retries, regenerated "
+                       f"{result.llm['regenerated']}, stop {result.llm['stop_reason']}, tokens in "
+                       f"{result.tokens['input']} / out {result.tokens['output']}, request ids "
+                       f"{', '.join(result.llm['request_ids']) or '-'}", err=True)
         click.echo("\nCypher statements run (name, rows, seconds):", err=True)
         for e in recorder.events:
             click.echo(f"  {e.name:28s} {e.rows:6d} rows {e.seconds:8.3f}s", err=True)

@@ -117,9 +117,6 @@ def _print_path_result(r: PathResult) -> None:
                    + (" ..." if len(f.target_callers) > 10 else ""))
     else:
         click.echo(f"{r.target.node.display} has no resolved callers")
-    if f.target_unresolved_elsewhere:
-        click.echo(f"unresolved calls named {name!r} elsewhere in the repository: "
-                   + ", ".join(u.citation for u in f.target_unresolved_elsewhere[:10]))
     hidden = len(f.suspects) + len(f.unresolved)
     click.echo("verdict: no path in the graph" + (f"; {hidden} unresolved call(s) on the way could hide one (not "
                                                   f"guessed)" if hidden else "; nothing on the way is unresolved"))

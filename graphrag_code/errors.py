@@ -12,7 +12,9 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     │   └── SchemaMismatch            the graph was written by another schema / model version: reindex
     ├── LauncherError                 the local Neo4j could not be fetched, started or stopped
     ├── SourceError                   the repository could not be read (git failed, path missing)
-    └── IndexingError                 indexing stopped; the previous graph of the repository is intact
+    ├── IndexingError                 indexing stopped; the previous graph of the repository is intact
+    └── LLMError                      the LLM gave no usable answer: key rejected, bad request, malformed reply
+        └── LLMUnavailable            no LLM to ask: key not set, unreachable, timed out, 429/5xx after retries
 """
 
 from __future__ import annotations
@@ -78,3 +80,20 @@ class SourceError(GraphragError):
 class IndexingError(GraphragError):
     exit_code = 6
     code = "indexing_error"
+
+
+class LLMError(GraphragError):
+    """The Anthropic API answered but not usably: 401/403 (bad key), 400/404 (bad request or model), a
+    malformed response. HTTP 502: the upstream we depend on failed."""
+
+    exit_code = 7
+    http_status = 502
+    code = "llm_error"
+
+
+class LLMUnavailable(LLMError):
+    """No LLM to ask: ANTHROPIC_API_KEY not set (when the LLM was required), the API unreachable, timed out, or
+    still 429/5xx after the SDK's retries. HTTP 503: retry later or answer with --no-llm."""
+
+    http_status = 503
+    code = "llm_unavailable"

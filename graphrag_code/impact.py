@@ -48,6 +48,11 @@ _ROUTE_NAME = re.compile(r"(^|_)(view|handler|endpoint|route|controller)s?$|(Han
                          re.I)
 _CLI_NAME = re.compile(r"^(cli|main_cli|run_cli|command_line|entrypoint|entry_point)$|(_command|_cmd|Command)$")
 _PACKAGE_ENTRY = ("__init__.py", "index.js", "index.ts", "index.mjs", "lib.rs", "mod.rs")
+_DUNDER = re.compile(r"^__\w+__$")
+_PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|setter|deleter)\b", re.M)
+_DEFINES = re.compile(r"\b(def|class|function|func|fn|interface|struct|enum|trait|type)\s+$")
+_EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|#include|use\s)")
+_TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|\[|\|)\s*$|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
 
 
 @dataclass
@@ -95,6 +100,8 @@ class Completeness:
     low_confidence_edges: list[Caller]               # edges < 0.6 among the callers shown (may be false)
     dynamic_dispatch: list[Caller]                   # callers reached through a base method (may be false)
     truncated: bool = False
+    implicit: list[str] = field(default_factory=list)                      # targets called without call syntax
+    value_references: list[dict[str, Any]] = field(default_factory=list)   # non-call mentions of a target
 
     @property
     def complete(self) -> bool:
@@ -106,7 +113,8 @@ class Completeness:
                 "unresolved_deeper": [u.to_dict() for u in self.unresolved_deeper],
                 "external_ignored": self.external_ignored,
                 "low_confidence_edges": [_edge_dict(c) for c in self.low_confidence_edges],
-                "dynamic_dispatch": [_edge_dict(c) for c in self.dynamic_dispatch], "truncated": self.truncated}
+                "dynamic_dispatch": [_edge_dict(c) for c in self.dynamic_dispatch], "truncated": self.truncated,
+                "implicit": self.implicit, "value_references": self.value_references}
 
 
 def _edge_dict(c: Caller) -> dict[str, Any]:
@@ -328,11 +336,12 @@ def entry_point_reasons(node: NodeRef, row: dict[str, Any]) -> list[str]:
     if node.label == "File":
         reasons.append("__main__" if row.get("main_guard") else "module code")
         return reasons
-    if not row.get("callers_in") and not row.get("dispatch_in"):
+    head = row.get("head") or ""
+    implicit = _DUNDER.match(node.name) or _PROPERTY.search(head)
+    if not row.get("callers_in") and not row.get("dispatch_in") and not implicit:
         reasons.append("uncalled")
     if node.name == "main":
         reasons.append("main")
-    head = row.get("head") or ""
     decorators = "\n".join(ln for ln in head.splitlines()[:8] if ln.lstrip().startswith("@"))
     if _ROUTE_DECORATOR.search(decorators) or (node.kind == "function" and _ROUTE_NAME.search(node.name)):
         reasons.append("route")
@@ -449,8 +458,19 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
             else:
                 deeper.append(u)
     low = [c for c in edges if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
-    dispatch = [c for c in edges if c.kind == "dispatch"]
-    reasons = []
+    dispatch = [c for c in edges if c.kind == "dispatch" or (c.kind == "constructor" and c.via is not None
+                                                             and c.via.id != c.calls.id.rsplit(".", 1)[0])]
+    inner = [c.node for c in callers if c.depth < depth and c.node.label == "Symbol"]
+    implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner)
+    reasons = list(implicit)
+    for role in ("target", "caller"):
+        mine = [r for r in refs if r["role"] == role]
+        if mine:
+            what = "the target" if role == "target" else "callers within the depth"
+            reasons.append(f"{len(mine)} non-call reference(s) to {what} ({', '.join(sorted({r['name'] for r in mine}))}"
+                           f"): passed, stored or decorating as a value; calls made through them are not in the graph")
+    if unchecked:
+        reasons.append(f"{unchecked} caller name(s) were not searched for non-call references (too many)")
     if same:
         names_hit = sorted({u.name for u in same})
         reasons.append(f"{len(same)} unresolved call(s) named {', '.join(names_hit)} may be callers the graph misses")
@@ -470,4 +490,81 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     if dispatch:
         reasons.append(f"{len(dispatch)} call edge(s) reach a callee only through dynamic dispatch (a base-class "
                        f"method it overrides): they may not reach it at run time")
-    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated)
+    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
+
+
+MAX_REFERENCE_NAMES = 100
+
+
+def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
+                   inner: list[NodeRef]) -> tuple[list[str], list[dict[str, Any]], int]:
+    """Ways the targets (and the callers within the depth, whose own callers count too) run without a call the
+    graph can see: dunder methods and properties (called by the language), and non-call references to their
+    names (a function passed as a callback, stored in a table, used as a bare decorator, a bound method handed
+    out). Lines naming them are found by a scan of the repository's chunks and checked one by one; imports and
+    export lists are not references. Returns (reasons, references, names not searched)."""
+    role = {t.id: "target" for t in targets if t.label == "Symbol" and t.name}
+    for n in inner:
+        role.setdefault(n.id, "caller")
+    nodes = {n.id: n for n in [*targets, *inner] if n.id in role}
+    heads = {r["id"]: r["head"] or "" for r in graph.run("symbol_heads", ids=sorted(nodes))} if nodes else {}
+    notes: list[str] = []
+    implicit_callers = []
+    for node_id, node in nodes.items():
+        how = None
+        if _DUNDER.match(node.name):
+            how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
+        elif m := _PROPERTY.search(heads.get(node_id, "")):
+            how = f"a {m[1]}: it runs on attribute access"
+        if how and role[node_id] == "target":
+            notes.append(f"{node.display} is {how}, which the graph does not record as a call")
+        elif how:
+            implicit_callers.append(node.display)
+    if implicit_callers:
+        notes.append(f"{len(implicit_callers)} caller(s) within the depth run implicitly (dunder methods or "
+                     f"properties: {', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
+    by_name: dict[str, str] = {}
+    for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):
+        if not _DUNDER.match(node.name):
+            by_name.setdefault(node.name, role[node_id])
+    names = sorted(by_name, key=lambda n: (by_name[n] != "target", n))
+    unchecked = max(0, len(names) - MAX_REFERENCE_NAMES)
+    names = names[:MAX_REFERENCE_NAMES]
+    if not names:
+        return notes, [], unchecked
+    patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
+    refs: list[dict[str, Any]] = []
+    for r in graph.run("name_references", repo=repo, names=names):
+        line = r["text"] or ""
+        stripped = line.lstrip()
+        if stripped.startswith(("#", "//", "*", "/*")) or _EXPORT_LINE.match(line) or "require(" in line:
+            continue
+        for name, pat in patterns.items():
+            kind = _reference_kind(line, pat)
+            if kind:
+                refs.append({"name": name, "role": by_name[name], "path": r["path"], "line": r["line"],
+                             "citation": f"{r['path']}:{r['line']}", "kind": kind, "text": line.strip()[:160]})
+                break
+    return notes, refs, unchecked
+
+
+def _reference_kind(line: str, pattern: re.Pattern[str]) -> str | None:
+    """'value' / 'decorator' when ``line`` mentions the name other than by calling, defining or quoting it."""
+    for m in pattern.finditer(line):
+        before, after = line[:m.start()], line[m.end():]
+        if re.match(r"\s*\(", after) or _DEFINES.search(before):
+            continue                                              # a call, or the definition itself
+        if re.match(r"\s*=(?!=)", after) or re.match(r"\s*:\s*(function|async\b|\()", after):
+            continue                                              # assigned to: a (re)definition
+        if _TYPE_POSITION.search(before):
+            continue                                              # an annotation, generic, isinstance, except
+        if before.count('"') % 2 or before.count("'") % 2 or before.count("`") % 2:
+            continue
+        if "#" in before or "//" in before:
+            continue
+        if re.search(r"@\s*(?:[\w.]*\.)?$", before) and not re.match(r"\s*\(", after):
+            return "decorator"
+        if before.rstrip().endswith("new"):
+            continue
+        return "value"
+    return None

@@ -347,4 +347,4 @@ def delete_repository(graph: Graph, repo: str) -> int:
         n = graph.run("repo_delete", repo=repo, limit=10_000)[0]["deleted"]
         total += n
         if not n:
-            return total
+            return total + graph.run("repo_remove", repo=repo)[0]["removed"]

@@ -27,23 +27,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import ConfigError, GraphragError
-
-try:   # proposed for errors.py (see the module docstring); until then they live here
-    from .errors import LLMError, LLMUnavailable  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on whether the lead has applied the errors.py change
-    class LLMError(GraphragError):  # type: ignore[no-redef]
-        """The LLM could not give a usable answer: bad key, bad request, malformed response (HTTP 502)."""
-
-        exit_code = 7
-        http_status = 502
-        code = "llm_error"
-
-    class LLMUnavailable(LLMError):  # type: ignore[no-redef]
-        """No LLM to ask: not configured, unreachable, timed out, rate-limited past the retries (HTTP 503)."""
-
-        http_status = 503
-        code = "llm_unavailable"
+from .errors import ConfigError, GraphragError, LLMError, LLMUnavailable
 
 DEFAULT_LLM_MODEL = "claude-sonnet-5-5"
 DEFAULT_LLM_MAX_TOKENS = 1024
@@ -133,7 +117,7 @@ class LLMClient:
             raise LLMUnavailable("no Anthropic API key: ANTHROPIC_API_KEY is not set",
                                  hint="export ANTHROPIC_API_KEY=sk-ant-... (or answer without the LLM: --no-llm)")
         self.settings = settings
-        import anthropic   # imported here: ~2 s, and only answers that use the LLM need it
+        import anthropic  # imported here: ~2 s, and only answers that use the LLM need it
 
         self._anthropic = anthropic
         self._client = anthropic.Anthropic(
@@ -207,9 +191,13 @@ def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float) -
     if isinstance(message, str) or not isinstance(content, list) or usage is None:
         raise LLMError("the Anthropic API returned a malformed response (not a Messages API message)",
                        hint=f"is ANTHROPIC_BASE_URL ({where}) a Messages API endpoint?")
-    texts = [getattr(b, "text", None) for b in content if getattr(b, "type", None) == "text"]
-    if any(not isinstance(t, str) for t in texts):
-        raise LLMError("the Anthropic API returned a malformed response (a text block without text)")
+    texts: list[str] = []
+    for block in content:
+        if getattr(block, "type", None) == "text":
+            text = getattr(block, "text", None)
+            if not isinstance(text, str):
+                raise LLMError("the Anthropic API returned a malformed response (a text block without text)")
+            texts.append(text)
     stop = getattr(message, "stop_reason", None)
     if stop == "refusal":
         raise LLMError("the model declined to answer (stop_reason: refusal)")

@@ -198,7 +198,6 @@ class Frontier:
     external_unresolved: int                   # calls into external modules (cannot reach Y), counted only
     weak_edges: list[dict[str, Any]]           # low-confidence edges on the shortest paths of the frontier
     target_callers: list[NodeRef]              # who calls Y directly (the other side)
-    target_unresolved_elsewhere: list[UnresolvedCall]   # unresolved calls named like Y outside X's reach
 
     def to_dict(self) -> dict[str, Any]:
         return {"max_hops": self.max_hops, "per_depth": {str(k): v for k, v in sorted(self.per_depth.items())},
@@ -206,8 +205,7 @@ class Frontier:
                 "suspects": [u.to_dict() for u in self.suspects],
                 "unresolved": [u.to_dict() for u in self.unresolved],
                 "external_unresolved": self.external_unresolved, "weak_edges": self.weak_edges,
-                "target_callers": [n.to_dict() for n in self.target_callers],
-                "target_unresolved_elsewhere": [u.to_dict() for u in self.target_unresolved_elsewhere]}
+                "target_callers": [n.to_dict() for n in self.target_callers]}
 
 
 @dataclass
@@ -551,13 +549,6 @@ def frontier(graph: Graph, repo: str, commit: str | None, src: Resolved, dst: Re
     callers = graph.run("callers_step", ids=[dst.node.id])
     target_callers = sorted({r["caller"]["id"]: node_ref(r["caller"], repo, commit) for r in callers}.values(),
                             key=lambda n: n.id)
-    elsewhere = []
-    if target_names:
-        for r in graph.run("unresolved_named", repo=repo, names=sorted(target_names)):
-            node = node_ref(r["node"], repo, commit)
-            u = parse_unresolved(r["call"], node)
-            if u and u.name in target_names and not u.external and node.id not in reached:
-                elsewhere.append(u)
     return Frontier(max_hops, per_depth, len(reached) - len(start), per_depth.get(max_hops, 0) > 0,
                     suspects, others, external, sorted(weak.values(), key=lambda w: (w["src"], w["dst"])),
-                    target_callers, elsewhere)
+                    target_callers)

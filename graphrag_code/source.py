@@ -22,10 +22,11 @@ def safe_relative(path: str) -> str:
 
 
 def read_file_at(root: str, commit: str | None, path: str) -> bytes:
-    """The bytes of ``path`` at ``commit`` (git) or in the directory (plain repositories, no symlinks out)."""
+    """The bytes of ``path`` at ``commit`` (git) or in the directory (plain repositories, no symlinks out).
+    ``./`` makes git read the path relative to ``root``, which may be a subdirectory of the work tree."""
     path = safe_relative(path)
     if commit:
-        proc = subprocess.run(["git", "-C", root, "show", f"{commit}:{path}"], capture_output=True, timeout=30)
+        proc = subprocess.run(["git", "-C", root, "show", f"{commit}:./{path}"], capture_output=True, timeout=30)
         if proc.returncode != 0:
             raise SourceError(f"{path} is not readable at {commit[:12]}: {proc.stderr.decode(errors='replace').strip()}")
         return proc.stdout

@@ -7,7 +7,12 @@
 //
 //   node tests/browser_check.mjs --screenshot out.png [--query hottest_call_targets] [--param repo=main ...]
 //        [--expect snapshot] [--style cypher/browser/style.grass | --no-style] [--fullscreen]
-//        [--url http://127.0.0.1:7474/browser/] [--bolt bolt://127.0.0.1:7687] [--size 1400x900] [--timeout 60]
+//        [--url http://127.0.0.1:7474/browser/] [--bolt bolt://127.0.0.1:7687] [--connect url|form]
+//        [--size 1400x900] [--timeout 60]
+//
+// Connecting: by default the Browser is opened at URL?dbms=BOLT&preselectAuthMethod=NO_AUTH, with which it
+// connects by itself to a server without auth. --connect form opens the bare URL and fills the connect form
+// (scheme, address, "No authentication", Connect) instead; the form is also the fallback when it shows.
 //
 // Prints one JSON line (ok, view, rows, found, timings); exits 0 when the check passed, 1 when it failed,
 // 2 on bad arguments. CHROMIUM overrides the browser binary (default /usr/bin/chromium).
@@ -25,6 +30,7 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 function usage(message) {
   console.error(`browser_check: ${message}\nusage: node tests/browser_check.mjs --screenshot PATH [--query NAME] ` +
     '[--param k=v ...] [--expect TEXT] [--style FILE | --no-style] [--fullscreen] [--url URL] [--bolt URI] ' +
+    '[--connect url|form] ' +
     '[--size WxH] [--timeout SECONDS]');
   process.exit(2);
 }
@@ -32,7 +38,7 @@ function usage(message) {
 function parseArgs(argv) {
   const opts = { query: 'hottest_call_targets', params: [], expect: null, screenshot: null, fullscreen: false,
     style: path.join(ROOT, 'cypher', 'browser', 'style.grass'), url: 'http://127.0.0.1:7474/browser/',
-    bolt: 'bolt://127.0.0.1:7687', width: 1400, height: 900, timeout: 60 };
+    bolt: 'bolt://127.0.0.1:7687', connect: 'url', width: 1400, height: 900, timeout: 60 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => { if (i + 1 >= argv.length) usage(`${arg} needs a value`); return argv[++i]; };
@@ -48,6 +54,10 @@ function parseArgs(argv) {
       case '--style': opts.style = value(); break;
       case '--no-style': opts.style = null; break;
       case '--fullscreen': opts.fullscreen = true; break;
+      case '--connect':
+        opts.connect = value();
+        if (!['url', 'form'].includes(opts.connect)) usage('--connect url|form');
+        break;
       case '--url': opts.url = value(); break;
       case '--bolt': opts.bolt = value(); break;
       case '--size': {
@@ -75,9 +85,14 @@ function grassOneLine(text) {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-function grassColor(text, label) {
-  const m = new RegExp(`node\\.${label}\\s*\\{[^}]*?\\bcolor:\\s*(#[0-9A-Fa-f]{6})`).exec(text);
-  return m ? m[1].toUpperCase() : null;
+// The fill colours the style gives node labels: { Symbol: '#FFC454', ... }.
+function grassNodeColors(text) {
+  const colors = {};
+  for (const m of text.matchAll(/node\.(\w+)\s*\{([^}]*)\}/g)) {
+    const c = /(?:^|[;\s])color:\s*(#[0-9A-Fa-f]{6})/.exec(m[2]);
+    if (c) colors[m[1]] = c[1].toUpperCase();
+  }
+  return colors;
 }
 
 const opts = parseArgs(process.argv.slice(2));
@@ -105,26 +120,34 @@ try {
   // 1. Open the Browser pointed at our Bolt URI with "No authentication" preselected. With server auth off
   // (the local launcher's loopback server) it connects by itself; otherwise fill the connect form.
   const url = new URL(opts.url);
-  url.searchParams.set('dbms', opts.bolt);
-  url.searchParams.set('preselectAuthMethod', 'NO_AUTH');
+  if (opts.connect === 'url') {
+    url.searchParams.set('dbms', opts.bolt);
+    url.searchParams.set('preselectAuthMethod', 'NO_AUTH');
+  }
   await page.goto(url.toString(), { waitUntil: 'load' });
   const connected = page.getByText('Connected to Neo4j').first();
   const connectButton = page.locator('[data-testid="connect"]');
   await connected.or(connectButton).first().waitFor();
   if (!(await connected.isVisible())) {
+    const scheme = /^([a-z+]+:\/\/)/.exec(opts.bolt);
+    if (scheme) await page.locator('[data-testid="bolt-scheme-select"]').selectOption(scheme[1]).catch(() => {});
+    await page.locator('[data-testid="boltaddress"]').fill(opts.bolt.replace(/^[a-z+]+:\/\//, ''));
     await page.locator('[data-testid="authenticationMethod"]').selectOption('NO_AUTH');
-    const address = opts.bolt.replace(/^[a-z+]+:\/\//, '');
-    await page.locator('[data-testid="boltaddress"]').fill(address);
     await connectButton.click();
     await connected.waitFor();
+    result.connected = 'form';
+  } else {
+    result.connected = opts.connect;
   }
-  result.connected = true;
   mark('connected');
-  // The product-usage banner only takes room in the screenshot.
-  try {
-    const banner = page.locator('div', { hasText: /^To help make Neo4j Browser better/ }).last();
-    if (await banner.isVisible({ timeout: 1000 })) await banner.locator('> span').last().click({ timeout: 2000 });
-  } catch { /* no banner */ }
+  // The product-usage banner (it may come late) only takes room in the screenshot: close it when it shows.
+  const dismissBanner = async () => {
+    try {
+      const banner = page.locator('div', { hasText: /^To help make Neo4j Browser better/ }).last();
+      if (await banner.isVisible()) await banner.locator('> span').last().click({ timeout: 2000 });
+    } catch { /* no banner */ }
+  };
+  await dismissBanner();
 
   const stream = page.locator('[data-testid="stream"]');
   const newestFrame = () => stream.locator('[data-testid="frame"]').first();
@@ -151,41 +174,60 @@ try {
   }
   mark('prepared');
   const frame = await runCommand(queryText);
-  const status = frame.locator('[data-testid="frameStatusbar"]');
+  // A table view has a status bar ("Started streaming N records ... completed after"); a graph view has none
+  // but draws nodes; an empty result says "no records"; a failure shows an error banner.
+  const status = frame.locator('[data-testid="frameStatusbar"]').filter({ hasText: /completed after|no records/i });
+  const drawn = frame.locator('svg g.node').first();
   const error = frame.locator('[data-testid="cypherFrameErrorMessage"], [data-testid="errorBanner"]');
-  await status.or(error).first().waitFor();
+  await status.or(drawn).or(error).first().waitFor();
   if (await error.count()) throw new Error(`the query failed: ${(await error.first().innerText()).slice(0, 500)}`);
-  await status.getByText(/completed after/).waitFor();
-  const statusText = (await status.innerText()).replace(/\s+/g, ' ').trim();
-  result.status = statusText;
-  const rows = /(\d+) records?/.exec(statusText);
-  result.rows = rows ? Number(rows[1]) : (/no records/i.test(statusText) ? 0 : null);
+  if (await status.count()) {
+    result.status = (await status.first().innerText()).replace(/\s+/g, ' ').trim();
+    const rows = /(\d+) records?/.exec(result.status);
+    result.rows = rows ? Number(rows[1]) : 0;
+  }
   mark('query_done');
 
   // 3. Graph or table: let a force layout settle, then look for the expected text.
   const nodes = frame.locator('svg g.node');
   if (await nodes.count()) {
     result.view = 'graph';
-    let last = '';
-    for (let i = 0; i < 40; i++) {   // until node positions stop moving (at most ~8 s)
-      await page.waitForTimeout(200);
-      const now = (await nodes.evaluateAll((gs) => gs.map((g) => g.getAttribute('transform')))).join('|');
-      if (now === last) break;
-      last = now;
-    }
+    const settle = async () => {   // until node positions stop moving (at most ~8 s)
+      let last = '';
+      for (let i = 0; i < 40; i++) {
+        await page.waitForTimeout(200);
+        const now = (await nodes.evaluateAll((gs) => gs.map((g) => g.getAttribute('transform')))).join('|');
+        if (now === last) return;
+        last = now;
+      }
+    };
+    await settle();
     if (opts.fullscreen) {
       await frame.locator('button[title="Fullscreen"]').first().click();
-      await page.waitForTimeout(1500);
+      await page.waitForTimeout(500);
+      await frame.locator('button[aria-label="zoom-to-fit"]').click();
+      await page.waitForTimeout(1000);   // the zoom is animated
+      await settle();
     }
+    const shown = /Displaying (\d+) nodes?, (\d+) relationships?/.exec(await frame.innerText());
+    if (shown) result.status = shown[0];
     const captions = await frame.locator('svg g.node text.caption').allTextContents();
-    result.nodes = captions.length;
-    result.found = opts.expect ? captions.some((c) => c.includes(opts.expect)) : true;
-    if (styleText) {
-      const want = grassColor(styleText, 'Symbol');
+    result.nodes = await nodes.count();
+    // Captions longer than the circle are cut to "start…" by the Browser: a cut caption counts when the
+    // expected name starts with what is shown (at least 6 characters of it).
+    const shows = (c) => {
+      const t = c.trim();
+      if (t.includes(opts.expect)) return true;
+      const cut = t.endsWith('…') ? t.slice(0, -1).trim().split(' ').pop() : '';
+      return cut.length >= 6 && opts.expect.startsWith(cut);
+    };
+    result.found = opts.expect ? captions.some(shows) : true;
+    if (styleText) {   // every node is drawn in the colour the style gives one of the labels
+      const want = new Set(Object.values(grassNodeColors(styleText)));
       const fills = await frame.locator('svg g.node circle.b-outline').evaluateAll(
         (cs) => cs.map((c) => (c.getAttribute('fill') || '').toUpperCase()));
-      result.styled = want !== null && fills.includes(want);
-      if (!result.styled) throw new Error(`no node is drawn in the Symbol colour ${want} of the style`);
+      result.styled = fills.length > 0 && fills.every((f) => want.has(f));
+      if (!result.styled) throw new Error(`nodes are not drawn in the style's colours: ${[...new Set(fills)]}`);
     }
   } else {
     result.view = 'table';
@@ -194,6 +236,10 @@ try {
   }
   if (opts.expect && !result.found) throw new Error(`"${opts.expect}" does not appear in the rendered ${result.view}`);
 
+  await dismissBanner();
+  // Park the pointer where it hovers nothing: the frame's export menu opens on hover.
+  await page.mouse.move(opts.width / 2, opts.height - 2);
+  await page.waitForTimeout(300);
   fs.mkdirSync(path.dirname(path.resolve(opts.screenshot)), { recursive: true });
   await page.screenshot({ path: opts.screenshot });
   result.screenshot = opts.screenshot;

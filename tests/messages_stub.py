@@ -84,7 +84,7 @@ class MessagesStub:
             def log_message(self, *args: Any) -> None:   # keep test output clean
                 pass
 
-            def do_POST(self) -> None:   # noqa: N802 (http.server's naming)
+            def do_POST(self) -> None:   # http.server's naming
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 try:

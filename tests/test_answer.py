@@ -12,18 +12,27 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from messages_stub import MessagesStub
 
 from graphrag_code import citations as cit
-from graphrag_code.answer import (SYSTEM_PROMPT, Answer, answer, build_prompt, category, estimate_tokens,
-                                  order_sources, select_sources, source_block)
+from graphrag_code.answer import (
+    SYSTEM_PROMPT,
+    Answer,
+    answer,
+    build_prompt,
+    category,
+    estimate_tokens,
+    order_sources,
+    select_sources,
+    source_block,
+)
 from graphrag_code.citations import REFUSAL, Citation, citation_metrics
 from graphrag_code.cli import GraphragGroup
 from graphrag_code.cli_answer import ask_command
 from graphrag_code.indexer import index_repository
 from graphrag_code.llm import LLMError, LLMSettings, LLMUnavailable
-from graphrag_code.search import Hit, SearchOptions
-
-from messages_stub import MessagesStub
+from graphrag_code.query_analysis import analyze
+from graphrag_code.search import Hit, SearchOptions, SearchResult, _hit
 
 AUTH = '''"""Authentication helpers."""
 import time
@@ -96,12 +105,35 @@ def indexed(graph, git_repo, repo_name):
     return git_repo, repo_name, commit
 
 
+class FixedSearcher:
+    """Retrieval held still: these chunks (read from the real graph), in this order, with this graph-expansion
+    info. The answer tests test answering; the ranking has its own tests (test_search.py)."""
+
+    def __init__(self, graph, repo: str, picks: list[tuple[str, list[str]]]) -> None:
+        ids = [f"{repo}:{suffix}" for suffix, _ in picks]
+        rows = {r["id"]: r for r in graph.run("chunks_by_id", ids=ids)}
+        self.hits = [_hit(rows[i], 1.0 / (n + 1), {"fulltext": n + 1}) for n, i in enumerate(ids)]
+        for h, (_, via) in zip(self.hits, picks):
+            h.via = list(via)
+
+    def search(self, query, filters=None, options=None) -> SearchResult:
+        return SearchResult(query, list(self.hits), analyze(query), ["fulltext"], "off", "none", {"total": 0.0})
+
+
+DOCS, VALIDATE = "docs/tokens.md::L1", "app/auth.py#validate_refresh_token::chunk"
+ROUTE, IMPORTS = "app/routes.py#refresh_route::chunk", "app/routes.py::L1"
+CHECK = "app/auth.py#check_signature::chunk"
+PICKS = [(DOCS, []), (VALIDATE, []), (ROUTE, []), (IMPORTS, [])]
+
+
 def llm(stub: MessagesStub, **kw) -> LLMSettings:
     return LLMSettings(api_key=stub.api_key, base_url=stub.url, **{"max_retries": 2, "timeout": 10.0, **kw})
 
 
-def ask(graph, repo: str, settings: LLMSettings | None = None, question: str = QUESTION, **kw) -> Answer:
-    return answer(graph, question, repo=repo, search_options=OPTS, llm=settings or LLMSettings(), **kw)
+def ask(graph, repo: str, settings: LLMSettings | None = None, question: str = QUESTION,
+        picks: list[tuple[str, list[str]]] = PICKS, **kw) -> Answer:
+    return answer(graph, question, repo=repo, searcher=FixedSearcher(graph, repo, picks),
+                  llm=settings or LLMSettings(), **kw)
 
 
 def gh(commit: str, path: str, lines: str) -> str:
@@ -139,8 +171,7 @@ def test_good_answer_is_validated_and_every_citation_resolved(graph, indexed, st
          "url": gh(commit, "app/routes.py", "L4-L6"), "status": "ok", "reason": "", "worktree_changed": False,
          "rendered": f"[3] app/routes.py:4–6 (refresh_route)  {gh(commit, 'app/routes.py', 'L4-L6')}"}]
     assert [(c.sentence, c.cites) for c in a.claims] == [
-        ("A refresh token is validated by `validate_refresh_token`, which rejects tokens whose expiry is in the "
-         "past [1][2].", [1, 2]),
+        (GOOD.split(" After")[0], [1, 2]),
         ("After the expiry check it returns the result of `check_signature` for the token [2].", [2]),
         ("The route handler `refresh_route` parses the token from the request and passes it on [3].", [3])]
     assert [s.cited for s in a.sources] == [True, True, True, False]
@@ -299,7 +330,7 @@ def test_sources_over_the_token_budget_are_left_out(graph, indexed, stub) -> Non
     _, repo, _ = indexed
     stub.reply(REFUSAL)
     a = ask(graph, repo, llm(stub, context_window=1000, context_share=0.15))   # 150 tokens for sources
-    assert a.tokens["budget"] == 150 and 0 < a.tokens["prompt_estimate"] <= 150
+    assert a.tokens["budget"] == 150 and 0 < a.tokens["sources_estimate"] <= 150 < a.tokens["prompt_estimate"]
     # docs (~78 tokens) fits, validate_refresh_token (~140) and refresh_route (~90) do not, the import line does
     assert [s.hit.location for s in a.sources] == ["docs/tokens.md:1-2", "app/routes.py:1-1"]
     assert "2 retrieved source(s) left out: over the context budget of 150 tokens" in a.notes
@@ -310,6 +341,9 @@ def test_sources_over_the_token_budget_are_left_out(graph, indexed, stub) -> Non
 # ---------------------------------------------------------------------------------------------------------
 # Extractive answers
 
+EXTRACTIVE_PICKS = [(VALIDATE, ["callee of refresh_route (line 6)", "caller of check_signature (line 10)"]),
+                    (DOCS, []), (IMPORTS, []), (ROUTE, ["caller of validate_refresh_token (line 6)"]),
+                    (CHECK, ["callee of validate_refresh_token (line 10)"])]
 EXTRACTIVE = """\
 Extractive answer (no LLM: --no-llm): the indexed code ranked for this question, best first. Nothing here is generated.
 
@@ -323,7 +357,6 @@ Extractive answer (no LLM: --no-llm): the indexed code ranked for this question,
     from .auth import validate_refresh_token
 [4] app/routes.py:4–6 (refresh_route) [function, implementation]
     def refresh_route(request)
-    found as caller of parse_token (line 5)
     found as caller of validate_refresh_token (line 6)
 [5] app/auth.py:13–14 (check_signature) [function, implementation]
     def check_signature(token)
@@ -336,22 +369,47 @@ Calls:
   refresh_route [4] calls validate_refresh_token [1] at app/routes.py:6"""
 
 
+def extractive(graph, repo: str, picks=EXTRACTIVE_PICKS) -> Answer:
+    return answer(graph, "validate_refresh_token", repo=repo, no_llm=True,
+                  searcher=FixedSearcher(graph, repo, picks))
+
+
 def test_extractive_answer_lists_sources_and_the_call_chain(graph, indexed) -> None:
     _, repo, commit = indexed
-    a = answer(graph, "validate_refresh_token", repo=repo, no_llm=True,
-               search_options=SearchOptions(k=5, channels=("fulltext", "symbol", "location")))
+    a = extractive(graph, repo)
     assert a.mode == "extractive" and a.text == EXTRACTIVE
     assert a.call_chain == {"paths": [[4, 1, 5]], "calls": [
         {"from": 1, "to": 5, "lines": [10], "confidence": 0.95, "resolved_by": "same_file"},
         {"from": 4, "to": 1, "lines": [6], "confidence": 0.9, "resolved_by": "import"}]}
     assert [c.url for c in a.citations][:2] == [gh(commit, "app/auth.py", "L5-L10"), gh(commit, "docs/tokens.md", "L1-L2")]
-    assert a.tokens == {"input": 0, "output": 0, "budget": 0, "prompt_estimate": 0} and a.llm == {}
+    assert [c.status for c in a.citations] == ["ok"] * 5 and not a.refused
+    assert a.tokens == {"input": 0, "output": 0, "budget": 0, "sources_estimate": 0, "prompt_estimate": 0}
+    assert a.llm == {}
     assert not a.flagged and citation_metrics([a])["validity"] == 1.0
+    assert a.render().endswith(f"Links:\n  [1] {gh(commit, 'app/auth.py', 'L5-L10')}\n"
+                               f"  [2] {gh(commit, 'docs/tokens.md', 'L1-L2')}\n"
+                               f"  [3] {gh(commit, 'app/routes.py', 'L1')}\n"
+                               f"  [4] {gh(commit, 'app/routes.py', 'L4-L6')}\n"
+                               f"  [5] {gh(commit, 'app/auth.py', 'L13-L14')}")
+
+
+def test_extractive_answer_through_the_real_search(graph, indexed) -> None:
+    """The whole pipeline, retrieval included; the ranking itself may move, so only its shape is asserted."""
+    _, repo, _ = indexed
+    a = answer(graph, "validate_refresh_token", repo=repo, no_llm=True,
+               search_options=SearchOptions(k=5, channels=("fulltext", "symbol", "location")))
+    assert a.text.startswith("Extractive answer (no LLM: --no-llm): the indexed code ranked for this question")
+    assert "\n[1] app/auth.py:5–10 (validate_refresh_token) [function, implementation]\n" in a.text
+    assert len(a.sources) == 5 and all(c.status == "ok" for c in a.citations)
+    by_n = {s.n: s.hit.qualified_name for s in a.sources}
+    calls = {(by_n[c["from"]], by_n[c["to"]]) for c in a.call_chain.get("calls", [])}
+    if "refresh_route" in by_n.values():
+        assert ("refresh_route", "validate_refresh_token") in calls
 
 
 def test_no_matching_code_is_a_refusal_without_calling_the_llm(graph, indexed, stub) -> None:
     _, repo, _ = indexed
-    a = ask(graph, repo, llm(stub), question="zzqx wobbulator")
+    a = answer(graph, "zzqx wobbulator", repo=repo, llm=llm(stub), search_options=OPTS)
     assert a.refused and a.text == REFUSAL and a.sources == [] and stub.requests == []
 
 
@@ -369,23 +427,23 @@ def test_plain_directory_file_changed_on_disk_is_stale(graph, tmp_path, repo_nam
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     index_repository(graph, root, name=repo_name)
-    before = answer(graph, "validate_refresh_token", repo=repo_name, no_llm=True, search_options=OPTS)
+    before = extractive(graph, repo_name, PICKS)
     c = _citation(before, "app/auth.py")
     assert (c.status, c.commit, c.url) == ("ok", None, (root / "app/auth.py").as_uri() + "#L5-L10")
 
     (root / "app/auth.py").write_text("# a new first line moves everything down\n" + AUTH)
-    after = answer(graph, "validate_refresh_token", repo=repo_name, no_llm=True, search_options=OPTS)
+    after = extractive(graph, repo_name, PICKS)
     c = _citation(after, "app/auth.py")
     assert (c.status, c.reason) == ("stale", "the file changed on disk since it was indexed")
     assert c.render().endswith("[STALE: the file changed on disk since it was indexed; lines not shown]")
-    assert "[1] app/auth.py:5–10 (validate_refresh_token) [function, implementation]\n" \
+    assert "[2] app/auth.py:5–10 (validate_refresh_token) [function, implementation]\n" \
            "    [STALE: the file changed on disk since it was indexed; lines not shown]" in after.text
-    assert after.flagged and after.flag_reasons == ["stale citations: [1] the file changed on disk since it was indexed"]
+    assert after.flagged and after.flag_reasons == ["stale citations: [2] the file changed on disk since it was indexed"]
     assert _citation(after, "docs/tokens.md").status == "ok"
     assert citation_metrics([after])["validity"] == pytest.approx(3 / 4)
 
     (root / "app/auth.py").unlink()
-    gone = answer(graph, "validate_refresh_token", repo=repo_name, no_llm=True, search_options=OPTS)
+    gone = extractive(graph, repo_name, PICKS)
     assert (_citation(gone, "app/auth.py").status, _citation(gone, "app/auth.py").reason) == \
         ("stale", "app/auth.py no longer exists")
 
@@ -409,7 +467,7 @@ def test_git_new_commit_keeps_the_indexed_commit_and_flags_the_working_tree(grap
 def test_git_file_rewritten_in_the_working_tree_is_flagged(graph, indexed) -> None:
     git_repo, repo, commit = indexed
     git_repo.write("app/auth.py", "def validate_refresh_token(token):\n    return True\n")   # not committed
-    a = answer(graph, "validate_refresh_token", repo=repo, no_llm=True, search_options=OPTS)
+    a = extractive(graph, repo, PICKS)
     c = _citation(a, "app/auth.py")
     assert (c.status, c.worktree_changed, c.commit) == ("ok", True, commit)
     assert "    (stale: working tree differs: the working-tree file differs at these lines)" in a.text
@@ -423,7 +481,7 @@ def test_git_commit_gone_is_stale(graph, indexed) -> None:
     git_repo.git("branch", "-D", "main")
     git_repo.git("reflog", "expire", "--expire=now", "--all")
     git_repo.git("gc", "-q", "--prune=now")
-    a = answer(graph, "validate_refresh_token", repo=repo, no_llm=True, search_options=OPTS)
+    a = extractive(graph, repo, PICKS)
     assert {c.status for c in a.citations} == {"stale"}
     assert _citation(a, "app/auth.py").reason == f"commit {commit[:12]} is no longer in the repository at {git_repo.root}"
     assert "lines not shown" in a.text and a.flagged
@@ -443,8 +501,16 @@ def test_redacted_lines_are_compared_as_indexed(graph, git_repo, repo_name) -> N
 # ---------------------------------------------------------------------------------------------------------
 # The CLI
 
-def test_cli_ask_no_llm_json(graph, indexed) -> None:
+def fix_retrieval(monkeypatch, repo: str, picks) -> None:
+    """`ask` builds its Searcher by name: hand it the fixed one."""
+    import graphrag_code.search
+    monkeypatch.setattr(graphrag_code.search, "Searcher",
+                        lambda graph, embedder=None, reranker=None: FixedSearcher(graph, repo, picks))
+
+
+def test_cli_ask_no_llm_json(graph, indexed, monkeypatch) -> None:
     _, repo, _ = indexed
+    fix_retrieval(monkeypatch, repo, EXTRACTIVE_PICKS)
     result = CliRunner().invoke(cli(), ["ask", "validate_refresh_token", "--repo", repo, "--no-llm", "--no-vectors",
                                         "-k", "5", "--json"])
     assert result.exit_code == 0, result.output
@@ -458,13 +524,15 @@ def test_cli_ask_with_the_llm(graph, indexed, stub, monkeypatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", stub.api_key)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
     stub.reply(GOOD, input_tokens=900, output_tokens=70)
+    fix_retrieval(monkeypatch, repo, PICKS)
     result = CliRunner().invoke(cli(), ["ask", QUESTION, "--repo", repo, "--no-vectors", "-k", "4",
                                         "--model", "claude-haiku-4-5", "--max-tokens", "300", "--explain"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(GOOD + "\n\nCitations:\n")
     assert f"  [2] app/auth.py:5–10 (validate_refresh_token)  {gh(commit, 'app/auth.py', 'L5-L10')}\n" in result.stdout
     assert "[llm: stub-model, 1 call(s), tokens in 900 / out 70, 3 citation(s)" in result.stdout
-    assert "fulltext_seeds" in result.stderr and "repo_get" in result.stderr
+    assert "chunks_by_id" in result.stderr and "repo_get" in result.stderr
+    assert f"LLM: stub-model at {stub.url}, 1 call(s), 0 SDK retries" in result.stderr
     assert stub.requests[0].body["model"] == "claude-haiku-4-5" and stub.requests[0].body["max_tokens"] == 300
 
 
@@ -507,7 +575,8 @@ def test_claims_headings_code_and_citation_placement() -> None:
 
 
 def test_prose_locations() -> None:
-    found = cit.check("See line 12, lines 3 to 5, L10-L20, src/app.ts:45-50 and #L7 but not version 1.2 [1].", 1)
+    found = cit.check("See line 12, lines 3 to 5, L10-L20, src/app.ts:45-50 and #L7 but not version 1.2 "
+                      "or example.com:8080 [1].", 1)
     assert found.prose_locations == ["line 12", "lines 3 to 5", "L10-L20", "src/app.ts:45-50", "#L7"]
 
 
@@ -584,5 +653,6 @@ def test_stub_answers_404_for_other_routes(stub) -> None:
 def test_git_show_reads_the_commit_not_the_working_tree(indexed) -> None:
     git_repo, _, commit = indexed
     git_repo.write("app/auth.py", "changed\n")
-    shown = subprocess.run(["git", "show", f"{commit}:./app/auth.py"], cwd=Path(git_repo.root), capture_output=True)
+    shown = subprocess.run(["git", "show", f"{commit}:./app/auth.py"], cwd=Path(git_repo.root),
+                           capture_output=True, check=True)
     assert cit.indexed_lines(shown.stdout)[4] == "def validate_refresh_token(token, now=None):"

@@ -14,7 +14,7 @@ def test_help_explains_every_command() -> None:
     runner = CliRunner()
     top = runner.invoke(main, ["--help"])
     assert top.exit_code == 0
-    for command in ("index", "status", "up", "neo4j"):
+    for command in ("index", "status", "up", "neo4j", "search", "serve", "eval", "ask"):
         assert command in top.output
         sub = runner.invoke(main, [command, "--help"])
         assert sub.exit_code == 0 and len(sub.output.splitlines()) > 4, command

@@ -84,6 +84,28 @@ def test_lower_bound_when_an_unresolved_call_has_the_targets_name(shops) -> None
     assert analyze_impact(graph, names["py"], "write", depth=2).completeness.complete
 
 
+def test_calls_the_graph_cannot_see_make_the_answer_a_lower_bound(shops) -> None:
+    graph, names, _ = shops
+    prop = analyze_impact(graph, names["py"], "Registry.size", depth=1)
+    assert prop.completeness.verdict == "lower_bound"
+    assert prop.completeness.implicit == [
+        "Registry.size is a property: it runs on attribute access, which the graph does not record as a call"]
+    dunder = analyze_impact(graph, names["py"], "Registry.__len__", depth=1)
+    assert dunder.completeness.verdict == "lower_bound" and "dunder method" in dunder.completeness.implicit[0]
+    # a constructor is called through its class: Registry() in make_registry
+    init = analyze_impact(graph, names["py"], "Registry.__init__", depth=1)
+    assert [(c.node.display, c.kind, c.via.display, c.citations) for c in init.callers] == [
+        ("make_registry", "constructor", "Registry", ["app/hooks.py:14"])]
+    # a function stored in a table is called through it: no caller in the graph, and the answer says why
+    stored = analyze_impact(graph, names["py"], "on_event", depth=1)
+    assert stored.callers == [] and stored.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in stored.completeness.value_references] == [("app/hooks.py:21", "value")]
+    js = analyze_impact(graph, names["js"], "cancelHandler", depth=1)
+    assert [(r["citation"], r["text"]) for r in js.completeness.value_references] == [
+        ("src/routes.js:8", "app.post('/orders/:id/cancel', cancelHandler);")]
+    assert js.completeness.verdict == "lower_bound"
+
+
 def test_file_target_lists_importers_and_line_target(shops) -> None:
     graph, names, _ = shops
     r = analyze_impact(graph, names["py"], "app/storage.py", depth=1)

@@ -91,6 +91,25 @@ SHOP = {
         "\n\n"
         "if __name__ == '__main__':\n"               # 9
         "    main()\n"),                             # 10
+    "app/hooks.py": (
+        "class Registry:\n"
+        "    def __init__(self):\n"                 # 2
+        "        self.items = {}\n"
+        "\n"
+        "    @property\n"                           # 5
+        "    def size(self):\n"
+        "        return len(self.items)\n"
+        "\n"
+        "    def __len__(self):\n"                  # 9
+        "        return self.size\n"
+        "\n\n"
+        "def make_registry():\n"                    # 13
+        "    return Registry()\n"                   # 14
+        "\n\n"
+        "def on_event(event):\n"                    # 17
+        "    return event\n"
+        "\n\n"
+        "HANDLERS = {'event': on_event}\n"),        # 21
     "tests/test_service.py": (
         "from app.service import OrderService, persist\n"
         "\n\n"

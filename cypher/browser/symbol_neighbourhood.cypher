@@ -3,8 +3,9 @@
 // symbols (the CONTAINS chain), the symbols it calls and the files/symbols that call it. One row per
 // neighbour; `path` draws the graph, the other columns read as a table (call-site lines, confidence, how the
 // edge was resolved). A qualified name defined in several files gives each of them.
-// Browser: :param repo => 'main'   :param qualified_name => 'snapshot'
-// returns: symbol, relation (file|parent|callee|caller), neighbour, neighbour_path, lines, confidence, resolved_by, path
+// Browser: :param repo => 'main'   :param qualified_name => 'index_repository'
+// returns: symbol, relation (file|parent|callee|caller), neighbour, neighbour_path, lines, confidence,
+//          resolved_by, path
 // params: repo, qualified_name
 MATCH (s:Symbol {qualified_name: $qualified_name})
 WHERE s.repo = $repo

@@ -1,0 +1,437 @@
+"""Dynamic call-graph oracle: how accurate are the static CALLS edges, and how much of the real impact does
+`impact` find? Measured on click 8.1.7 with its own test suite.
+
+    .venv/bin/python eval/callgraph_oracle.py              # fetch, record, index, evaluate; prints the report
+    .venv/bin/python eval/callgraph_oracle.py --targets 300 --json eval/.corpus/oracle/report.json
+
+Steps (everything under eval/.corpus/oracle/, git-ignored):
+
+1. ``pip download --no-deps --no-binary :all: click==8.1.7`` (the sdist, which carries the tests), extracted
+   and committed to a git repository with a fixed identity and date, so the indexed commit is reproducible.
+2. A child process runs click's test suite with ``src/`` first on ``sys.path`` under ``sys.setprofile``
+   (call events: callee code object -> calling frame and its current line) and ``sys.settrace`` restricted to
+   click's and the tests' code (executed lines). Only calls whose callee is in ``src/click`` are kept.
+3. The checkout is indexed as ``oracle-click-8.1.7`` with ``index_repository``.
+4. Runtime calls are mapped to indexed symbols: the caller by the calling line (innermost symbol containing it,
+   else the file's module-level code, as the extractor attributes call sites), the callee by its code object
+   (innermost symbol containing ``co_firstlineno`` whose name is ``co_name``; lambdas/comprehensions are not
+   definitions and are dropped, class bodies running at import are not calls and are dropped). A static edge to
+   a class (``Foo()``) matches a runtime call of ``__init__``/``__new__``/``__post_init__`` of that class or an
+   ancestor (via INHERITS), and such a runtime call matches a static edge to the class or a subclass.
+
+Report (numbers only, nothing is tuned to them):
+
+- CALLS precision per ``resolved_by``: over static edges from ``src/click`` whose call-site line ran in the
+  tests ("testable"), the share whose (caller, callee) pair was observed at run time. Constructor edges to
+  classes with no Python-level __init__/__new__ anywhere up their in-repo ancestry cannot be observed and are
+  counted apart.
+- CALLS recall: over runtime (caller, callee) pairs inside ``src/click``, the share the static graph has; misses
+  are classified by what the static side has at the runtime call-site line(s): an unresolved call of that name
+  (by reason), a call of that name resolved to another definition, or no call of that name at all (implicit
+  calls: dunder methods, properties, callbacks held in variables, decorator wrappers).
+- Impact recall at depth 1-3: for sampled targets with runtime callers, the share of their runtime transitive
+  callers (inside ``src/click``, over the runtime pairs, up to depth d) that ``analyze_impact(depth=3)`` lists
+  within depth d; and how often a "complete" verdict was in fact complete against the oracle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+EVAL_DIR = Path(__file__).resolve().parent
+ROOT = EVAL_DIR.parent
+WORK = EVAL_DIR / ".corpus" / "oracle"
+VERSION = "8.1.7"
+REPO_NAME = f"oracle-click-{VERSION}"
+PKG = "src/click/"
+TESTS = "tests/"
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "graphrag-oracle", "GIT_AUTHOR_EMAIL": "oracle@graphrag.invalid",
+    "GIT_COMMITTER_NAME": "graphrag-oracle", "GIT_COMMITTER_EMAIL": "oracle@graphrag.invalid",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+0000", "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000",
+}
+CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
+
+
+# -- 1. fetch -------------------------------------------------------------------------------------------------------
+def fetch(force: bool = False) -> Path:
+    checkout = WORK / f"click-{VERSION}"
+    if checkout.joinpath(".git").is_dir() and not force:
+        return checkout
+    downloads = WORK / "downloads"
+    downloads.mkdir(parents=True, exist_ok=True)
+    sdist = downloads / f"click-{VERSION}.tar.gz"
+    if not sdist.is_file():
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                        f"click=={VERSION}", "-d", str(downloads)], check=True)
+    if checkout.exists():
+        shutil.rmtree(checkout)
+    with tarfile.open(sdist) as tar:
+        tar.extractall(WORK, filter="data")
+    env = {**os.environ, **GIT_IDENTITY}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", f"click {VERSION} sdist"]):
+        subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+    return checkout
+
+
+# -- 2. record (runs in a child process) -------------------------------------------------------------------------
+def _record_child(root: str, out: str) -> None:
+    import threading
+
+    root = os.path.realpath(root) + os.sep
+    pkg, tests = root + PKG.replace("/", os.sep), root + TESTS.replace("/", os.sep)
+    sys.path.insert(0, root + "src")
+    import click  # noqa: F401  (must be the checkout's)
+    if not os.path.realpath(click.__file__).startswith(pkg):
+        raise SystemExit(f"imported click from {click.__file__}, not from {pkg}")
+    calls: set[tuple] = set()
+    lines: set[tuple] = set()
+
+    def profile(frame, event, arg):  # noqa: ANN001
+        if event != "call":
+            return
+        code = frame.f_code
+        fn = code.co_filename
+        if not fn.startswith(pkg):
+            return
+        back = frame.f_back
+        if back is None:
+            return
+        bfn = back.f_code.co_filename
+        if bfn.startswith(pkg) or bfn.startswith(tests):
+            calls.add((bfn[len(root):], back.f_lineno, fn[len(root):], code.co_firstlineno, code.co_name))
+
+    def local(frame, event, arg):  # noqa: ANN001
+        if event == "line":
+            lines.add((frame.f_code.co_filename, frame.f_lineno))
+        return local
+
+    def trace(frame, event, arg):  # noqa: ANN001
+        fn = frame.f_code.co_filename
+        if fn.startswith(pkg) or fn.startswith(tests):
+            lines.add((fn, frame.f_lineno))
+            return local
+        return None
+
+    import pytest
+
+    os.chdir(root)
+    threading.setprofile(profile)
+    threading.settrace(trace)
+    sys.setprofile(profile)
+    sys.settrace(trace)
+    try:
+        status = pytest.main([tests, "-q", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning"])
+    finally:
+        sys.setprofile(None)
+        sys.settrace(None)
+    Path(out).write_text(json.dumps({
+        "pytest_status": int(status), "python": sys.version.split()[0],
+        "calls": sorted(calls), "lines": sorted((f[len(root):], ln) for f, ln in lines)}))
+
+
+def record(checkout: Path, force: bool = False) -> dict:
+    out = WORK / "runtime.json"
+    if not out.is_file() or force:
+        started = time.perf_counter()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        subprocess.run([sys.executable, __file__, "--record-child", str(checkout), str(out)], check=False, env=env)
+        print(f"[oracle] recorded the test suite in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+    return json.loads(out.read_text())
+
+
+# -- 3. index -------------------------------------------------------------------------------------------------------
+def index(graph, checkout: Path) -> dict:
+    from graphrag_code.indexer import index_repository
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True).stdout.strip()
+    rows = graph.run("repo_get", repo=REPO_NAME)
+    if not rows or rows[0]["repo"].get("commit") != head or rows[0]["repo"].get("status") != "ready":
+        index_repository(graph, checkout, name=REPO_NAME)
+    return graph.run("repo_dump", repo=REPO_NAME)[0]
+
+
+# -- 4. evaluate ----------------------------------------------------------------------------------------------------
+class Symbols:
+    def __init__(self, nodes: list[dict]) -> None:
+        self.by_id = {}
+        self.by_path: dict[str, list[dict]] = defaultdict(list)
+        for n in nodes:
+            p = n["props"]
+            if "Symbol" in n["labels"]:
+                self.by_id[p["id"]] = p
+                self.by_path[p["path"]].append(p)
+            elif "File" in n["labels"]:
+                self.by_id[p["id"]] = p
+        self.starts = {}
+        for path, syms in self.by_path.items():
+            syms.sort(key=lambda s: s["start_line"])
+            self.starts[path] = [s["start_line"] for s in syms]
+
+    def containing(self, path: str, line: int) -> list[dict]:
+        syms = self.by_path.get(path, [])
+        k = bisect.bisect_right(self.starts.get(path, []), line)
+        return [s for s in syms[:k] if s["end_line"] >= line]
+
+    def caller(self, repo: str, path: str, line: int) -> str:
+        inside = self.containing(path, line)
+        if not inside:
+            return f"{repo}:{path}"
+        return min(inside, key=lambda s: (s["end_line"] - s["start_line"], -s["start_line"]))["id"]
+
+    def callee(self, path: str, first: int, name: str) -> tuple[str | None, str]:
+        if name.startswith("<"):
+            return None, "not-a-definition"
+        inside = [s for s in self.containing(path, first) if s["name"] == name]
+        if not inside:
+            return None, "unmapped"
+        best = min(inside, key=lambda s: (s["end_line"] - s["start_line"], -s["start_line"]))
+        if best["kind"] == "class":
+            return None, "class-body"
+        return best["id"], "ok"
+
+
+def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int) -> dict:
+    from graphrag_code.impact import analyze_impact
+    from graphrag_code.paths import parse_unresolved, node_ref
+
+    repo = REPO_NAME
+    syms = Symbols(dump["nodes"])
+    executed = {tuple(x) for x in runtime["lines"]}
+    statuses: Counter[str] = Counter()
+    rt_pairs: dict[tuple[str, str], set[int]] = defaultdict(set)    # (caller, callee) -> call-site lines
+    for caller_path, line, callee_path, first, name in runtime["calls"]:
+        callee, status = syms.callee(callee_path, first, name)
+        statuses[status] += 1
+        if callee is None:
+            continue
+        rt_pairs[(syms.caller(repo, caller_path, line), callee)].add(line)
+
+    # static side
+    calls = [e for e in dump["edges"] if e["type"] == "CALLS"]
+    parents: dict[str, set[str]] = defaultdict(set)                  # class -> base classes
+    for e in dump["edges"]:
+        if e["type"] in ("INHERITS", "IMPLEMENTS"):
+            parents[e["src"]].add(e["dst"])
+
+    def ancestors(cls: str) -> set[str]:
+        seen, todo = {cls}, [cls]
+        while todo:
+            for b in parents.get(todo.pop(), ()):
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        return seen
+
+    children: dict[str, set[str]] = defaultdict(set)
+    for c, bases in parents.items():
+        for b in bases:
+            children[b].add(c)
+
+    def descendants(cls: str) -> set[str]:
+        seen, todo = {cls}, [cls]
+        while todo:
+            for c in children.get(todo.pop(), ()):
+                if c not in seen:
+                    seen.add(c)
+                    todo.append(c)
+        return seen
+
+    def constructors(cls: str) -> set[str]:
+        return {f"{a}.{m}" for a in ancestors(cls) for m in CONSTRUCTORS if f"{a}.{m}" in syms.by_id}
+
+    def in_pkg(node_id: str) -> bool:
+        return node_id.split(":", 1)[1].startswith(PKG)
+
+    rt_set = set(rt_pairs)
+    static_pairs = {(e["src"], e["dst"]) for e in calls}
+    # precision per resolved_by
+    prec: dict[str, Counter] = defaultdict(Counter)
+    for e in calls:
+        src_path = e["src"].split(":", 1)[1].split("#", 1)[0]
+        if not src_path.startswith(PKG):
+            continue
+        by = e["props"].get("resolved_by", "?")
+        prec[by]["edges"] += 1
+        if not any((src_path, ln) in executed for ln in e["props"].get("lines", [])):
+            continue
+        dst = syms.by_id.get(e["dst"], {})
+        if dst.get("kind") == "class":
+            ctors = constructors(e["dst"])
+            if not ctors:
+                prec[by]["unobservable_constructor"] += 1
+                continue
+            ok = any((e["src"], c) in rt_set for c in ctors) or (e["src"], e["dst"]) in rt_set
+        else:
+            ok = (e["src"], e["dst"]) in rt_set
+        prec[by]["testable"] += 1
+        prec[by]["confirmed"] += int(ok)
+    precision = {by: {**c, "precision": round(c["confirmed"] / c["testable"], 3) if c["testable"] else None}
+                 for by, c in sorted(prec.items())}
+    tot = Counter()
+    for c in prec.values():
+        tot.update(c)
+    precision["ALL"] = {**tot, "precision": round(tot["confirmed"] / tot["testable"], 3) if tot["testable"] else None}
+
+    # recall
+    unresolved = {n["props"]["id"]: n["props"].get("unresolved_calls") or [] for n in dump["nodes"]
+                  if n["props"].get("unresolved_calls")}
+    static_at: dict[tuple[str, int], list[str]] = defaultdict(list)    # (src, line) -> dst ids
+    for e in calls:
+        for ln in e["props"].get("lines", []):
+            static_at[(e["src"], ln)].append(e["dst"])
+    recall_c: Counter[str] = Counter()
+    misses: Counter[str] = Counter()
+    examples: dict[str, list[str]] = defaultdict(list)
+    for (src, dst), lines in sorted(rt_pairs.items()):
+        if not (in_pkg(src) and in_pkg(dst)):
+            continue
+        recall_c["runtime_pairs"] += 1
+        name = syms.by_id[dst]["name"]
+        cls = syms.by_id[dst]["parent_id"] if name in CONSTRUCTORS else None
+        ok = (src, dst) in static_pairs or (cls is not None and any((src, d) in static_pairs for d in descendants(cls)))
+        if ok:
+            recall_c["found"] += 1
+            continue
+        names = {name} | ({syms.by_id[d]["name"] for d in descendants(cls) if d in syms.by_id} if cls else set())
+        node = node_ref({**syms.by_id.get(src, {"id": src}), "label": "Symbol" if "#" in src else "File"}, repo, None)
+        why = None
+        for entry in unresolved.get(src, []):
+            u = parse_unresolved(entry, node)
+            if u and u.line in lines and u.name in names:
+                why = "unresolved:" + u.reason.split(":")[0]
+                break
+        if why is None:
+            others = [d for ln in lines for d in static_at.get((src, ln), [])
+                      if syms.by_id.get(d, {}).get("name") in names]
+            why = "resolved to another definition" if others else "no call of that name at the call site"
+        misses[why] += 1
+        if len(examples[why]) < 5:
+            examples[why].append(f"{src.split(':', 1)[1]} -> {dst.split(':', 1)[1]} @ {sorted(lines)[:3]}")
+    syntactic = recall_c["runtime_pairs"] - misses["no call of that name at the call site"]
+    recall = {"runtime_pairs": recall_c["runtime_pairs"], "found": recall_c["found"],
+              "recall": round(recall_c["found"] / recall_c["runtime_pairs"], 3) if recall_c["runtime_pairs"] else None,
+              "recall_where_a_call_of_that_name_exists": round(recall_c["found"] / syntactic, 3) if syntactic else None,
+              "misses": dict(misses.most_common()), "miss_examples": dict(examples)}
+
+    # impact recall
+    rt_callers: dict[str, set[str]] = defaultdict(set)
+    for (src, dst) in rt_pairs:
+        if in_pkg(src) and in_pkg(dst) and src != dst:
+            rt_callers[dst].add(src)
+    targets = sorted(t for t in rt_callers if "#" in t)
+    rng = random.Random(seed)
+    sample = rng.sample(targets, min(n_targets, len(targets)))
+    agg = {d: Counter() for d in (1, 2, 3)}
+    complete_claims = Counter()
+    started = time.perf_counter()
+    for t in sample:
+        runtime_depth: dict[str, int] = {}
+        frontier, d = {t}, 0
+        while frontier and d < 3:
+            d += 1
+            nxt = set()
+            for x in frontier:
+                for c in rt_callers.get(x, ()):
+                    if c not in runtime_depth and c != t:
+                        runtime_depth[c] = d
+                        nxt.add(c)
+            frontier = nxt
+        result = analyze_impact(graph, repo, t, depth=3, test_depth=3)
+        static_depth = {c.node.id: c.depth for c in result.callers if in_pkg(c.node.id)}
+        for depth in (1, 2, 3):
+            want = {c for c, dd in runtime_depth.items() if dd <= depth}
+            got = {c for c, dd in static_depth.items() if dd <= depth}
+            agg[depth]["runtime"] += len(want)
+            agg[depth]["found"] += len(want & got)
+            agg[depth]["targets"] += 1
+            agg[depth]["targets_all_found"] += int(want <= got)
+        want3 = set(runtime_depth)
+        verdict = result.completeness.verdict
+        complete_claims[f"depth3_{verdict}"] += 1
+        complete_claims[f"depth3_{verdict}_and_all_runtime_callers_found"] += int(want3 <= set(static_depth))
+        direct = analyze_impact(graph, repo, t, depth=1, test_depth=1)
+        want1 = {c for c, dd in runtime_depth.items() if dd == 1}
+        got1 = {c.node.id for c in direct.callers if in_pkg(c.node.id)}
+        verdict = direct.completeness.verdict
+        complete_claims[f"depth1_{verdict}"] += 1
+        complete_claims[f"depth1_{verdict}_and_all_runtime_callers_found"] += int(want1 <= got1)
+    impact = {str(d): {**c, "recall": round(c["found"] / c["runtime"], 3) if c["runtime"] else None,
+                       "share_of_targets_fully_covered": round(c["targets_all_found"] / c["targets"], 3)}
+              for d, c in agg.items()}
+    impact["verdicts"] = dict(sorted(complete_claims.items()))
+    impact["seconds"] = round(time.perf_counter() - started, 1)
+    return {"runtime": {"pytest_status": runtime["pytest_status"], "python": runtime["python"],
+                        "call_events_distinct": len(runtime["calls"]), "mapping": dict(statuses),
+                        "pairs": len(rt_pairs), "executed_lines": len(executed)},
+            "static": {"calls_edges": len(calls)},
+            "calls_precision": precision, "calls_recall": recall, "impact_recall": impact,
+            "targets_sampled": len(sample)}
+
+
+def print_report(r: dict) -> None:
+    rt = r["runtime"]
+    print(f"click {VERSION}: test suite exit status {rt['pytest_status']} (Python {rt['python']}); "
+          f"{rt['call_events_distinct']} distinct call events into src/click, mapped: {rt['mapping']}; "
+          f"{rt['pairs']} (caller, callee) pairs")
+    print(f"\nCALLS precision (static edges from src/click whose call-site line ran; confirmed = pair seen at run time)")
+    print(f"  {'resolved_by':16s} {'edges':>6s} {'testable':>9s} {'confirmed':>10s} {'precision':>10s} {'ctor-unobs':>10s}")
+    for by, c in r["calls_precision"].items():
+        p = "-" if c["precision"] is None else f"{c['precision']:.3f}"
+        print(f"  {by:16s} {c.get('edges', 0):6d} {c.get('testable', 0):9d} {c.get('confirmed', 0):10d} {p:>10s} "
+              f"{c.get('unobservable_constructor', 0):10d}")
+    rc = r["calls_recall"]
+    print(f"\nCALLS recall over runtime pairs inside src/click: {rc['found']}/{rc['runtime_pairs']} = {rc['recall']}"
+          f"   (where the call site names the callee: {rc['recall_where_a_call_of_that_name_exists']})")
+    for why, n in rc["misses"].items():
+        print(f"  missed, {why}: {n}   e.g. {rc['miss_examples'].get(why, [''])[0]}")
+    print(f"\nimpact recall ({r['targets_sampled']} targets with runtime callers; runtime callers inside src/click)")
+    for d in ("1", "2", "3"):
+        c = r["impact_recall"][d]
+        print(f"  depth <= {d}: {c['found']}/{c['runtime']} = {c['recall']}   targets fully covered: "
+              f"{c['share_of_targets_fully_covered']}")
+    v = r["impact_recall"]["verdicts"]
+    for d in ("1", "3"):
+        print(f"  verdicts at depth {d}: 'complete' {v.get(f'depth{d}_complete', 0)} times, right (every runtime caller "
+              f"found) {v.get(f'depth{d}_complete_and_all_runtime_callers_found', 0)}; 'lower_bound' "
+              f"{v.get(f'depth{d}_lower_bound', 0)} times, of which {v.get(f'depth{d}_lower_bound_and_all_runtime_callers_found', 0)} "
+              f"had in fact found every runtime caller")
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--record-child":
+        _record_child(sys.argv[2], sys.argv[3])
+        return
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--targets", type=int, default=200, help="impact targets sampled (seeded)")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--refresh", action="store_true", help="fetch and record again")
+    ap.add_argument("--json", type=Path, default=WORK / "report.json", help="where the report goes")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from graphrag_code.db import Graph
+
+    checkout = fetch(force=args.refresh)
+    runtime = record(checkout, force=args.refresh)
+    with Graph() as graph:
+        dump = index(graph, checkout)
+        report = evaluate(graph, dump, runtime, args.targets, args.seed)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2))
+    print_report(report)
+    print(f"\nreport: {args.json}")
+
+
+if __name__ == "__main__":
+    main()

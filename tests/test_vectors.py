@@ -1,0 +1,175 @@
+"""Chunk vectors in the real Neo4j: filled after indexing, never recomputed for unchanged text, searchable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.db import Graph
+from graphrag_code.embeddings import EmbeddingCache, OnnxEmbedder, load_embedder
+from graphrag_code.errors import SchemaMismatch
+from graphrag_code.indexer import index_repository
+from graphrag_code.vectors import embedding_status, fill_embeddings, vector_search
+
+pytestmark = pytest.mark.neo4j
+
+FILES = {
+    "shop/auth.py": '''"""Session handling for the shop's web client."""
+import time
+
+
+class TokenStore:
+    """Keeps the OAuth tokens of a logged-in user."""
+
+    def __init__(self, session):
+        self.session = session
+        self.access_token = None
+
+    def refresh_access_token(self, refresh_token):
+        """Exchange the refresh token for a new access token."""
+        response = self.session.post("/oauth/token", data={"grant_type": "refresh_token",
+                                                           "refresh_token": refresh_token})
+        response.raise_for_status()
+        self.access_token = response.json()["access_token"]
+        return self.access_token
+
+
+def with_retries(call, attempts=5, base_delay=0.5):
+    """Call `call` until it succeeds, sleeping twice as long after each failure."""
+    for attempt in range(attempts):
+        try:
+            return call()
+        except ConnectionError:
+            time.sleep(base_delay * 2 ** attempt)
+    raise RuntimeError("gave up")
+''',
+    "shop/orders.py": '''import csv
+
+
+def load_orders(path):
+    """Read the orders CSV export into a list of dicts, one per row."""
+    with open(path, newline="") as fh:
+        return [dict(row) for row in csv.DictReader(fh)]
+
+
+def order_total(order):
+    return sum(line["price"] * line["quantity"] for line in order["lines"])
+''',
+    "shop/images.py": '''def make_thumbnail(image, max_side=256):
+    """Scale an image down so its longer side is max_side pixels, keeping the aspect ratio."""
+    width, height = image.size
+    scale = max_side / max(width, height)
+    return image.resize((int(width * scale), int(height * scale)))
+''',
+    "README.md": "# Shop\n\nA tiny shop backend.\n\n## Running\n\nStart it with `python -m shop`.\n",
+}
+
+
+class CountingEmbedder:
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.model_id, self.dim, self.max_tokens = inner.model_id, inner.dim, inner.max_tokens
+        self.texts = 0
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> OnnxEmbedder:
+    return load_embedder(None)
+
+
+def chunks_of(graph: Graph, repo: str) -> list[dict]:
+    return [n["props"] for n in graph.run("repo_dump", repo=repo)[0]["nodes"] if "Chunk" in n["labels"]]
+
+
+def test_fill_embeds_every_chunk_once_and_search_finds_it(graph: Graph, git_repo, repo_name: str,
+                                                          embedder: OnnxEmbedder, tmp_path: Path) -> None:
+    for path, text in FILES.items():
+        git_repo.write(path, text)
+    git_repo.commit("shop")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = embedding_status(graph, repo_name, embedder.model_id)
+    assert before["chunks"] > 5 and before["current"] == 0 and before["missing"] == before["chunks"]
+
+    counting = CountingEmbedder(embedder)
+    progress: list[tuple[str, int, int]] = []
+    with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
+        # a small page size, so paging, the reader/writer threads and the keyset cursor are exercised
+        first = fill_embeddings(graph, repo_name, counting, cache, progress=lambda *a: progress.append(a), batch=3)
+        assert first["chunks_missing"] == before["chunks"]
+        assert first["chunks_embedded"] == before["chunks"]
+        assert first["cache_hits"] == 0 and first["model_texts"] == counting.texts == before["chunks"]
+        assert progress[-1] == ("embed", before["chunks"], before["chunks"])
+
+        chunks = chunks_of(graph, repo_name)
+        assert len(chunks) == before["chunks"]
+        for c in chunks:
+            assert len(c["embedding"]) == 384, c["id"]
+            assert c["embedding_model"] == embedder.model_id
+        status = embedding_status(graph, repo_name, embedder.model_id)
+        assert status["missing"] == 0 and status["models"] == {embedder.model_id: before["chunks"]}
+
+        second = fill_embeddings(graph, repo_name, counting, cache)
+        assert second["chunks_missing"] == 0 and second["chunks_embedded"] == 0
+        assert counting.texts == before["chunks"]                     # the model was not called again
+
+        # a new commit changing one function: the file's chunks are new nodes, but only the changed text
+        # reaches the model; the others come from the cache
+        git_repo.write("shop/orders.py", FILES["shop/orders.py"].replace("sum(", "round(sum(").replace(
+            'in order["lines"])', 'in order["lines"]), 2)'))
+        git_repo.commit("round totals")
+        index_repository(graph, git_repo.root, name=repo_name)
+        third = fill_embeddings(graph, repo_name, counting, cache)
+        orders_chunks = [c for c in chunks_of(graph, repo_name) if c["path"] == "shop/orders.py"]
+        assert third["chunks_embedded"] == len(orders_chunks) >= 2
+        assert third["model_texts"] == 1 and third["cache_hits"] == len(orders_chunks) - 1
+        assert embedding_status(graph, repo_name, embedder.model_id)["missing"] == 0
+
+    hits = vector_search(graph, embedder, "get a new oauth token when the old one expired", k=3, repo=repo_name)
+    assert hits[0]["id"] == f"{repo_name}:shop/auth.py#TokenStore.refresh_access_token::chunk"
+    assert hits[0]["path"] == "shop/auth.py" and (hits[0]["start_line"], hits[0]["end_line"]) == (12, 18)
+    assert all(h["repo"] == repo_name for h in hits) and len(hits) == 3
+    assert hits[0]["score"] >= hits[1]["score"] >= hits[2]["score"]
+    top = vector_search(graph, embedder, "shrink a photo to a small preview picture", k=1, repo=repo_name)
+    assert top[0]["id"] == f"{repo_name}:shop/images.py#make_thumbnail::chunk"
+
+
+def test_vectors_of_another_model_are_replaced_not_mixed(graph: Graph, git_repo, repo_name: str,
+                                                         embedder: OnnxEmbedder) -> None:
+    git_repo.write("a.py", "def area(r):\n    return 3.14159 * r * r\n")
+    git_repo.commit("a")
+    index_repository(graph, git_repo.root, name=repo_name)
+
+    class OtherModel(CountingEmbedder):
+        pass
+
+    other = OtherModel(embedder)
+    other.model_id = "another-model@000000000000"
+    fill_embeddings(graph, repo_name, other)
+    assert embedding_status(graph, repo_name, embedder.model_id)["current"] == 0
+    # searching with the real model never returns the other model's vectors
+    assert vector_search(graph, embedder, "area of a circle", k=3, repo=repo_name) == []
+    result = fill_embeddings(graph, repo_name, embedder)
+    assert result["chunks_embedded"] == result["chunks_missing"] >= 1
+    status = embedding_status(graph, repo_name, embedder.model_id)
+    assert status["missing"] == 0 and set(status["models"]) == {embedder.model_id}
+    assert vector_search(graph, embedder, "area of a circle", k=3, repo=repo_name)[0]["path"] == "a.py"
+
+
+def test_embedder_of_another_dimension_is_refused(graph: Graph, git_repo, repo_name: str) -> None:
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("a")
+    index_repository(graph, git_repo.root, name=repo_name)
+
+    class Tiny:
+        model_id, dim, max_tokens = "tiny@0", 8, 16
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            raise AssertionError("must not be called")
+
+    with pytest.raises(SchemaMismatch, match="384 dimensions"):
+        fill_embeddings(graph, repo_name, Tiny())

@@ -70,6 +70,25 @@ ENDPOINTS: dict[str, Endpoint] = {
     "readyz": Endpoint("GET", "/readyz", "Readiness: Neo4j reachable, schema current, embedder loadable"),
     "search": Endpoint("POST", "/v1/search", "Hybrid search over indexed code", _SEARCH_FIELDS,
                        example={"query": "where is the refresh token expiry checked?", "k": 5}),
+    "ask": Endpoint("POST", "/v1/ask", "A cited answer: every [N] resolved to path:start-end at the indexed commit", {
+        "question": Field(str, True, "The question", max_length=4000),
+        "repo": Field(str, description="Only this repository", max_length=200),
+        "k": Field(int, description="Sources retrieved", minimum=1, maximum=50),
+        "llm": Field(bool, description="true: require the LLM; false: extractive answer; absent: LLM when a key "
+                                       "is set, else extractive"),
+        "debug": Field(bool, description="Include retrieval statements and timings")},
+        example={"question": "where is JWT expiry validated?", "repo": "shop"}),
+    "paths": Endpoint("POST", "/v1/paths", "How does X reach Y: the k best call paths with call-site citations", {
+        "repo": Field(str, True, max_length=200),
+        "source": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
+        "target": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
+        "max_hops": Field(int, minimum=1, maximum=12), "k": Field(int, minimum=1, maximum=10)},
+        example={"repo": "shop", "source": "refresh_route", "target": "sign"}),
+    "impact": Endpoint("POST", "/v1/impact", "What breaks if X changes: transitive callers, entry points, tests", {
+        "repo": Field(str, True, max_length=200),
+        "target": Field(str, description="Symbol, file:line or file path", max_length=500),
+        "diff": Field(str, description="A git revision: the symbols its diff touches", max_length=200),
+        "depth": Field(int, minimum=1, maximum=10)}, example={"repo": "shop", "target": "sign"}),
     "repos_list": Endpoint("GET", "/v1/repositories", "Indexed repositories with commit, counts and versions"),
     "repos_index": Endpoint("POST", "/v1/repositories", "Index or re-index a path on the server (asynchronous job)", {
         "path": Field(str, True, "Directory on the server", max_length=1000),
@@ -336,6 +355,38 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
                                             "ms": round(e.seconds * 1000, 2), "params": e.short_params(3)}
                                            for e in recorder.events if e.name != "embedding_status" or True]}
         return jsonify(out)
+
+    @app.post("/v1/ask")
+    def ask() -> Response:
+        from .answer import answer
+
+        args = _json_body(ENDPOINTS["ask"])
+        use_vectors = ctx.embedder is not None
+        channels = ("fulltext", "symbol", "location") + (("vector",) if use_vectors else ())
+        result = answer(ctx.graph, args["question"], repo=args.get("repo"),
+                        search_options=SearchOptions(k=args.get("k", 8), channels=channels),
+                        searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None),
+                        no_llm=args.get("llm") is False, require_llm=args.get("llm") is True)
+        return jsonify(result.to_dict())
+
+    @app.post("/v1/paths")
+    def paths() -> Response:
+        from .paths import find_paths
+
+        args = _json_body(ENDPOINTS["paths"])
+        extra = {k: args[k] for k in ("max_hops", "k") if k in args}
+        return jsonify(find_paths(ctx.graph, args["repo"], args["source"], args["target"], **extra).to_dict())
+
+    @app.post("/v1/impact")
+    def impact() -> Response:
+        from .impact import analyze_impact
+
+        args = _json_body(ENDPOINTS["impact"])
+        if not args.get("target") and not args.get("diff"):
+            raise InputError("give a 'target' or a 'diff'")
+        extra = {"depth": args["depth"]} if "depth" in args else {}
+        return jsonify(analyze_impact(ctx.graph, args["repo"], args.get("target"), diff=args.get("diff"),
+                                      **extra).to_dict())
 
     @app.get("/v1/repositories")
     def repositories() -> Response:

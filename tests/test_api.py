@@ -179,3 +179,37 @@ def test_real_http_client_against_waitress(neo4j_settings, indexed) -> None:
         assert err.value.code == 400 and json.load(err.value)["error"]["code"] == "bad_input"
     finally:
         server.close()
+
+
+def test_ask_extractive_and_with_the_llm_stub(client, indexed, monkeypatch) -> None:
+    from messages_stub import API_KEY, MessagesStub
+
+    repo, git_repo = indexed
+    plain = client.post("/v1/ask", json={"question": "how is a user loaded?", "repo": repo, "llm": False})
+    assert plain.status_code == 200 and plain.json["mode"] == "extractive"
+    assert any(c["path"] == "src/app.py" and c["status"] == "ok" for c in plain.json["citations"])
+    with MessagesStub() as stub:
+        stub.reply("The handler loads the user through load_user [1].")
+        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        resp = client.post("/v1/ask", json={"question": "how is a user loaded?", "repo": repo, "llm": True})
+        assert resp.status_code == 200, resp.json
+        body = resp.json
+        assert body["mode"] == "llm" and body["citations"][0]["status"] == "ok"
+        assert body["citations"][0]["commit"] == git_repo.git("rev-parse", "HEAD")
+        stub.error(500).error(500).error(500).error(500)
+        down = client.post("/v1/ask", json={"question": "how is a user loaded?", "repo": repo, "llm": True})
+        assert down.status_code == 503 and down.json["error"]["code"] == "llm_unavailable"
+
+
+def test_paths_and_impact_endpoints(client, indexed) -> None:
+    repo, _ = indexed
+    paths = client.post("/v1/paths", json={"repo": repo, "source": "handler", "target": "load_user"})
+    assert paths.status_code == 200, paths.json
+    assert "paths" in paths.json and paths.json["paths"]
+    impact = client.post("/v1/impact", json={"repo": repo, "target": "load_user"})
+    assert impact.status_code == 200, impact.json
+    text = json.dumps(impact.json)
+    assert "handler" in text
+    assert client.post("/v1/impact", json={"repo": repo}).status_code == 400
+    assert client.post("/v1/paths", json={"repo": repo, "source": "handler"}).json["error"]["field"] == "target"

@@ -3,7 +3,7 @@
 // returns: target, importer {id, repo, path, name, is_test, label}, lines
 // params: ids
 UNWIND $ids AS fid
-MATCH (f:File {id: fid})<-[e:IMPORTS]-(g:File)
+MATCH (f:CodeNode {id: fid})<-[e:IMPORTS]-(g:File)
 RETURN fid AS target, g {.id, .repo, .path, .name, .is_test, kind: 'file', label: 'File'} AS importer,
        e.lines AS lines
 ORDER BY target, importer.path

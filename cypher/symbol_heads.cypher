@@ -4,5 +4,6 @@
 // returns: id, head
 // params: ids
 UNWIND $ids AS sid
-MATCH (s:Symbol {id: sid})
+MATCH (s:CodeNode {id: sid})
+WHERE s:Symbol
 RETURN sid AS id, [(s)-[:HAS_CHUNK]->(ch) WHERE ch.start_line = s.start_line | left(ch.text, 400)][0] AS head

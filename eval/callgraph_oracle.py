@@ -92,13 +92,13 @@ def _record_child(root: str, out: str) -> None:
     root = os.path.realpath(root) + os.sep
     pkg, tests = root + PKG.replace("/", os.sep), root + TESTS.replace("/", os.sep)
     sys.path.insert(0, root + "src")
-    import click  # noqa: F401  (must be the checkout's)
+    import click
     if not os.path.realpath(click.__file__).startswith(pkg):
         raise SystemExit(f"imported click from {click.__file__}, not from {pkg}")
     calls: set[tuple] = set()
     lines: set[tuple] = set()
 
-    def profile(frame, event, arg):  # noqa: ANN001
+    def profile(frame, event, arg):
         if event != "call":
             return
         code = frame.f_code
@@ -112,12 +112,12 @@ def _record_child(root: str, out: str) -> None:
         if bfn.startswith(pkg) or bfn.startswith(tests):
             calls.add((bfn[len(root):], back.f_lineno, fn[len(root):], code.co_firstlineno, code.co_name))
 
-    def local(frame, event, arg):  # noqa: ANN001
+    def local(frame, event, arg):
         if event == "line":
             lines.add((frame.f_code.co_filename, frame.f_lineno))
         return local
 
-    def trace(frame, event, arg):  # noqa: ANN001
+    def trace(frame, event, arg):
         fn = frame.f_code.co_filename
         if fn.startswith(pkg) or fn.startswith(tests):
             lines.add((fn, frame.f_lineno))
@@ -204,7 +204,7 @@ class Symbols:
 
 def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int) -> dict:
     from graphrag_code.impact import analyze_impact
-    from graphrag_code.paths import parse_unresolved, node_ref
+    from graphrag_code.paths import node_ref, parse_unresolved
 
     repo = REPO_NAME
     syms = Symbols(dump["nodes"])
@@ -385,8 +385,9 @@ def print_report(r: dict) -> None:
     print(f"click {VERSION}: test suite exit status {rt['pytest_status']} (Python {rt['python']}); "
           f"{rt['call_events_distinct']} distinct call events into src/click, mapped: {rt['mapping']}; "
           f"{rt['pairs']} (caller, callee) pairs")
-    print(f"\nCALLS precision (static edges from src/click whose call-site line ran; confirmed = pair seen at run time)")
-    print(f"  {'resolved_by':16s} {'edges':>6s} {'testable':>9s} {'confirmed':>10s} {'precision':>10s} {'ctor-unobs':>10s}")
+    print("\nCALLS precision (static edges from src/click whose call-site line ran; confirmed = pair seen at run time)")
+    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs")
+    print(f"  {header[0]:16s} {header[1]:>6s} {header[2]:>9s} {header[3]:>10s} {header[4]:>10s} {header[5]:>10s}")
     for by, c in r["calls_precision"].items():
         p = "-" if c["precision"] is None else f"{c['precision']:.3f}"
         print(f"  {by:16s} {c.get('edges', 0):6d} {c.get('testable', 0):9d} {c.get('confirmed', 0):10d} {p:>10s} "
@@ -403,11 +404,11 @@ def print_report(r: dict) -> None:
               f"{c['share_of_targets_fully_covered']}")
     v = r["impact_recall"]["verdicts"]
     for d in ("1", "3"):
-        print(f"  verdicts at depth {d}: 'complete' {v.get(f'depth{d}_complete', 0)} times, right (every runtime caller "
-              f"found) {v.get(f'depth{d}_complete_and_all_runtime_callers_found', 0)}; 'lower_bound' "
-              f"{v.get(f'depth{d}_lower_bound', 0)} times, of which {v.get(f'depth{d}_lower_bound_and_all_runtime_callers_found', 0)} "
-              f"had in fact found every runtime caller")
-
+        complete, right = v.get(f"depth{d}_complete", 0), v.get(f"depth{d}_complete_and_all_runtime_callers_found", 0)
+        lower = v.get(f"depth{d}_lower_bound", 0)
+        lower_found = v.get(f"depth{d}_lower_bound_and_all_runtime_callers_found", 0)
+        print(f"  verdicts at depth {d}: 'complete' {complete} times, right (every runtime caller found) {right}; "
+              f"'lower_bound' {lower} times, of which {lower_found} had in fact found every runtime caller")
 
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--record-child":

@@ -19,7 +19,16 @@ from .config import Neo4jSettings
 from .db import Graph, Recorder
 from .errors import GraphragError
 from .impact import DEFAULT_DEPTH, DEFAULT_TEST_DEPTH, Caller, ImpactResult, analyze_impact
-from .paths import DEFAULT_MAX_HOPS, MAX_HOPS_LIMIT, MAX_K, CallPath, NodeRef, PathResult, default_repository, find_paths
+from .paths import (
+    DEFAULT_MAX_HOPS,
+    MAX_HOPS_LIMIT,
+    MAX_K,
+    CallPath,
+    NodeRef,
+    PathResult,
+    default_repository,
+    find_paths,
+)
 
 
 def _reports_errors(fn: Callable) -> Callable:
@@ -257,7 +266,8 @@ def _print_impact(r: ImpactResult, tree: bool) -> None:
         click.echo(f"completeness: COMPLETE within the graph — {comp.reasons[0]}")
         rest = comp.reasons[1:]
     else:
-        click.echo(f"completeness: LOWER BOUND — there may be more callers than listed{' (0 callers is not certain)' if not r.callers else ''}")
+        zero = " (0 callers is not certain)" if not r.callers else ""
+        click.echo(f"completeness: LOWER BOUND — there may be more callers than listed{zero}")
         rest = comp.reasons
     for reason in rest:
         click.echo(f"  - {reason}")

@@ -68,5 +68,11 @@ def load(name: str, directory: Path = CYPHER_DIR) -> Statement:
 
 
 def load_all(directory: Path = CYPHER_DIR) -> dict[str, Statement]:
-    """Every statement under ``directory`` (recursively), checked: used by tests and --explain listings."""
-    return {p.stem: _parse(p) for p in sorted(directory.rglob("*.cypher"))}
+    """Every statement under ``directory`` (recursively), checked: used by tests and --explain listings.
+    Names must be unique across folders, so one file can never hide another."""
+    out: dict[str, Statement] = {}
+    for p in sorted(directory.rglob("*.cypher")):
+        if p.stem in out:
+            raise QueryFileError(f"two Cypher files are named {p.stem!r}: {p.relative_to(directory)} and another")
+        out[p.stem] = _parse(p)
+    return out

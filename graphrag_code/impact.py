@@ -32,8 +32,19 @@ from typing import Any
 
 from .db import Graph
 from .errors import InputError, SourceError
-from .paths import (LOW_CONFIDENCE, NodeRef, Resolved, UnresolvedCall, innermost, node_ref, parse_unresolved,
-                    repository, resolve_endpoint, symbols_in_lines)
+from .languages import LANGUAGES, language_for_path
+from .paths import (
+    LOW_CONFIDENCE,
+    NodeRef,
+    Resolved,
+    UnresolvedCall,
+    innermost,
+    node_ref,
+    parse_unresolved,
+    repository,
+    resolve_endpoint,
+    symbols_in_lines,
+)
 
 DEFAULT_DEPTH = 3
 DEFAULT_TEST_DEPTH = 8
@@ -51,8 +62,10 @@ _PACKAGE_ENTRY = ("__init__.py", "index.js", "index.ts", "index.mjs", "lib.rs", 
 _DUNDER = re.compile(r"^__\w+__$")
 _PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|setter|deleter)\b", re.M)
 _DEFINES = re.compile(r"\b(def|class|function|func|fn|interface|struct|enum|trait|type)\s+$")
-_EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|#include|use\s)")
-_TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|\[|\|)\s*$|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
+_EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
+                          r"#include|use\s)")
+_TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|\[|\|)\s*$"          # annotations, generics
+                            r"|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
 
 
 @dataclass
@@ -186,7 +199,8 @@ def _git(root: str, *args: str) -> str:
 
 def _unquote(path: str) -> str:
     if path.startswith('"') and path.endswith('"'):
-        return path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1").decode("utf-8")
+        raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
+        return raw.encode("latin-1").decode("utf-8")
     return path
 
 
@@ -301,9 +315,11 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
                     if line not in h.blank:
                         module_lines.append(line)
                 elif node.id not in chosen:
-                    chosen[node.id] = Target(node, f"diff touches {path}:{s}-{e}" if e > s else f"diff touches {path}:{s}")
+                    where = f"{path}:{s}-{e}" if e > s else f"{path}:{s}"
+                    chosen[node.id] = Target(node, f"diff touches {where}")
             if module_lines and files[path].id not in chosen:
-                chosen[files[path].id] = Target(files[path], f"diff touches module-level code at {path}:{module_lines[0]}")
+                chosen[files[path].id] = Target(files[path],
+                                                f"diff touches module-level code at {path}:{module_lines[0]}")
     return list(chosen.values()), diff_info, notes
 
 
@@ -467,8 +483,9 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
         mine = [r for r in refs if r["role"] == role]
         if mine:
             what = "the target" if role == "target" else "callers within the depth"
-            reasons.append(f"{len(mine)} non-call reference(s) to {what} ({', '.join(sorted({r['name'] for r in mine}))}"
-                           f"): passed, stored or decorating as a value; calls made through them are not in the graph")
+            named = ", ".join(sorted({r["name"] for r in mine}))
+            reasons.append(f"{len(mine)} non-call reference(s) to {what} ({named}): passed, stored or decorating "
+                           f"as a value; calls made through them are not in the graph")
     if unchecked:
         reasons.append(f"{unchecked} caller name(s) were not searched for non-call references (too many)")
     if same:
@@ -494,6 +511,29 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
 
 
 MAX_REFERENCE_NAMES = 100
+FULLTEXT_LIMIT = 50_000
+# Lucene's English stop words: the chunk_text analyzer drops them, so names like `then` are scanned for instead
+_STOP_WORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
+                        "then there these they this to was will with".split())
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+
+
+def _lines_naming(graph: Graph, repo: str, names: list[str]) -> list[dict[str, Any]]:
+    """Lines of the repository's chunks containing one of ``names``: through the full-text index, falling back
+    to a scan of the repository's chunks for stop words and when the index hits reach the limit."""
+    indexed = [n for n in names if n.lower() not in _STOP_WORDS and re.search(r"[A-Za-z0-9]", n)]
+    scan = [n for n in names if n not in indexed]
+    lines: list[dict[str, Any]] = []
+    if indexed:
+        query = " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", n.lower()) for n in indexed)
+        row = graph.run("name_references", repo=repo, query=query, names=indexed, limit=FULLTEXT_LIMIT)[0]
+        if row["hits"] >= FULLTEXT_LIMIT:
+            scan = names
+        else:
+            lines = row["lines"]
+    if scan:
+        lines += graph.run("name_references_scan", repo=repo, names=scan)
+    return sorted({(x["path"], x["line"]): x for x in lines}.values(), key=lambda x: (x["path"], x["line"]))
 
 
 def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
@@ -534,7 +574,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
         return notes, [], unchecked
     patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
     refs: list[dict[str, Any]] = []
-    for r in graph.run("name_references", repo=repo, names=names):
+    for r in _lines_naming(graph, repo, names):
+        if language_for_path(r["path"]) not in LANGUAGES:
+            continue                                    # docs and config files mention names without using them
         line = r["text"] or ""
         stripped = line.lstrip()
         if stripped.startswith(("#", "//", "*", "/*")) or _EXPORT_LINE.match(line) or "require(" in line:

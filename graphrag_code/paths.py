@@ -131,7 +131,8 @@ class Resolved:
 
     query: str
     node: NodeRef
-    how: str                        # id | exact_qualified | suffix_qualified | module_qualified | name | file_line | module_code | file | phrase
+    # id | exact_qualified | suffix_qualified | module_qualified | name | file_line | module_code | file | phrase
+    how: str
     reason: str
     candidates: list[NodeRef] = field(default_factory=list)   # every candidate considered, best first
     ambiguous: bool = False
@@ -311,10 +312,12 @@ def innermost(nodes: list[NodeRef], line: int) -> NodeRef | None:
 
 def members_of(graph: Graph, repo: str, commit: str | None, node: NodeRef) -> list[NodeRef]:
     """The symbols defined inside a container symbol (a class's methods, nested classes)."""
-    if node.label != "Symbol" or node.kind not in CONTAINER_KINDS or node.start_line is None:
+    if node.label != "Symbol" or node.kind not in CONTAINER_KINDS or node.start_line is None \
+            or node.end_line is None:
         return []
-    found = symbols_in_lines(graph, repo, commit, [(node.path, node.start_line, node.end_line)])
-    return [n for n in found.get((node.path, node.start_line, node.end_line), [])
+    span = (node.path, node.start_line, node.end_line)
+    found = symbols_in_lines(graph, repo, commit, [span])
+    return [n for n in found.get(span, [])
             if n.id != node.id and n.id.startswith(node.id.split("~")[0] + ".")]
 
 
@@ -390,13 +393,15 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
             reason = "file path" if exact else f"file path ends with /{text}"
             ambiguous = not exact and len(files) > 1
             if ambiguous:
-                reason += f"; ambiguous: {len(files)} files match ({', '.join(f.path for f, _ in files[:6])}); chose the shortest path"
+                reason += (f"; ambiguous: {len(files)} files match ({', '.join(f.path for f, _ in files[:6])}); "
+                           f"chose the shortest path")
             return Resolved(text, chosen, "file", reason, [f for f, _ in files], ambiguous)
     if re.search(r"\s", text):                                      # a phrase
         cands: list[tuple[NodeRef, str]] = []
         spellings = _identifier_spellings(text)
         for spelling in spellings:
-            cands += [(n, "name") for n, h in _by_name(graph, repo, commit, spelling) if h in ("name", "exact_qualified")]
+            cands += [(n, "name") for n, h in _by_name(graph, repo, commit, spelling)
+                      if h in ("name", "exact_qualified")]
         if not cands:
             raise InputError(f"no symbol matches the phrase {text!r} (tried {', '.join(spellings) or 'nothing'})",
                              hint="phrase search through retrieval is not built yet: give a symbol name, an id "
@@ -423,7 +428,8 @@ def _resolve_file_line(graph: Graph, repo: str, commit: str | None, text: str, p
     notes = "" if exact else f" (path ends with /{path})"
     ambiguous = not exact and len(files) > 1
     if ambiguous:
-        notes += f"; ambiguous: {len(files)} files match ({', '.join(f.path for f, _ in files[:6])}); chose the shortest path"
+        notes += (f"; ambiguous: {len(files)} files match ({', '.join(f.path for f, _ in files[:6])}); "
+                  f"chose the shortest path")
     found = symbols_in_lines(graph, repo, commit, [(file.path, line, line)]).get((file.path, line, line), [])
     node = innermost(found, line)
     if node is None:
@@ -461,8 +467,8 @@ def _hops(nodes: list[dict], rels: list[dict], repo: str, commit: str | None) ->
         confidence = round(math.prod(float(x.get("confidence") or 0.0) for x in inherit) * DISPATCH_FACTOR, 4)
         citations = [f"{by_id[x['src']].path}:{ln}" for x in inherit for ln in sorted(x.get("lines") or [])]
         chain = " -> ".join([by_id[inherit[-1]["src"]].display] + [by_id[x["dst"]].display for x in reversed(inherit)])
-        hops.append(Hop(base_method, override, "dispatch", sorted({ln for x in inherit for ln in (x.get("lines") or [])}),
-                        confidence, f"dispatch ({chain})", citations))
+        lines = sorted({ln for x in inherit for ln in (x.get("lines") or [])})
+        hops.append(Hop(base_method, override, "dispatch", lines, confidence, f"dispatch ({chain})", citations))
         i = j + 1
     return hops
 

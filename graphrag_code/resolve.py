@@ -84,6 +84,7 @@ class _Index:
                     if kind == "method":
                         self.global_methods[name].append((path, i))
             self.top[path] = top
+        self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
 
     def find_files(self, candidates: list[str]) -> list[str]:
         """Repository files for module paths (without extension): exact match first, else unique suffix."""
@@ -97,6 +98,23 @@ class _Index:
             if len(hits) == 1 or (hits and len({posixpath.dirname(h) for h in hits}) == 1):
                 return sorted(hits)
         return []
+
+
+def _python_modules(paths: list[str]) -> dict[str, str]:
+    """Dotted module name -> file, from package structure: `src/flask/typing.py` is `flask.typing` because
+    `src/flask/` holds an `__init__.py` and `src/` does not. `import typing` therefore never lands on it."""
+    packages = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
+    modules: dict[str, str] = {}
+    for path in sorted(paths):
+        stem = posixpath.splitext(posixpath.basename(path))[0]
+        parts = [] if stem == "__init__" else [stem]
+        d = posixpath.dirname(path)
+        while d in packages:
+            parts.insert(0, posixpath.basename(d))
+            d = posixpath.dirname(d)
+        if parts:
+            modules.setdefault(".".join(parts), path)
+    return modules
 
 
 def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str], bool]:
@@ -146,6 +164,8 @@ class _Resolver:
 
     # -- imports ------------------------------------------------------------------------------------------------
     def resolve_module(self, f: FileFacts, module: str) -> list[str]:
+        if f.language == "python":
+            return self._python_module(f, module)
         cands, is_dir = _module_candidates(f.language, module, f.path)
         if f.language == "go":
             parts = module.split("/")
@@ -159,18 +179,30 @@ class _Resolver:
             return sorted(p for c in cands for p in self.ix.dirs.get(c, []))
         return [p for p in self.ix.find_files(cands) if p != f.path] if cands else []
 
+    def _python_module(self, f: FileFacts, module: str) -> list[str]:
+        """Exact module resolution: absolute names through the package map, relative ones from the importer."""
+        dots = len(module) - len(module.lstrip("."))
+        if not dots:
+            hit = self.ix.py_modules.get(module)
+            return [hit] if hit and hit != f.path else []
+        cands, _ = _module_candidates("python", module, f.path)
+        for cand in cands:
+            for path in self.ix.stems.get(posixpath.normpath(cand), []):
+                if path.endswith((".py", ".pyi")) and path != f.path:
+                    return [path]
+        return []
+
     def bind_imports(self, f: FileFacts) -> None:
         binds: dict[str, tuple] = {}
         src = file_id(self.repo, f.path)
         for module, name, alias, line, wildcard in f.imports:
-            targets = self.resolve_module(f, module)
-            if not targets and name and f.language == "python":   # `from pkg import submodule`
-                sub = module.rstrip(".") + ("." if not module.endswith(".") else "") + name
-                targets = self.resolve_module(f, sub if module.strip(".") else module + name)
-                if targets:
-                    binds[alias or name] = ("module", targets)
-                    self._import_edge(src, targets, line, name)
+            if name and f.language == "python":   # `from pkg import submodule` binds the submodule
+                sub = self.resolve_module(f, module + name if module.endswith(".") else f"{module}.{name}")
+                if sub:
+                    binds[alias or name] = ("module", sub)
+                    self._import_edge(src, sub, line, name)
                     continue
+            targets = self.resolve_module(f, module)
             if not targets:
                 ext = module.split("/")[0] if f.language in ("javascript", "typescript", "tsx") else module
                 self.out.external_modules.add(ext)

@@ -80,7 +80,8 @@ function cypherLiteral(v) {
   return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-// The Browser's GRASS reader has no comments and splits declarations on ';' and ':' — one line is enough.
+// Neo4j Browser 5.24 crashes ("Cannot read properties of undefined (reading 'replace')") on a multi-line
+// `:style` command; its GRASS reader ignores line breaks, so the style goes in on one line.
 function grassOneLine(text) {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
@@ -151,11 +152,17 @@ try {
 
   const stream = page.locator('[data-testid="stream"]');
   const newestFrame = () => stream.locator('[data-testid="frame"]').first();
+  const editorText = () => (document.querySelector('[data-testid="activeEditor"] .view-lines')?.innerText || '')
+    .replace(/[\s\u200b]+/g, '');
   async function runCommand(text) {
     const before = await stream.locator('[data-testid="frame"]').count();
+    // The editor empties itself after a run; on a busy machine that may come late and would swallow the next
+    // command, so wait for it to be empty, and for the text to be in it before pressing Run.
+    await page.waitForFunction(`(${editorText})() === ''`);
     await page.locator('[data-testid="activeEditor"]').click();
     // insertText types no key events: Monaco adds no closing brackets or quotes of its own.
     await page.keyboard.insertText(text);
+    await page.waitForFunction(`(${editorText})() !== ''`);
     await page.locator('[data-testid="editor-Run"]').click();
     await page.waitForFunction(
       (n) => document.querySelectorAll('[data-testid="stream"] [data-testid="frame"]').length > n, before);

@@ -10,13 +10,13 @@ import uuid
 
 import pytest
 from click.testing import CliRunner
+from test_paths import SHOP, SHOP_JS, build
 
 from graphrag_code.cli_graph import impact_command
 from graphrag_code.db import Graph
 from graphrag_code.errors import InputError
 from graphrag_code.impact import analyze_impact, parse_diff
 from graphrag_code.indexer import delete_repository, index_repository
-from test_paths import SHOP, SHOP_JS, build
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +180,7 @@ def test_parse_diff_sides_blank_lines_and_deletions() -> None:
 
 
 def test_cli_table_tree_json_and_fail_on(shops) -> None:
-    graph, names, _ = shops
+    _, names, _ = shops
     runner = CliRunner()
     table = runner.invoke(impact_command, ["save_row", "--repo", names["py"]])
     assert table.exit_code == 0, table.output

@@ -301,7 +301,7 @@ def test_javascript_path_and_file_line(shop) -> None:
 
 
 def test_cli_path_text_json_and_errors(shop, monkeypatch) -> None:
-    graph, names, _ = shop
+    _, names, py = shop
     runner = CliRunner()
     text = runner.invoke(path_command, ["OrderService.cancel", "save_row", "--repo", names["py"], "-k", "2"])
     assert text.exit_code == 0, text.output
@@ -321,6 +321,11 @@ def test_cli_path_text_json_and_errors(shop, monkeypatch) -> None:
     assert nopath.exit_code == 0
     assert "No call path" in nopath.output and "handler.apply_refund" in nopath.output
     assert "could hide" in nopath.output
+
+    monkeypatch.chdir(py.root / "app")            # no --repo: the indexed repository containing the cwd
+    here = runner.invoke(path_command, ["persist", "save_row", "--explain"])
+    assert here.exit_code == 0, here.output
+    assert "1 path within 8 hops" in here.output and "call_paths_dispatch" in here.output   # --explain on stderr
 
     missing = runner.invoke(path_command, ["nope", "save_row", "--repo", names["py"]])
     assert missing.exit_code == InputError.exit_code and "no symbol named 'nope'" in missing.output

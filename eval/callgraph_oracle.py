@@ -11,7 +11,8 @@ Steps (everything under eval/.corpus/oracle/, git-ignored):
 2. A child process runs click's test suite with ``src/`` first on ``sys.path`` under ``sys.setprofile``
    (call events: callee code object -> calling frame and its current line) and ``sys.settrace`` restricted to
    click's and the tests' code (executed lines). Only calls whose callee is in ``src/click`` are kept.
-3. The checkout is indexed as ``oracle-click-8.1.7`` with ``index_repository``.
+3. The checkout is indexed as ``oracle-click-8.1.7`` with ``index_repository`` (every run: files already
+   indexed are not parsed again, but edges are re-resolved with the current resolver).
 4. Runtime calls are mapped to indexed symbols: the caller by the calling line (innermost symbol containing it,
    else the file's module-level code, as the extractor attributes call sites), the callee by its code object
    (innermost symbol containing ``co_firstlineno`` whose name is ``co_name``; lambdas/comprehensions are not
@@ -155,10 +156,8 @@ def record(checkout: Path, force: bool = False) -> dict:
 def index(graph, checkout: Path) -> dict:
     from graphrag_code.indexer import index_repository
 
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True).stdout.strip()
-    rows = graph.run("repo_get", repo=REPO_NAME)
-    if not rows or rows[0]["repo"].get("commit") != head or rows[0]["repo"].get("status") != "ready":
-        index_repository(graph, checkout, name=REPO_NAME)
+    # always run: unchanged files are not parsed again, but resolution is redone with the current resolver
+    index_repository(graph, checkout, name=REPO_NAME)
     return graph.run("repo_dump", repo=REPO_NAME)[0]
 
 

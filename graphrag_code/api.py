@@ -38,6 +38,8 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     max_length: int | None = None
+    min_length: int | None = None
+    nullable: bool = True        # optional fields: null means "not given"
     choices: tuple[str, ...] | None = None
 
 
@@ -49,6 +51,7 @@ class Endpoint:
     body: dict[str, Field] = field(default_factory=dict)
     query: dict[str, Field] = field(default_factory=dict)
     example: dict[str, Any] | None = None
+    one_of_required: tuple[str, ...] = ()     # the body must give at least one of these
 
 
 _SEARCH_FIELDS = {
@@ -82,13 +85,16 @@ ENDPOINTS: dict[str, Endpoint] = {
         "repo": Field(str, True, max_length=200),
         "source": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
         "target": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
-        "max_hops": Field(int, minimum=1, maximum=12), "k": Field(int, minimum=1, maximum=10)},
+        "max_hops": Field(int, minimum=1, maximum=10), "k": Field(int, minimum=1, maximum=16)},
         example={"repo": "shop", "source": "refresh_route", "target": "sign"}),
     "impact": Endpoint("POST", "/v1/impact", "What breaks if X changes: transitive callers, entry points, tests", {
         "repo": Field(str, True, max_length=200),
-        "target": Field(str, description="Symbol, file:line or file path", max_length=500),
-        "diff": Field(str, description="A git revision: the symbols its diff touches", max_length=200),
-        "depth": Field(int, minimum=1, maximum=10)}, example={"repo": "shop", "target": "sign"}),
+        "target": Field(str, description="Symbol, file:line or file path", max_length=500, min_length=1,
+                        nullable=False),
+        "diff": Field(str, description="A git revision: the symbols its diff touches", max_length=200,
+                      min_length=1, nullable=False),
+        "depth": Field(int, minimum=1, maximum=10)}, example={"repo": "shop", "target": "sign"},
+        one_of_required=("target", "diff")),
     "repos_list": Endpoint("GET", "/v1/repositories", "Indexed repositories with commit, counts and versions"),
     "repos_index": Endpoint("POST", "/v1/repositories", "Index or re-index a path on the server (asynchronous job)", {
         "path": Field(str, True, "Directory on the server", max_length=1000),
@@ -112,6 +118,10 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
         raise err
     out = {}
     for name, spec in fields.items():
+        if name in data and data[name] is None and not spec.nullable:
+            err = InputError(f"{name!r} must not be null")
+            err.field = name
+            raise err
         if name not in data or data[name] is None:
             if spec.required:
                 err = InputError(f"{name!r} is required")
@@ -129,7 +139,7 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
             problem = f"must be ≤ {spec.maximum}"
         if ok and spec.max_length is not None and len(value) > spec.max_length:
             problem = f"must be at most {spec.max_length} characters"
-        if ok and isinstance(value, str) and not value.strip() and spec.required:
+        if ok and isinstance(value, str) and not value.strip() and (spec.required or spec.min_length):
             problem = "must not be empty"
         if problem:
             err = InputError(f"{name!r} {problem}")
@@ -137,6 +147,11 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
             raise err
         out[name] = value
     return out
+
+
+class Forbidden(InputError):
+    http_status = 403
+    code = "forbidden"
 
 
 # -- jobs ---------------------------------------------------------------------------------------------------------
@@ -166,10 +181,16 @@ class JobRunner:
         self.jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
 
-    def submit(self, path: str, name: str | None) -> Job:
+    def submit(self, path: str, name: str | None, allowed: tuple[Path, ...]) -> Job:
         from .indexer import default_repo_name
 
-        root = Path(path)
+        if not allowed:
+            raise Forbidden("indexing over the API is off", hint="start the server with GRAPHRAG_INDEX_ROOTS=/srv/repos")
+        root = Path(path).resolve()
+        if not any(root == r.resolve() or r.resolve() in root.parents for r in allowed):
+            err = Forbidden(f"{path} is outside the directories this server may index")
+            err.field = "path"
+            raise err
         if not root.is_dir():
             err = InputError(f"not a directory on the server: {path}")
             err.field = "path"
@@ -211,6 +232,8 @@ class ApiConfig:
     neo4j: Neo4jSettings = field(default_factory=Neo4jSettings.from_env)
     index: IndexSettings = field(default_factory=IndexSettings)
     embedder_loader: Callable[[], Any] | None = None    # returns an embedder or raises; None: vectors off
+    # directories under which POST /v1/repositories may index (none: indexing over the API is off)
+    index_roots: tuple[Path, ...] = ()
     extra_endpoints: Callable[[Flask, "ApiContext"], None] | None = None
 
 
@@ -293,7 +316,10 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response:
-        return _error(exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or "")
+        # keep the exception's own headers (Allow on 405) but not its HTML content type
+        headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        return _error(exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or "",
+                      **headers)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:
@@ -359,8 +385,14 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.post("/v1/ask")
     def ask() -> Response:
         from .answer import answer
+        from .llm import LLMSettings
 
         args = _json_body(ENDPOINTS["ask"])
+        if args.get("llm") is True and not LLMSettings.from_env().configured:
+            err = InputError("this server has no LLM configured (ANTHROPIC_API_KEY); ask with llm=false or "
+                             "leave llm out for an extractive answer")
+            err.field = "llm"
+            raise err
         use_vectors = ctx.embedder is not None
         channels = ("fulltext", "symbol", "location") + (("vector",) if use_vectors else ())
         result = answer(ctx.graph, args["question"], repo=args.get("repo"),
@@ -395,7 +427,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.post("/v1/repositories")
     def index_repo() -> Response:
         args = _json_body(ENDPOINTS["repos_index"])
-        job = ctx.jobs.submit(args["path"], args.get("name"))
+        job = ctx.jobs.submit(args["path"], args.get("name"), ctx.config.index_roots)
         resp = jsonify(job.to_dict())
         resp.status_code = 202
         resp.headers["Location"] = f"/v1/jobs/{job.id}"
@@ -454,6 +486,10 @@ def _schema(fields: dict[str, Field]) -> dict[str, Any]:
             p["maximum"] = f.maximum
         if f.max_length is not None:
             p["maxLength"] = f.max_length
+        if f.min_length is not None or (f.required and f.type is str):
+            p["minLength"] = f.min_length or 1
+        if not f.required and f.nullable:
+            p["nullable"] = True   # null means "not given"
         if f.choices:
             p["enum"] = list(f.choices)
         props[name] = p
@@ -475,7 +511,9 @@ def openapi_document() -> dict[str, Any]:
             "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}},
             "400": {"description": "Invalid input", "content": {"application/json": {"schema": error}}},
             "401": {"description": "Missing or invalid token", "content": {"application/json": {"schema": error}}},
+            "403": {"description": "Not allowed", "content": {"application/json": {"schema": error}}},
             "404": {"description": "Not found", "content": {"application/json": {"schema": error}}},
+            "413": {"description": "Request too large", "content": {"application/json": {"schema": error}}},
             "503": {"description": "Neo4j or the LLM unavailable; retry later",
                     "content": {"application/json": {"schema": error}}}}}
         if name in ("healthz", "readyz"):
@@ -487,7 +525,10 @@ def openapi_document() -> dict[str, Any]:
         if params:
             op["parameters"] = params
         if ep.body:
-            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": _schema(ep.body)}}}
+            body_schema = _schema(ep.body)
+            if ep.one_of_required:
+                body_schema["anyOf"] = [{"required": [f]} for f in ep.one_of_required]
+            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body_schema}}}
         if name == "repos_index":
             op["responses"]["202"] = {"description": "Job accepted",
                                       "content": {"application/json": {"schema": {"type": "object"}}}}

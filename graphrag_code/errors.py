@@ -6,6 +6,7 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     GraphragError                     base; ``exit_code`` and ``http_status`` say how front ends report it
     ├── ConfigError                   bad settings or arguments (exit 2, HTTP 400)
     │   └── InputError                malformed user input: a path that is not there, a bad option value
+    │       └── NotFound              a repository, symbol or file the graph does not hold (HTTP 404)
     ├── QueryFileError                a .cypher or .scm file is malformed, or a call passes the wrong parameters
     ├── DatabaseError                 Neo4j failed (exit 3, HTTP 503)
     │   ├── DatabaseUnavailable       Neo4j cannot be reached: start it or check NEO4J_URI
@@ -44,6 +45,11 @@ class ConfigError(GraphragError):
 
 class InputError(ConfigError):
     code = "bad_input"
+
+
+class NotFound(InputError):
+    http_status = 404
+    code = "not_found"
 
 
 class QueryFileError(GraphragError):

@@ -339,7 +339,10 @@ def _targets(graph: Graph, repo: str, info: dict[str, Any], target: str | None, 
         targets = [Target(res.node, res.reason + " (its module-level code and importers)")]
         targets += [Target(s, f"defined in {res.node.path}") for s in syms]
         return targets, res, None, []
-    return [Target(res.node, res.reason)], res, None, []
+    targets = [Target(res.node, res.reason)]
+    targets += [Target(v, f"another definition of {v.qualified_name} in {v.path} (overload or redefinition)")
+                for v in res.variants]
+    return targets, res, None, []
 
 
 # -- entry points -------------------------------------------------------------------------------------------------
@@ -518,22 +521,35 @@ _STOP_WORDS = frozenset("a an and are as at be but by for if in into is it no no
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 
 
-def _lines_naming(graph: Graph, repo: str, names: list[str]) -> list[dict[str, Any]]:
-    """Lines of the repository's chunks containing one of ``names``: through the full-text index, falling back
-    to a scan of the repository's chunks for stop words and when the index hits reach the limit."""
+_PY_NOISE = re.compile(r'''"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|#[^\n]*''')
+_C_NOISE = re.compile(r'''//[^\n]*|/\*[\s\S]*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`''')
+_HASH_COMMENT_LANGUAGES = ("python", "ruby")
+
+
+def code_only(text: str, language: str) -> str:
+    """``text`` with comments and string literals blanked out (same length, newlines kept), so that a name
+    in a docstring, a comment or a string is not taken for a use of it."""
+    noise = _PY_NOISE if language in _HASH_COMMENT_LANGUAGES else _C_NOISE
+    return noise.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+
+
+def _chunks_naming(graph: Graph, repo: str, names: list[str]) -> list[dict[str, Any]]:
+    """Chunks of the repository containing one of ``names``: through the full-text index, falling back to a
+    scan of the repository's chunks for stop words and when the index hits reach the limit."""
     indexed = [n for n in names if n.lower() not in _STOP_WORDS and re.search(r"[A-Za-z0-9]", n)]
     scan = [n for n in names if n not in indexed]
-    lines: list[dict[str, Any]] = []
+    chunks: list[dict[str, Any]] = []
     if indexed:
         query = " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", n.lower()) for n in indexed)
         row = graph.run("name_references", repo=repo, query=query, names=indexed, limit=FULLTEXT_LIMIT)[0]
         if row["hits"] >= FULLTEXT_LIMIT:
             scan = names
         else:
-            lines = row["lines"]
+            chunks = row["chunks"]
     if scan:
-        lines += graph.run("name_references_scan", repo=repo, names=scan)
-    return sorted({(x["path"], x["line"]): x for x in lines}.values(), key=lambda x: (x["path"], x["line"]))
+        chunks += graph.run("name_references_scan", repo=repo, names=scan)
+    unique = {(c["path"], c["start_line"]): c for c in chunks}
+    return [unique[k] for k in sorted(unique)]
 
 
 def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
@@ -541,8 +557,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
     """Ways the targets (and the callers within the depth, whose own callers count too) run without a call the
     graph can see: dunder methods and properties (called by the language), and non-call references to their
     names (a function passed as a callback, stored in a table, used as a bare decorator, a bound method handed
-    out). Lines naming them are found by a scan of the repository's chunks and checked one by one; imports and
-    export lists are not references. Returns (reasons, references, names not searched)."""
+    out). Chunks naming them are found through the full-text index; their lines, with comments and strings
+    blanked out, are checked one by one; imports and export lists are not references. Returns (reasons,
+    references, names not searched)."""
     role = {t.id: "target" for t in targets if t.label == "Symbol" and t.name}
     for n in inner:
         role.setdefault(n.id, "caller")
@@ -574,20 +591,51 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
         return notes, [], unchecked
     patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
     refs: list[dict[str, Any]] = []
-    for r in _lines_naming(graph, repo, names):
-        if language_for_path(r["path"]) not in LANGUAGES:
+    seen: set[tuple[str, int]] = set()
+    for chunk in _chunks_naming(graph, repo, names):
+        language = language_for_path(chunk["path"])
+        if language not in LANGUAGES:
             continue                                    # docs and config files mention names without using them
-        line = r["text"] or ""
-        stripped = line.lstrip()
-        if stripped.startswith(("#", "//", "*", "/*")) or _EXPORT_LINE.match(line) or "require(" in line:
+        text = chunk["text"] or ""
+        code = code_only(text, language)
+        present = [n for n in names if n in code and not _binds_locally(code, n)]
+        if not present:
             continue
-        for name, pat in patterns.items():
-            kind = _reference_kind(line, pat)
-            if kind:
-                refs.append({"name": name, "role": by_name[name], "path": r["path"], "line": r["line"],
-                             "citation": f"{r['path']}:{r['line']}", "kind": kind, "text": line.strip()[:160]})
-                break
+        raw = text.split("\n")
+        for i, line in enumerate(code.split("\n")):
+            lineno = chunk["start_line"] + i
+            if (chunk["path"], lineno) in seen or _EXPORT_LINE.match(line) or "require(" in raw[i]:
+                continue
+            for name in present:
+                if name not in line:
+                    continue
+                kind = _reference_kind(line, patterns[name])
+                if kind:
+                    seen.add((chunk["path"], lineno))
+                    refs.append({"name": name, "role": by_name[name], "path": chunk["path"], "line": lineno,
+                                 "citation": f"{chunk['path']}:{lineno}", "kind": kind, "text": raw[i].strip()[:160]})
+                    break
     return notes, refs, unchecked
+
+
+_KEYWORDS = frozenset("and as assert async await break case catch class const continue def del delete do elif else "
+                      "except export extends finally for from function global if import in instanceof is lambda let "
+                      "new nonlocal not of or pass raise return static switch throw try typeof var void while with "
+                      "yield".split())
+
+
+def _binds_locally(code: str, name: str) -> bool:
+    """Whether a chunk (comments and strings blanked) binds ``name`` itself: a parameter, an assignment, a loop
+    or ``as`` target, a let/const/var. Inside such a chunk the name is a local variable, not the target."""
+    n = re.escape(name)
+    word = rf"(?<![\w$.]){n}(?![\w$])"
+    params = r"(?:def|function)\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|lambda([^:]*):"
+    for m in re.finditer(params, code):
+        if re.search(word, next(g for g in m.groups() if g is not None) or ""):
+            return True
+    return bool(re.search(rf"^\s*{n}\s*(?::[^=\n]*)?=(?!=)|\b(?:let|const|var|as|global|nonlocal)\s+{n}(?![\w$])"
+                          rf"|\bfor\s*\(?\s*(?:let|const|var)?[\w\s,()$]*{word}[\w\s,()$]*\s+(?:in|of)\b"
+                          rf"|(?<![\w$.]){n}\s*=>", code, re.M))
 
 
 def _reference_kind(line: str, pattern: re.Pattern[str]) -> str | None:
@@ -604,9 +652,14 @@ def _reference_kind(line: str, pattern: re.Pattern[str]) -> str | None:
             continue
         if "#" in before or "//" in before:
             continue
+        if before.endswith(("`", ":func:", ":meth:", ":class:")) or after.startswith("`"):
+            continue                                              # documentation markup (``name``, :func:)
         if re.search(r"@\s*(?:[\w.]*\.)?$", before) and not re.match(r"\s*\(", after):
             return "decorator"
         if before.rstrip().endswith("new"):
             continue
+        prev, nxt = re.search(r"([A-Za-z_]\w*)\s+$", before), re.match(r"\s+([A-Za-z_]\w*)", after)
+        if prev and nxt and prev[1] not in _KEYWORDS and nxt[1] not in _KEYWORDS:
+            continue                                              # "word name word": prose, not code
         return "value"
     return None

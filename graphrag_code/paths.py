@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .db import Graph
-from .errors import InputError
+from .errors import InputError, NotFound
 
 DEFAULT_MAX_HOPS = 8
 MAX_HOPS_LIMIT = 10          # the quantifier bound written in cypher/call_paths*.cypher
@@ -137,11 +137,18 @@ class Resolved:
     candidates: list[NodeRef] = field(default_factory=list)   # every candidate considered, best first
     ambiguous: bool = False
     members: list[NodeRef] = field(default_factory=list)      # for a class: its methods (searched too)
+    # other definitions of the same qualified name in the same file (overloads, redefinitions): searched too
+    variants: list[NodeRef] = field(default_factory=list)
+
+    @property
+    def nodes(self) -> list[NodeRef]:
+        """Everything the endpoint stands for: the chosen node, its same-name variants, a class's members."""
+        return [self.node, *self.variants, *self.members]
 
     def to_dict(self) -> dict[str, Any]:
         return {"query": self.query, "chosen": self.node.to_dict(), "how": self.how, "reason": self.reason,
                 "ambiguous": self.ambiguous, "candidates": [c.to_dict() for c in self.candidates],
-                "members": [m.id for m in self.members]}
+                "variants": [v.id for v in self.variants], "members": [m.id for m in self.members]}
 
 
 @dataclass
@@ -239,7 +246,7 @@ def repository(graph: Graph, repo: str) -> dict[str, Any]:
     rows = graph.run("repo_get", repo=repo)
     if not rows:
         known = [r["repo"]["id"] for r in graph.run("repo_list")]
-        raise InputError(f"repository {repo!r} is not indexed",
+        raise NotFound(f"repository {repo!r} is not indexed",
                          hint=f"indexed: {', '.join(known[:20]) or 'none'}; index it with `graphrag-code index PATH`")
     return rows[0]["repo"]
 
@@ -353,20 +360,44 @@ _HOW_TEXT = {"exact_qualified": "exact qualified name", "suffix_qualified": "qua
 
 
 def _choose(query: str, cands: list[tuple[NodeRef, str]], what: str) -> Resolved:
-    cands = sorted(cands, key=lambda c: _rank(*c))
-    best, how = cands[0]
+    # definitions of one qualified name in one file (overloads, redefinitions) are one candidate: the last is
+    # the one that runs (Python) or carries the body (TypeScript overloads); the others come along as variants
+    groups: dict[tuple[str, str | None], list[tuple[NodeRef, str]]] = {}
+    for c in cands:
+        groups.setdefault((c[0].path, c[0].qualified_name), []).append(c)
+    reps = []
+    for group in groups.values():
+        group.sort(key=lambda c: c[0].start_line or 0)
+        reps.append((group[-1], [g[0] for g in group[:-1]]))
+    reps.sort(key=lambda r: _rank(*r[0]))
+    (best, how), variants = reps[0]
     top = _rank(best, how)[:2]
-    ties = [c for c, h in cands if _rank(c, h)[:2] == top]
+    ties = [r[0][0] for r in reps if _rank(*r[0])[:2] == top]
     reason = f"{what}: {_HOW_TEXT.get(how, how)}"
     ambiguous = len(ties) > 1
     if ambiguous:
         reason += (f"; ambiguous: {len(ties)} candidates rank equally ({', '.join(t.id for t in ties[:6])}"
                    f"{', ...' if len(ties) > 6 else ''}); chose the first by kind and path")
+    if variants:
+        reason += (f"; {len(variants) + 1} definitions of {best.qualified_name} in {best.path} (overloads or "
+                   f"redefinitions): all are searched, the last (the one that runs) is shown")
     if not best.is_test and any(c.is_test for c, _ in cands):
         reason += "; non-test preferred over test candidates"
-    if len(cands) > len(ties):
-        reason += f"; {len(cands) - len(ties)} other candidate(s) rank lower"
-    return Resolved(query, best, how, reason, [c for c, _ in cands], ambiguous)
+    if len(reps) > len(ties):
+        reason += f"; {len(reps) - len(ties)} other candidate(s) rank lower"
+    ordered = [best, *variants] + [r[0][0] for r in reps[1:]]
+    return Resolved(query, best, how, reason, ordered, ambiguous, variants=variants)
+
+
+def _same_name_variants(graph: Graph, repo: str, commit: str | None, node: NodeRef) -> list[NodeRef]:
+    """Other definitions of ``node``'s qualified name in its file (``id~2``, ``id~3``...)."""
+    if node.label != "Symbol" or not node.qualified_name:
+        return []
+    rows = graph.run("symbol_lookup_name", repo=repo, name=node.name, qualified=node.qualified_name,
+                     suffix="." + node.qualified_name, limit=500)
+    found = [node_ref(r["node"], repo, commit) for r in rows]
+    return sorted((n for n in found if n.path == node.path and n.qualified_name == node.qualified_name
+                   and n.id != node.id), key=lambda n: n.start_line or 0)
 
 
 def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None = None,
@@ -380,7 +411,10 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
         rows = graph.run("symbol_lookup_id", repo=repo, id=node_id)
         if rows:
             node = node_ref(rows[0]["node"], repo, commit)
-            return Resolved(text, node, "id", "exact id", [node])
+            variants = _same_name_variants(graph, repo, commit, node)
+            reason = "exact id" + (f"; {len(variants)} other definition(s) of {node.qualified_name} in {node.path} "
+                                   f"(overloads or redefinitions) are searched too" if variants else "")
+            return Resolved(text, node, "id", reason, [node, *variants], variants=variants)
         raise InputError(f"no symbol with id {node_id!r} in {repo}")
     m = _FILE_LINE.match(text)
     if m and _looks_like_path(m["path"]):
@@ -435,11 +469,15 @@ def _resolve_file_line(graph: Graph, repo: str, commit: str | None, text: str, p
     if node is None:
         return Resolved(text, file, "module_code", f"line {line} of {file.path} is in no definition: the file's "
                                                     f"module-level code{notes}", [file], ambiguous)
-    enclosing = [n for n in found if n.id != node.id]
+    enclosing = [n for n in found if n.id != node.id and (n.end_line or 0) >= line]
     reason = f"innermost symbol containing line {line} of {file.path}{notes}"
     if enclosing:
         reason += f" (inside {', '.join(n.display for n in enclosing)})"
-    return Resolved(text, node, "file_line", reason, [node, *enclosing], ambiguous)
+    variants = _same_name_variants(graph, repo, commit, node)
+    if variants:
+        reason += (f"; {len(variants)} other definition(s) of {node.qualified_name} in {node.path} (overloads or "
+                   f"redefinitions) are searched too")
+    return Resolved(text, node, "file_line", reason, [node, *enclosing], ambiguous, variants=variants)
 
 
 # -- paths --------------------------------------------------------------------------------------------------------
@@ -474,7 +512,7 @@ def _hops(nodes: list[dict], rels: list[dict], repo: str, commit: str | None) ->
 
 
 def _endpoint_ids(res: Resolved) -> list[str]:
-    return [res.node.id, *(m.id for m in res.members)]
+    return list(dict.fromkeys(n.id for n in res.nodes))
 
 
 def find_paths(graph: Graph, repo: str, source: str, target: str, *, max_hops: int = DEFAULT_MAX_HOPS,
@@ -491,13 +529,16 @@ def find_paths(graph: Graph, repo: str, source: str, target: str, *, max_hops: i
     dst = resolve_endpoint(graph, repo, target, commit=commit)
     notes: list[str] = []
     for res in (src, dst):
-        res.members = members_of(graph, repo, commit, res.node)
+        res.members = [m for n in (res.node, *res.variants) for m in members_of(graph, repo, commit, n)]
         if res.members:
             notes.append(f"{res.node.display} is a {res.node.kind}: paths from/to any of its {len(res.members)} "
                          f"members count")
     if src.node.id == dst.node.id:
         raise InputError(f"{source!r} and {target!r} resolve to the same node ({src.node.id})")
-    sources, targets = _endpoint_ids(src), _endpoint_ids(dst)
+    # one endpoint may lie inside the other (a method and its class): the chosen nodes stay, the expansions give way
+    sources = [i for i in _endpoint_ids(src) if i != dst.node.id]
+    targets = [i for i in _endpoint_ids(dst) if i not in sources or i == dst.node.id]
+    sources = [i for i in sources if i not in targets]
     found: dict[tuple[str, ...], CallPath] = {}
     for statement in ("call_paths", "call_paths_dispatch"):
         rows = graph.run(statement, sources=sources, targets=targets, max_hops=max_hops)
@@ -512,8 +553,7 @@ def find_paths(graph: Graph, repo: str, source: str, target: str, *, max_hops: i
     if len(ranked) > k:
         notes.append(f"{len(ranked) - k} more path(s) found within {max_hops} hops (raise -k to see them)")
     if ranked:
-        weak = {id(h) for p in result.paths for h in p.weak_hops}
-        if weak:
+        if any(p.weak_hops for p in result.paths):
             notes.append("some hops are uncertain (confidence < 0.6 or dynamic dispatch): the path may not run")
     else:
         result.frontier = frontier(graph, repo, commit, src, dst, max_hops)
@@ -524,7 +564,7 @@ def frontier(graph: Graph, repo: str, commit: str | None, src: Resolved, dst: Re
     """What ``src`` reaches within ``max_hops`` calls, and the calls along the way that could hide a path."""
     rows = graph.run("reach_forward", sources=_endpoint_ids(src), max_hops=max_hops, min_confidence=LOW_CONFIDENCE)
     per_depth: dict[int, int] = {}
-    start = {n.id: n for n in (src.node, *src.members)}
+    start = {n.id: n for n in src.nodes}
     reached: dict[str, NodeRef] = dict(start)
     weak: dict[tuple[str, str], dict] = {}
     for r in rows:
@@ -535,7 +575,7 @@ def frontier(graph: Graph, repo: str, commit: str | None, src: Resolved, dst: Re
         per_depth[r["depth"]] = per_depth.get(r["depth"], 0) + 1
         for w in r["weak"]:
             weak[(w["src"], w["dst"])] = w
-    target_names = {dst.node.name, *(m.name for m in dst.members)} - {""}
+    target_names = {n.name for n in dst.nodes} - {""}
     if dst.node.label == "File":
         target_names = set()
     suspects, others, external = [], [], 0
@@ -552,7 +592,7 @@ def frontier(graph: Graph, repo: str, commit: str | None, src: Resolved, dst: Re
                 others.append(u)
     suspects.sort(key=lambda u: (u.node.path, u.line))
     others.sort(key=lambda u: (u.reason.split(":")[0] != "dynamic", u.node.path, u.line))
-    callers = graph.run("callers_step", ids=[dst.node.id])
+    callers = graph.run("callers_step", ids=[n.id for n in (dst.node, *dst.variants)])
     target_callers = sorted({r["caller"]["id"]: node_ref(r["caller"], repo, commit) for r in callers}.values(),
                             key=lambda n: n.id)
     return Frontier(max_hops, per_depth, len(reached) - len(start), per_depth.get(max_hops, 0) > 0,

@@ -162,15 +162,17 @@ class Searcher:
             if self.embedder is None:
                 notes.append("vector channel off: no embedder configured")
             else:
-                status = self.graph.run("embedding_status", repo=repo)[0]
-                if not status["embedded"]:
+                from .vectors import embedding_status
+                status = embedding_status(self.graph, repo, self.embedder.model_id) if repo else \
+                    {"chunks": 1, "current": 1}   # across repositories: let the index answer
+                if not status["current"]:
                     vectors = "missing"
                     notes.append("searched without vectors: no chunk has an embedding yet "
                                  "(run `graphrag-code embed`)")
                 else:
                     vectors = "used"
-                    if status["embedded"] < status["chunks"]:
-                        notes.append(f"{status['chunks'] - status['embedded']} of {status['chunks']} chunks have "
+                    if status["current"] < status["chunks"]:
+                        notes.append(f"{status['chunks'] - status['current']} of {status['chunks']} chunks have "
                                      "no vector yet: the vector channel saw only the rest")
                     from .vectors import vector_search
                     timed("vector", lambda: [r["id"] for r in vector_search(self.graph, self.embedder, a.text,

@@ -35,7 +35,7 @@ def _id_range(repo: str) -> tuple[str, str]:
 def embedding_status(graph: Graph, repo: str, model_id: str | None = None) -> dict:
     """{chunks, with_vector, current, missing, models}: ``current`` counts vectors of ``model_id``."""
     rows = graph.run("embedding_counts", repo=repo, model_id=model_id)
-    row = rows[0] if rows else {"chunks": 0, "with_vector": 0, "current": 0, "models": []}
+    row: dict[str, Any] = rows[0] if rows else {"chunks": 0, "with_vector": 0, "current": 0, "models": []}
     return {"chunks": row["chunks"], "with_vector": row["with_vector"], "current": row["current"],
             "missing": row["chunks"] - row["current"], "models": {m: n for m, n in row["models"]}}
 
@@ -66,7 +66,7 @@ class _Worker(threading.Thread):
             self.error = exc
 
 
-def _put(q: "queue.Queue[Any]", item: Any, stop: threading.Event) -> bool:
+def _put(q: queue.Queue[Any], item: Any, stop: threading.Event) -> bool:
     """Put unless the pipeline is stopping; False when it is."""
     while not stop.is_set():
         try:
@@ -77,7 +77,7 @@ def _put(q: "queue.Queue[Any]", item: Any, stop: threading.Event) -> bool:
     return False
 
 
-def _hand_over(q: "queue.Queue[Any]", item: Any, worker: _Worker) -> None:
+def _hand_over(q: queue.Queue[Any], item: Any, worker: _Worker) -> None:
     """Put for ``worker`` to take, re-raising its error if it died instead of taking."""
     while True:
         if worker.error is not None:
@@ -89,7 +89,7 @@ def _hand_over(q: "queue.Queue[Any]", item: Any, worker: _Worker) -> None:
             continue
 
 
-def _get(q: "queue.Queue[Any]", workers: list[_Worker]) -> Any:
+def _get(q: queue.Queue[Any], workers: list[_Worker]) -> Any:
     """Get, but fail fast (re-raising its error) if a worker died instead of producing."""
     while True:
         try:
@@ -124,8 +124,8 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
     stop = threading.Event()
-    pages: "queue.Queue[Any]" = queue.Queue(maxsize=_QUEUE_PAGES)
-    writes: "queue.Queue[Any]" = queue.Queue(maxsize=_QUEUE_PAGES)
+    pages: queue.Queue[Any] = queue.Queue(maxsize=_QUEUE_PAGES)
+    writes: queue.Queue[Any] = queue.Queue(maxsize=_QUEUE_PAGES)
     counts = {"read": 0, "written": 0, "stale": 0}
     busy = {"read": 0.0, "write": 0.0}   # seconds inside database calls (the threads' lifetimes overlap)
     after, upper = _id_range(repo)
@@ -186,9 +186,9 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
                         sample.append(t)
                     elif (j := rng.randrange(seen)) < raw_sample:
                         sample[j] = t
-            out = [{"id": r["id"], "content_hash": r["content_hash"], "vector": v}
-                   for r, v in zip(rows, result.vectors)]
-            _hand_over(writes, out, writer)
+            page = [{"id": r["id"], "content_hash": r["content_hash"], "vector": v}
+                    for r, v in zip(rows, result.vectors)]
+            _hand_over(writes, page, writer)
             report("embed", min(counts["read"], total) if total else counts["read"], total)
         _hand_over(writes, _DONE, writer)
         writer.join()

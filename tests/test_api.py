@@ -127,9 +127,14 @@ def test_neo4j_down_is_503_with_retry_after() -> None:
     assert c.get("/readyz").status_code == 503
 
 
-def test_indexing_job_over_the_api(client, git_repo, repo_name) -> None:
+def test_indexing_job_over_the_api(neo4j_settings, client, git_repo, repo_name) -> None:
     git_repo.write("lib.py", "def f():\n    return 1\n")
     git_repo.commit()
+    off = client.post("/v1/repositories", json={"path": str(git_repo.root), "name": repo_name})
+    assert off.status_code == 403 and "GRAPHRAG_INDEX_ROOTS" in off.json["error"]["message"]
+    client = create_app(ApiConfig(neo4j=neo4j_settings, index_roots=(git_repo.root.parent,))).test_client()
+    outside = client.post("/v1/repositories", json={"path": "/etc"})
+    assert outside.status_code == 403 and outside.json["error"]["field"] == "path"
     resp = client.post("/v1/repositories", json={"path": str(git_repo.root), "name": repo_name})
     assert resp.status_code == 202 and resp.headers["Location"].startswith("/v1/jobs/")
     for _ in range(200):
@@ -141,7 +146,7 @@ def test_indexing_job_over_the_api(client, git_repo, repo_name) -> None:
     assert job["summary"]["symbols"] == 1
     repos = {r["id"] for r in client.get("/v1/repositories").json["repositories"]}
     assert repo_name in repos
-    missing = client.post("/v1/repositories", json={"path": "/nonexistent/dir"})
+    missing = client.post("/v1/repositories", json={"path": str(git_repo.root.parent / "nope")})
     assert missing.status_code == 400 and missing.json["error"]["field"] == "path"
     assert client.get("/v1/jobs/nope").status_code == 404
 

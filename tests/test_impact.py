@@ -6,6 +6,7 @@ exercise the target, the complete / lower-bound verdict, files and importers, --
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import pytest
@@ -214,3 +215,53 @@ def test_cli_table_tree_json_and_fail_on(shops) -> None:
     assert runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--fail-on", "8"]).exit_code == 0
     nothing = runner.invoke(impact_command, ["--repo", names["py"]])
     assert nothing.exit_code == InputError.exit_code and "nothing to analyse" in nothing.output
+
+
+@pytest.mark.parametrize("line, name, kind", [
+    ("    return save_row(order)", "save_row", None),                  # a call
+    ("def save_row(row):", "save_row", None),                           # the definition
+    ("    callback=save_row,", "save_row", "value"),                    # passed as a value
+    ("HANDLERS = {'event': on_event}", "on_event", "value"),            # stored in a table
+    ("@pass_context", "pass_context", "decorator"),                     # a bare decorator calls it
+    ("    x = self.handle", "handle", "value"),                          # a bound method handed out
+    ("def f(ctx: Context) -> Context:", "Context", None),               # annotations
+    ("    if isinstance(x, Context):", "Context", None),
+    ("const notify = (o) => 1", "notify", None),                         # (re)definitions
+    ("app.use = function use() {", "use", None),
+    ("    will automatically echo the input.", "echo", None),           # prose
+])
+def test_reference_kinds(line, name, kind) -> None:
+    from graphrag_code.impact import _reference_kind
+
+    assert _reference_kind(line, re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")) == kind
+
+
+def test_comments_strings_and_local_bindings_are_not_references() -> None:
+    from graphrag_code.impact import _binds_locally, code_only
+
+    py = 'def f(x):\n    """Call echo."""\n    y = "echo"  # echo\n    return g(echo)\n'
+    blanked = code_only(py, "python")
+    assert len(blanked) == len(py) and blanked.split("\n")[1:3] == [" " * 20, "    y =" + " " * 15]
+    assert blanked.split("\n")[3] == "    return g(echo)"
+    js = "// echo\nrun(echo, 'echo', `${echo}`) /* echo */"
+    assert "echo" not in code_only(js, "javascript").replace("run(echo", "")
+    assert _binds_locally("def getchar(echo: bool):\n    if echo:", "echo")
+    assert _binds_locally("for key, echo in pairs:", "echo") and _binds_locally("let echo = 1", "echo")
+    assert not _binds_locally("    return run(echo)", "echo") and not _binds_locally("self.echo = 1", "echo")
+
+
+def test_overloads_are_one_candidate_and_the_last_definition_is_shown() -> None:
+    from graphrag_code.paths import NodeRef, _choose
+
+    def sym(i: int, start: int, path: str = "core.py") -> NodeRef:
+        suffix = "" if i == 1 else f"~{i}"
+        return NodeRef(f"r:{path}#Cmd.main{suffix}", "r", None, path, "main", "Cmd.main", "method", start, start + 2,
+                       False, "Symbol")
+
+    res = _choose("Cmd.main", [(sym(1, 10), "exact_qualified"), (sym(2, 20), "exact_qualified"),
+                               (sym(3, 30), "exact_qualified")], "name")
+    assert res.node.id == "r:core.py#Cmd.main~3" and not res.ambiguous
+    assert [v.id for v in res.variants] == ["r:core.py#Cmd.main", "r:core.py#Cmd.main~2"]
+    assert "3 definitions of Cmd.main in core.py" in res.reason
+    two = _choose("Cmd.main", [(sym(1, 10), "exact_qualified"), (sym(1, 10, "other.py"), "exact_qualified")], "name")
+    assert two.ambiguous and two.node.path == "core.py"

@@ -240,7 +240,8 @@ def _index_in_subprocess(root: Path, name: str, crash_at: str | None) -> subproc
     env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"}
     if crash_at:
         env["GRAPHRAG_CRASH_AT"] = crash_at
-    return subprocess.run([sys.executable, "-m", "graphrag_code.cli", "index", str(root), "--name", name, "--json"],
+    return subprocess.run([sys.executable, "-m", "graphrag_code.cli", "index", str(root), "--name", name, "--json",
+                           "--no-embed"],
                           env=env, capture_output=True, text=True, timeout=300)
 
 

@@ -18,6 +18,7 @@ from graphrag_code.paths import find_paths, resolve_endpoint
 
 # A Python shop. Line numbers matter: the tests below cite them.
 SHOP = {
+    "app/__init__.py": "",
     "app/storage.py": (
         "def save_row(row):\n"                       # 1
         "    return write(row)\n"                    # 2

@@ -173,3 +173,26 @@ def test_embedder_of_another_dimension_is_refused(graph: Graph, git_repo, repo_n
 
     with pytest.raises(SchemaMismatch, match="384 dimensions"):
         fill_embeddings(graph, repo_name, Tiny())
+
+
+def test_an_interrupted_fill_keeps_what_it_wrote_and_the_next_one_resumes(graph: Graph, git_repo, repo_name: str,
+                                                                          embedder: OnnxEmbedder) -> None:
+    for i in range(6):
+        git_repo.write(f"m{i}.py", f"def f{i}(x):\n    return x + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n")
+    git_repo.commit("many")
+    index_repository(graph, git_repo.root, name=repo_name)
+    total = embedding_status(graph, repo_name, embedder.model_id)["chunks"]
+    assert total == 12
+
+    class FailsOnSecondPage(CountingEmbedder):
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            if self.texts:
+                raise RuntimeError("model crashed")
+            return super().embed(texts)
+
+    with pytest.raises(RuntimeError, match="model crashed"):
+        fill_embeddings(graph, repo_name, FailsOnSecondPage(embedder), batch=4)
+    assert embedding_status(graph, repo_name, embedder.model_id)["current"] == 4   # the first page was written
+    rest = fill_embeddings(graph, repo_name, embedder, batch=4)
+    assert rest["chunks_missing"] == rest["chunks_embedded"] == 8
+    assert embedding_status(graph, repo_name, embedder.model_id)["missing"] == 0

@@ -15,6 +15,7 @@ import click
 
 from . import __version__
 from .cli_answer import ask_command
+from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
 from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
@@ -45,6 +46,8 @@ def main() -> None:
 
 main.add_command(neo4j_group)
 main.add_command(ask_command)
+main.add_command(path_command)
+main.add_command(impact_command)
 
 
 def _print_explain(recorder: Recorder) -> None:

@@ -480,7 +480,10 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     dispatch = [c for c in edges if c.kind == "dispatch" or (c.kind == "constructor" and c.via is not None
                                                              and c.via.id != c.calls.id.rsplit(".", 1)[0])]
     inner = [c.node for c in callers if c.depth < depth and c.node.label == "Symbol"]
-    implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner)
+    # the callers' own non-call references can only turn "complete" into "lower bound": searched when needed
+    settled = bool(same or deeper or truncated)
+    implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner,
+                                               search_callers=not settled)
     reasons = list(implicit)
     for role in ("target", "caller"):
         mine = [r for r in refs if r["role"] == role]
@@ -552,14 +555,15 @@ def _chunks_naming(graph: Graph, repo: str, names: list[str]) -> list[dict[str, 
     return [unique[k] for k in sorted(unique)]
 
 
-def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
-                   inner: list[NodeRef]) -> tuple[list[str], list[dict[str, Any]], int]:
+def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[NodeRef],
+                   search_callers: bool = True) -> tuple[list[str], list[dict[str, Any]], int]:
     """Ways the targets (and the callers within the depth, whose own callers count too) run without a call the
     graph can see: dunder methods and properties (called by the language), and non-call references to their
     names (a function passed as a callback, stored in a table, used as a bare decorator, a bound method handed
     out). Chunks naming them are found through the full-text index; their lines, with comments and strings
-    blanked out, are checked one by one; imports and export lists are not references. Returns (reasons,
-    references, names not searched)."""
+    blanked out, are checked one by one; imports and export lists are not references; a chunk that binds the
+    name itself (a parameter, a local) is skipped for it. ``search_callers=False`` searches the targets' names
+    only. Returns (reasons, references, names not searched)."""
     role = {t.id: "target" for t in targets if t.label == "Symbol" and t.name}
     for n in inner:
         role.setdefault(n.id, "caller")
@@ -582,7 +586,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
                      f"properties: {', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
     by_name: dict[str, str] = {}
     for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):
-        if not _DUNDER.match(node.name):
+        if not _DUNDER.match(node.name) and (search_callers or role[node_id] == "target"):
             by_name.setdefault(node.name, role[node_id])
     names = sorted(by_name, key=lambda n: (by_name[n] != "target", n))
     unchecked = max(0, len(names) - MAX_REFERENCE_NAMES)
@@ -598,7 +602,10 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef],
             continue                                    # docs and config files mention names without using them
         text = chunk["text"] or ""
         code = code_only(text, language)
-        present = [n for n in names if n in code and not _binds_locally(code, n)]
+        present = [n for n in names if n in code and patterns[n].search(code)]
+        if present:
+            bound = _local_bindings(code)
+            present = [n for n in present if n not in bound]
         if not present:
             continue
         raw = text.split("\n")
@@ -624,18 +631,30 @@ _KEYWORDS = frozenset("and as assert async await break case catch class const co
                       "yield".split())
 
 
+_PARAMS = re.compile(r"(?:def|function)\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|\blambda([^:]*):")
+_BINDERS = re.compile(r"^\s*([\w$]+)\s*(?::[^=\n]*)?=(?!=)|\b(?:let|const|var|as|global|nonlocal)\s+([\w$]+)"
+                      r"|(?<![\w$.])([\w$]+)\s*=>", re.M)
+_FOR_TARGETS = re.compile(r"\bfor\s*\(?\s*(?:let|const|var)?([\w\s,()$]*?)\s+(?:in|of)\b")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _local_bindings(code: str) -> set[str]:
+    """Names a chunk (comments and strings blanked) binds itself: parameters, assignments at the start of a
+    line, loop and ``as`` targets, let/const/var. Inside such a chunk the name is a local, not the target."""
+    bound: set[str] = set()
+    for m in _PARAMS.finditer(code):
+        for group in m.groups():
+            if group:
+                bound.update(p.split(":")[0].split("=")[0].strip(" *") for p in group.split(","))
+    for m in _BINDERS.finditer(code):
+        bound.update(g for g in m.groups() if g)
+    for m in _FOR_TARGETS.finditer(code):
+        bound.update(_IDENTIFIER.findall(m[1]))
+    return bound
+
+
 def _binds_locally(code: str, name: str) -> bool:
-    """Whether a chunk (comments and strings blanked) binds ``name`` itself: a parameter, an assignment, a loop
-    or ``as`` target, a let/const/var. Inside such a chunk the name is a local variable, not the target."""
-    n = re.escape(name)
-    word = rf"(?<![\w$.]){n}(?![\w$])"
-    params = r"(?:def|function)\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|lambda([^:]*):"
-    for m in re.finditer(params, code):
-        if re.search(word, next(g for g in m.groups() if g is not None) or ""):
-            return True
-    return bool(re.search(rf"^\s*{n}\s*(?::[^=\n]*)?=(?!=)|\b(?:let|const|var|as|global|nonlocal)\s+{n}(?![\w$])"
-                          rf"|\bfor\s*\(?\s*(?:let|const|var)?[\w\s,()$]*{word}[\w\s,()$]*\s+(?:in|of)\b"
-                          rf"|(?<![\w$.]){n}\s*=>", code, re.M))
+    return name in _local_bindings(code)
 
 
 def _reference_kind(line: str, pattern: re.Pattern[str]) -> str | None:

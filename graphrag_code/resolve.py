@@ -80,7 +80,8 @@ class _Index:
                     top[name].append(i)
                     self.global_top[name].append((path, i))
                 else:
-                    self.members.setdefault((path, parent), {}).setdefault(name, i)
+                    # the last definition wins: after `@overload` stubs comes the implementation that runs
+                    self.members.setdefault((path, parent), {})[name] = i
                     if kind == "method":
                         self.global_methods[name].append((path, i))
             self.top[path] = top
@@ -184,6 +185,11 @@ class _Resolver:
         dots = len(module) - len(module.lstrip("."))
         if not dots:
             hit = self.ix.py_modules.get(module)
+            if hit is None and "." in module:   # namespace packages (no __init__.py): a unique exact path tail
+                tail = module.replace(".", "/")
+                hits = [p for stem, ps in self.ix.stems.items() if stem == tail or stem.endswith("/" + tail)
+                        for p in ps if p.endswith((".py", ".pyi"))]
+                hit = hits[0] if len(hits) == 1 else None
             return [hit] if hit and hit != f.path else []
         cands, _ = _module_candidates("python", module, f.path)
         for cand in cands:
@@ -267,6 +273,14 @@ class _Resolver:
             return hits[0][0], hits[0][1], "global_unique"
         return None
 
+    def _reexport(self, paths: list[str], name: str) -> tuple[str, int] | None:
+        """`pkg.name()` where pkg/__init__.py only imports `name` from a submodule: follow that import."""
+        for p in paths:
+            bind = self.bindings.get(p, {}).get(name)
+            if bind and bind[0] == "symbol":
+                return bind[1], bind[2]
+        return None
+
     def _default_export(self, paths: list[str]) -> tuple[str, int] | None:
         for p in paths:
             for i, d in enumerate(self.files[p].defs):
@@ -303,6 +317,14 @@ class _Resolver:
         spec = LANGUAGES[f.language]
         if receiver is None:
             return self.lookup_name(f, caller, name) or ("unresolved", self._why(f, name))
+        if receiver in ("super()", "super") and f.language == "python":
+            cls = self.enclosing_class(f, caller)
+            for owner, base, _rel, _line in (f.bases if cls is not None else []):
+                target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1]) if owner == cls else None
+                hit = self.class_member(target[0], target[1], name) if target else None
+                if hit:
+                    return hit[0], hit[1], "inherited"
+            return "unresolved", "super-unknown"
         if receiver in spec.self_names:
             cls = self.enclosing_class(f, caller)
             if cls is not None:
@@ -318,7 +340,7 @@ class _Resolver:
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         bind = self.bindings[f.path].get(receiver) or self.bindings[f.path].get(head)
         if bind and bind[0] == "module":
-            hit = self._top_in(bind[1], name)
+            hit = self._top_in(bind[1], name) or self._reexport(bind[1], name)
             if hit:
                 return hit[0], hit[1], "module_attr"
             return "unresolved", "module-attr-unknown"

@@ -336,7 +336,7 @@ def _json_body(endpoint: Endpoint) -> dict[str, Any]:
 
 def _install_routes(app: Flask, ctx: ApiContext) -> None:
     from .indexer import list_repositories
-    from .search import Filters, Searcher, SearchOptions
+    from .search import Filters, Searcher, SearchOptions, channels_for
     from .source import read_lines
 
     @app.get("/healthz")
@@ -368,7 +368,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         ctx.graph.tracers.append(recorder)   # per-request tracer; removed below
         try:
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
-            channels = ("fulltext", "symbol", "location") + (("vector",) if use_vectors else ())
+            channels = channels_for(ctx.embedder if use_vectors else None)
             result = Searcher(ctx.graph, ctx.embedder if use_vectors else None).search(
                 args["query"], Filters(repo=args.get("repo"), path_glob=args.get("path"), language=args.get("language"),
                                        kind=args.get("kind"), include_tests=args.get("include_tests")),
@@ -394,7 +394,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
             err.field = "llm"
             raise err
         use_vectors = ctx.embedder is not None
-        channels = ("fulltext", "symbol", "location") + (("vector",) if use_vectors else ())
+        channels = channels_for(ctx.embedder if use_vectors else None)
         result = answer(ctx.graph, args["question"], repo=args.get("repo"),
                         search_options=SearchOptions(k=args.get("k", 8), channels=channels),
                         searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None),

@@ -195,7 +195,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
            as_json: bool, explain: bool) -> None:
     """Find the code that answers QUERY: an identifier (parseFlow, OrderService.cancel), a stack trace or
     error message, or a question in plain words. Each hit says where it is and which channel found it."""
-    from .search import Filters, Searcher, SearchOptions, StructuralReranker
+    from .search import Filters, Searcher, SearchOptions, StructuralReranker, channels_for
 
     embedder, why = _load_embedder(not no_vectors)
     recorder = Recorder()
@@ -203,8 +203,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         searcher = Searcher(graph, embedder, StructuralReranker() if reranker == "structural" else None)
         result = searcher.search(query, Filters(repo=repo, path_glob=path_glob, language=language, kind=kind,
                                                 include_tests=include_tests),
-                                 SearchOptions(k=k, hops=hops, channels=("fulltext", "symbol", "location")
-                                               + (("vector",) if embedder else ())))
+                                 SearchOptions(k=k, hops=hops, channels=channels_for(embedder)))
     if why:
         result.notes.insert(0, why)
     if as_json:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .db import Graph
 from .errors import InputError
-from .search import Filters, Hit, Searcher, SearchOptions, StructuralReranker
+from .search import LEXICAL_CHANNELS, Filters, Hit, Searcher, SearchOptions, StructuralReranker
 
 KINDS = ("symbol", "behaviour", "cross-file", "stacktrace", "negative")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -129,9 +129,9 @@ class Config:
 ABLATIONS = (
     Config("fulltext only", ("fulltext",)),
     Config("dense only", ("vector",), needs_vectors=True),
-    Config("hybrid RRF", ("fulltext", "symbol", "location", "vector")),
-    Config("+ graph expansion", ("fulltext", "symbol", "location", "vector"), hops=1),
-    Config("+ rerank", ("fulltext", "symbol", "location", "vector"), hops=1, rerank=True),
+    Config("hybrid RRF", LEXICAL_CHANNELS + ("vector",)),
+    Config("+ graph expansion", LEXICAL_CHANNELS + ("vector",), hops=1),
+    Config("+ rerank", LEXICAL_CHANNELS + ("vector",), hops=1, rerank=True),
 )
 
 

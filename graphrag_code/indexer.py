@@ -309,15 +309,16 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     run._lap("parse_and_stage")
 
     unchanged = sorted(set(current) - {f.path for f in changed})
+    if not changed and not deleted:
+        # the same files with the same blobs: resolution is a pure function of them, so the edges stand;
+        # only the repository's commit moves
+        return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
     run.load_facts(unchanged)
     resolution = resolve(repo, run.facts)
     run._lap("resolve")
 
     touched = {f.path for f in changed if f.path in live} | deleted
-    props = {"commit": snap.commit, "snapshot_id": snap.snapshot_id, "branch": snap.branch,
-             "remote_url": snap.remote_url, "indexed_at": _now(), "schema_version": SCHEMA_VERSION,
-             "extractor_version": extractor, "embedding_model": settings.embedding_model,
-             "dirty": snap.dirty, "files": len(kept) + len(unchanged)}
+    props = _repo_props(snap, settings, extractor, len(kept) + len(unchanged))
     created, removed = run.swap(touched, resolution, props)
     run._lap("swap")
     s = run.summary
@@ -334,6 +335,30 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     s.seconds = round(time.perf_counter() - started, 3)
     graph.run("repo_finish", repo=repo, props={"symbols": s.symbols, "chunks": s.chunks,
                                                 "edges": json.dumps(s.edges), "seconds": s.seconds})
+    return s
+
+
+def _repo_props(snap: "discovery.Snapshot", settings: IndexSettings, extractor: str, files: int) -> dict:
+    return {"commit": snap.commit, "snapshot_id": snap.snapshot_id, "branch": snap.branch,
+            "remote_url": snap.remote_url, "indexed_at": _now(), "schema_version": SCHEMA_VERSION,
+            "extractor_version": extractor, "embedding_model": settings.embedding_model,
+            "dirty": snap.dirty, "files": files}
+
+
+def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: IndexSettings, extractor: str,
+                 files: int, started: float) -> IndexSummary:
+    """Nothing indexed changed: move the commit, report the live counts."""
+    graph.run("repo_finish", repo=run.repo, props=_repo_props(snap, settings, extractor, files))
+    s = run.summary
+    s.files_unchanged = s.files_indexed = files
+    s.skipped = {k: sorted(v) for k, v in sorted(run.skipped.items())}
+    counts = graph.run("repo_counts", repo=run.repo)[0]
+    s.symbols, s.chunks = counts["symbols"], counts["chunks"]
+    s.edges = dict(sorted((t, n) for t, n in counts["edge_pairs"]))
+    unresolved = graph.run("unresolved_existing", repo=run.repo)
+    s.unresolved_calls = sum(len(r["calls"]) for r in unresolved)
+    run._lap("noop")
+    s.seconds = round(time.perf_counter() - started, 3)
     return s
 
 

@@ -87,6 +87,19 @@ class _Index:
             self.top[path] = top
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
 
+    def python_tails(self) -> dict[str, list[str]]:
+        """Every path tail (`b/c`, `a/b/c` for `x/a/b/c.py`) of Python files, built once on first use."""
+        if not hasattr(self, "_tails"):
+            tails: dict[str, list[str]] = defaultdict(list)
+            for stem, paths in self.stems.items():
+                parts = stem.split("/")
+                for p in paths:
+                    if p.endswith((".py", ".pyi")):
+                        for k in range(len(parts)):
+                            tails["/".join(parts[k:])].append(p)
+            self._tails = tails
+        return self._tails
+
     def find_files(self, candidates: list[str]) -> list[str]:
         """Repository files for module paths (without extension): exact match first, else unique suffix."""
         for cand in candidates:
@@ -186,9 +199,7 @@ class _Resolver:
         if not dots:
             hit = self.ix.py_modules.get(module)
             if hit is None and "." in module:   # namespace packages (no __init__.py): a unique exact path tail
-                tail = module.replace(".", "/")
-                hits = [p for stem, ps in self.ix.stems.items() if stem == tail or stem.endswith("/" + tail)
-                        for p in ps if p.endswith((".py", ".pyi"))]
+                hits = self.ix.python_tails().get(module.replace(".", "/"), [])
                 hit = hits[0] if len(hits) == 1 else None
             return [hit] if hit and hit != f.path else []
         cands, _ = _module_candidates("python", module, f.path)

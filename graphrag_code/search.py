@@ -26,6 +26,10 @@ EXPAND_PER_SEED = 3
 # weight of a neighbour relative to the seed that led to it
 EXPANSION_WEIGHT = {"callee": 0.5, "caller": 0.4, "parent": 0.3, "subtype": 0.3}
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+# RRF weight per channel: identifier / stack-trace queries trust exact channels more than the vector one
+# (measured on the golden set: the vector weight between 0.5 and 1.5 moves Hit@5 by under a point)
+LEXICAL_WEIGHTS = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "vector": 0.6}
+PROSE_WEIGHTS = {"symbol": 1.0, "location": 1.0, "fulltext": 1.0, "vector": 1.0}
 
 
 @dataclass
@@ -121,6 +125,14 @@ class SearchOptions:
     seed_limit: int = SEED_LIMIT
 
 
+LEXICAL_CHANNELS = ("fulltext", "symbol", "location")
+
+
+def channels_for(embedder: object | None) -> tuple[str, ...]:
+    """Every channel, the vector one only when there is an embedder to embed the query."""
+    return LEXICAL_CHANNELS + (("vector",) if embedder is not None else ())
+
+
 def rrf(rankings: dict[str, list[str]], k: int = RRF_K, weights: dict[str, float] | None = None) -> dict[str, float]:
     """Reciprocal rank fusion: sum over channels of weight / (k + rank); no score calibration needed."""
     fused: dict[str, float] = defaultdict(float)
@@ -191,7 +203,7 @@ class Searcher:
         timings: dict[str, float] = {}
         notes: list[str] = []
         rankings, vectors = self._seeds(a, filters.repo, opts, notes, timings)
-        weights = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "vector": 0.6} if a.lexical_first else {}
+        weights = LEXICAL_WEIGHTS if a.lexical_first else PROSE_WEIGHTS
         fused = rrf(rankings, opts.rrf_k, weights)
         t = time.perf_counter()
         pool = self._hits(sorted(fused, key=fused.get, reverse=True)[:opts.seed_limit], fused, rankings)

@@ -37,7 +37,8 @@ def test_index_json_then_status_json(git_repo, repo_name, neo4j_settings) -> Non
     assert status.exit_code == 0
     (mine,) = [r for r in json.loads(status.output) if r["id"] == repo_name]
     assert mine["commit"] == commit and mine["status"] == "ready" and mine["files"] == 2
-    assert mine["schema_version"] >= 1 and mine["extractor_version"].startswith("2:")
+    from graphrag_code.config import DEFAULT_CHUNK_TOKENS, EXTRACTOR_VERSION
+    assert mine["schema_version"] >= 1 and mine["extractor_version"] == f"{EXTRACTOR_VERSION}:{DEFAULT_CHUNK_TOKENS}"
 
     text = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--explain"])
     assert text.exit_code == 0

@@ -270,3 +270,18 @@ def test_kill_mid_run_leaves_previous_snapshot_intact(graph: Graph, git_repo, re
     assert graph.run("pending_count", repo=repo_name)[0]["pending"] == 0
     paths = {n["props"]["path"] for n in dump(graph, repo_name)["nodes"] if "File" in n["labels"]}
     assert "pkg/helpers.py" not in paths and "pkg/core.py" in paths
+
+
+def test_unchanged_files_on_a_new_commit_move_only_the_commit(graph: Graph, git_repo, repo_name: str) -> None:
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    first = index_repository(graph, git_repo.root, name=repo_name)
+    before = _normalized(dump(graph, repo_name), repo_name)
+    git_repo.git("commit", "--allow-empty", "-q", "-m", "nothing indexed changes")
+    second = index_repository(graph, git_repo.root, name=repo_name)
+    assert second.commit != first.commit and second.files_parsed == 0
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == second.commit
+    assert (second.symbols, second.chunks, second.edges, second.unresolved_calls) == \
+        (first.symbols, first.chunks, first.edges, first.unresolved_calls)
+    assert _normalized(dump(graph, repo_name), repo_name) == before

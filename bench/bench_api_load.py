@@ -104,9 +104,12 @@ def main() -> int:
     args = ap.parse_args()
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "GRAPHRAG_API_TOKENS")}
+    log_path = ROOT / "bench" / "results" / "api-load-server.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = open(log_path, "w")
     server = subprocess.Popen([str(ROOT / ".venv" / "bin" / "graphrag-code"), "serve", "--port", str(port),
                                "--threads", str(max(4, args.clients))], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=log, stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
         _wait(base + "/healthz")
@@ -122,6 +125,7 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
     print(f"{args.clients} clients, {args.seconds:.0f}s, repo {args.repo}, vectors {'off' if args.no_vectors else 'on'}")
     print(f"{'endpoint':14s}{'requests':>10s}{'errors':>8s}{'req/s':>9s}{'p50 ms':>9s}{'p95 ms':>9s}{'p99 ms':>9s}")
     for name, r in (("GET /healthz", health), ("POST /v1/search", search)):

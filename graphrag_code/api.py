@@ -365,21 +365,18 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     def search() -> Response:
         args = _json_body(ENDPOINTS["search"])
         recorder = Recorder()
-        ctx.graph.tracers.append(recorder)   # per-request tracer; removed below
-        try:
+        with ctx.graph.trace(recorder):
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
             channels = channels_for(ctx.embedder if use_vectors else None)
             result = Searcher(ctx.graph, ctx.embedder if use_vectors else None).search(
                 args["query"], Filters(repo=args.get("repo"), path_glob=args.get("path"), language=args.get("language"),
                                        kind=args.get("kind"), include_tests=args.get("include_tests")),
                 SearchOptions(k=args.get("k", 10), hops=args.get("hops", 1), channels=channels))
-        finally:
-            ctx.graph.tracers.remove(recorder)
         out = result.to_dict(with_text=args.get("with_text", True))
         if args.get("debug"):
             out["debug"] = {"statements": [{"name": e.name, "description": e.description, "rows": e.rows,
                                             "ms": round(e.seconds * 1000, 2), "params": e.short_params(3)}
-                                           for e in recorder.events if e.name != "embedding_status" or True]}
+                                           for e in recorder.events]}
         return jsonify(out)
 
     @app.post("/v1/ask")

@@ -5,6 +5,7 @@ Driver errors are translated here into graphrag_code.errors; nothing above this 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,7 +42,7 @@ class TraceEvent:
 Tracer = Callable[[TraceEvent], None]
 
 
-@dataclass
+@dataclass(eq=False)
 class Recorder:
     """A tracer that keeps every event: what ``--explain`` prints and the API's debug field shows."""
 
@@ -79,6 +80,7 @@ class Graph:
         short for the API, which should answer 503 quickly while Neo4j is away."""
         self.settings = settings or Neo4jSettings.from_env()
         self.tracers: list[Tracer] = [tracer] if tracer else []
+        self._local = threading.local()   # per-thread tracers: one request's --explain never sees another's
         try:
             self._driver = neo4j.GraphDatabase.driver(
                 self.settings.uri, auth=(self.settings.user, self.settings.password),
@@ -115,9 +117,19 @@ class Graph:
         except Exception as exc:
             raise _translate(exc, name) from exc
         event = TraceEvent(name, params, time.perf_counter() - started, len(rows), statement.description)
-        for tracer in self.tracers:
+        for tracer in [*self.tracers, *getattr(self._local, "tracers", ())]:
             tracer(event)
         return rows
+
+    @contextmanager
+    def trace(self, tracer: Tracer) -> Iterator[None]:
+        """Send the statements this thread runs inside the block to ``tracer`` too (per request, in the API)."""
+        stack = self._local.__dict__.setdefault("tracers", [])
+        stack.append(tracer)
+        try:
+            yield
+        finally:
+            stack.pop()
 
     def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run a named statement in its own transaction (retried by the driver on transient errors)."""

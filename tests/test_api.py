@@ -218,3 +218,23 @@ def test_paths_and_impact_endpoints(client, indexed) -> None:
     assert "handler" in text
     assert client.post("/v1/impact", json={"repo": repo}).status_code == 400
     assert client.post("/v1/paths", json={"repo": repo, "source": "handler"}).json["error"]["field"] == "target"
+
+
+def test_concurrent_debug_searches_keep_their_own_trace(client, indexed) -> None:
+    """Eight threads at once: no 5xx, and each debug trace holds only its own request's statements."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    repo, _ = indexed
+
+    def one(i: int):
+        query = "handler" if i % 2 else "load_user"
+        resp = client.post("/v1/search", json={"query": query, "repo": repo, "debug": True, "k": 3})
+        return query, resp.status_code, resp.json
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(one, range(32)))
+    assert all(status == 200 for _, status, _ in results)
+    for query, _, body in results:
+        lucene = [s["params"]["query"] for s in body["debug"]["statements"] if s["name"] == "fulltext_seeds"]
+        other = "load_user" if query == "handler" else "handler"
+        assert len(lucene) == 1 and query in lucene[0] and other not in lucene[0], (query, lucene)

@@ -126,6 +126,7 @@ class Config:
     needs_vectors: bool = False
 
 
+DEFAULT_PIPELINE = "+ graph expansion"   # what search runs by default (the reranker stays off: it loses)
 ABLATIONS = (
     Config("fulltext only", ("fulltext",)),
     Config("dense only", ("vector",), needs_vectors=True),
@@ -208,7 +209,7 @@ class Report:
 
 def evaluate(graph: Graph, questions: list[Question], embedder: Any | None, train_repos: list[str],
              naive: Callable[[list[Question]], tuple[dict[str, Ranked], list[float]]] | None = None,
-             progress: Callable[[str], None] | None = None) -> Report:
+             progress: Callable[[str], None] | None = None, fit: bool = True) -> Report:
     """Every ablation on every question; the reranker's weights and the abstention threshold are fit on
     ``train_repos`` and the reported metrics are those of the other repositories (and of all, for context)."""
     say = progress or (lambda msg: None)
@@ -217,7 +218,8 @@ def evaluate(graph: Graph, questions: list[Question], embedder: Any | None, trai
     report = Report(split={"train": sorted(train_repos), "test": sorted({q.repo for q in test})},
                     vectors=embedder is not None)
     say("fitting the structural reranker on the training repositories")
-    report.weights = fit_reranker(graph, train, embedder) if train else dict(StructuralReranker.DEFAULT_WEIGHTS)
+    report.weights = fit_reranker(graph, train, embedder) if train and fit else \
+        dict(StructuralReranker.DEFAULT_WEIGHTS)
     configs: list[tuple[str, Callable]] = []
     if naive is not None:
         configs.append(("naive: 512-token windows, dense only", naive))

@@ -244,6 +244,14 @@ class ApiContext:
     jobs: JobRunner
     embedder: Any = None
     embedder_error: str | None = None
+    schema_ready: bool = False
+
+    def ensure_schema(self) -> None:
+        """Indexes exist before the first query, even on a database nothing was indexed into yet (once per
+        process; retried on the next request while Neo4j is away)."""
+        if not self.schema_ready:
+            self.graph.ensure_schema(self.config.index.embedding_model, self.config.index.embedding_dim)
+            self.schema_ready = True
 
 
 def is_loopback(host: str) -> bool:
@@ -292,12 +300,14 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
     def _auth_and_clock() -> Response | None:
         g.started = time.perf_counter()
         g.request_id = request.headers.get("X-Request-Id") or uuid.uuid4().hex[:12]
-        if request.path in ("/healthz", "/readyz", "/openapi.json", "/") or not ctx.config.tokens:
-            return None
-        header = request.headers.get("Authorization", "")
-        token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-        if token not in ctx.config.tokens:
-            return _error(401, "unauthorized", "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"})
+        if request.path not in ("/healthz", "/readyz", "/openapi.json", "/") and ctx.config.tokens:
+            header = request.headers.get("Authorization", "")
+            token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+            if token not in ctx.config.tokens:
+                return _error(401, "unauthorized", "missing or invalid bearer token",
+                              **{"WWW-Authenticate": "Bearer"})
+        if request.path.startswith("/v1/"):
+            ctx.ensure_schema()
         return None
 
     @app.after_request

@@ -296,9 +296,11 @@ def _eval_corpus():
               help="Committed results to compare with: exit 1 when Hit@5 drops more than 3 points.")
 @click.option("--update-baseline", is_flag=True, help="Write this run's results as the new baseline.")
 @click.option("--no-fit", is_flag=True, help="Use the reranker's default weights instead of fitting them (faster).")
+@click.option("--answers", is_flag=True,
+              help="Also answer every question extractively and report citation validity and coverage.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bool, baseline: Path,
-                     update_baseline: bool, no_fit: bool, as_json: bool) -> None:
+                     update_baseline: bool, no_fit: bool, answers: bool, as_json: bool) -> None:
     """Run the retrieval evaluation: every ablation of the pipeline on the golden questions, side by side.
 
     Fetches the pinned codebases (eval/corpus.py), indexes them, fills vectors, then reports Hit@1/5/10,
@@ -328,6 +330,16 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
             naive = ev.NaiveBaseline(embedder, roots, EmbeddingCache(_cache_path()))
         report = ev.evaluate(graph, questions, embedder, [r for r in train.split(",") if r in wanted], naive,
                              progress=lambda msg: click.echo(msg, err=True), fit=not no_fit)
+        if answers:
+            from .answer import answer
+            from .citations import citation_metrics
+            from .search import Searcher, SearchOptions, channels_for
+
+            searcher = Searcher(graph, embedder)
+            report.rows["citations (extractive answers)"] = {"metrics": citation_metrics([
+                answer(graph, q.question, repo=q.repo, searcher=searcher, no_llm=True,
+                       search_options=SearchOptions(k=8, channels=channels_for(embedder)))
+                for q in questions])}
     problems = []
     if baseline.is_file() and not update_baseline:
         problems = ev.compare_with_baseline(report, json.loads(baseline.read_text()), ev.DEFAULT_PIPELINE)

@@ -249,11 +249,15 @@ def format_report(report: Report) -> str:
             "refusal_correct", "latency_p50_ms", "latency_p95_ms")
     lines = [f"train repos: {', '.join(report.split['train']) or '-'}   test repos: {', '.join(report.split['test'])}",
              f"{'configuration (test split)':40s}" + "".join(f"{c:>16s}" for c in cols)]
-    for name, row in report.rows.items():
+    ranked = {name: row for name, row in report.rows.items() if "test" in row}
+    for name, row in ranked.items():
         lines.append(f"{name:40s}" + "".join(f"{row['test'][c]:16.3f}" for c in cols))
     lines.append(f"{'configuration (all questions)':40s}")
-    for name, row in report.rows.items():
+    for name, row in ranked.items():
         lines.append(f"{name:40s}" + "".join(f"{row['all'][c]:16.3f}" for c in cols))
+    for name, row in report.rows.items():
+        if "metrics" in row:
+            lines.append(f"{name}: " + ", ".join(f"{k} {v}" for k, v in row["metrics"].items()))
     lines.append("per kind (last configuration, all repos): " + ", ".join(
         f"{k}: hit5 {v['hit5']:.2f} (n={v['n']})" if k != "negative" else f"negative: refusal {v['refusal_correct']:.2f}"
         for k, v in report.per_kind.items()))

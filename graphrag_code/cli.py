@@ -270,6 +270,24 @@ def embed(repos: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps(results, indent=2))
 
 
+def _judged(graph: Graph, questions, embedder) -> dict:
+    """LLM answers for every question, their citation validity/coverage, and the judge's correctness."""
+    from .answer import answer
+    from .citations import citation_metrics
+    from .judge import judge as run_judge
+    from .llm import LLMClient, LLMSettings
+    from .search import Searcher, SearchOptions, channels_for
+
+    settings = LLMSettings.from_env()
+    if not settings.configured:
+        raise GraphragError("--judge needs ANTHROPIC_API_KEY", hint="or use --answers for extractive metrics")
+    searcher = Searcher(graph, embedder)
+    with LLMClient(settings) as client:
+        answers = [answer(graph, q.question, repo=q.repo, searcher=searcher, client=client, require_llm=True,
+                          search_options=SearchOptions(k=8, channels=channels_for(embedder))) for q in questions]
+        return {**citation_metrics(answers), **run_judge(answers, client).to_dict()}
+
+
 def _eval_corpus():
     """eval/corpus.py: fetches and pins the evaluation codebases (a project tool, not part of the package)."""
     import importlib.util
@@ -298,9 +316,12 @@ def _eval_corpus():
 @click.option("--no-fit", is_flag=True, help="Use the reranker's default weights instead of fitting them (faster).")
 @click.option("--answers", is_flag=True,
               help="Also answer every question extractively and report citation validity and coverage.")
+@click.option("--judge", is_flag=True,
+              help="Also answer with the LLM (ANTHROPIC_API_KEY) and have it judge, claim by claim, whether the "
+                   "cited code supports each claim (strict rubric); reports validity, coverage, correctness.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bool, baseline: Path,
-                     update_baseline: bool, no_fit: bool, answers: bool, as_json: bool) -> None:
+                     update_baseline: bool, no_fit: bool, answers: bool, judge: bool, as_json: bool) -> None:
     """Run the retrieval evaluation: every ablation of the pipeline on the golden questions, side by side.
 
     Fetches the pinned codebases (eval/corpus.py), indexes them, fills vectors, then reports Hit@1/5/10,
@@ -340,6 +361,8 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
                 answer(graph, q.question, repo=q.repo, searcher=searcher, no_llm=True,
                        search_options=SearchOptions(k=8, channels=channels_for(embedder)))
                 for q in questions])}
+        if judge:
+            report.rows["citations (LLM answers, judged)"] = {"metrics": _judged(graph, questions, embedder)}
     problems = []
     if baseline.is_file() and not update_baseline:
         problems = ev.compare_with_baseline(report, json.loads(baseline.read_text()), ev.DEFAULT_PIPELINE)

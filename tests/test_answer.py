@@ -656,3 +656,38 @@ def test_git_show_reads_the_commit_not_the_working_tree(indexed) -> None:
     shown = subprocess.run(["git", "show", f"{commit}:./app/auth.py"], cwd=Path(git_repo.root),
                            capture_output=True, check=True)
     assert cit.indexed_lines(shown.stdout)[4] == "def validate_refresh_token(token, now=None):"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the LLM judge (eval --judge): one strict verdict per (claim, cited source)
+
+def test_judge_asks_about_every_claim_and_source_and_counts_strictly(graph, indexed, stub) -> None:
+    from graphrag_code.judge import RUBRIC, judge
+    from graphrag_code.llm import LLMClient
+
+    _, repo, _ = indexed
+    stub.reply(GOOD)
+    a = ask(graph, repo, llm(stub))
+    pairs = [(c.sentence, n) for c in a.claims for n in c.cites]
+    assert len(pairs) == 4
+    stub.reply("SUPPORTED. The excerpt rejects expired tokens.").reply("UNSUPPORTED: not shown.")
+    stub.reply("Supported").reply("I think so")   # a reply without a verdict word never counts as support
+    with LLMClient(llm(stub)) as client:
+        report = judge([a], client)
+    assert [(v.claim, v.source) for v in report.verdicts] == pairs
+    assert [v.supported for v in report.verdicts] == [True, False, True, None]
+    assert report.to_dict() == {"pairs": 4, "supported": 2, "unparseable": 1, "correctness": 0.5}
+    sent = stub.requests[-4:]
+    assert all(r.body["system"] == RUBRIC for r in sent)
+    assert "Excerpt:\ndocs/tokens.md:1-2" in sent[0].last_user_text
+
+
+def test_judge_skips_extractive_and_refused_answers(graph, indexed, stub) -> None:
+    from graphrag_code.judge import judge
+    from graphrag_code.llm import LLMClient
+
+    _, repo, _ = indexed
+    extractive = ask(graph, repo, no_llm=True)
+    with LLMClient(llm(stub)) as client:
+        assert judge([extractive], client).to_dict()["pairs"] == 0
+    assert stub.requests == []

@@ -330,6 +330,10 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
     from . import evaluate as ev
     from .indexer import index_repository
 
+    if judge:
+        from .llm import LLMSettings
+        if not LLMSettings.from_env().configured:
+            raise GraphragError("--judge needs ANTHROPIC_API_KEY", hint="or use --answers for extractive metrics")
     questions = ev.load_golden(golden)
     wanted = set(repos.split(",")) if repos else {q.repo for q in questions}
     questions = [q for q in questions if q.repo in wanted]

@@ -384,9 +384,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
                 SearchOptions(k=args.get("k", 10), hops=args.get("hops", 1), channels=channels))
         out = result.to_dict(with_text=args.get("with_text", True))
         if args.get("debug"):
-            out["debug"] = {"statements": [{"name": e.name, "description": e.description, "rows": e.rows,
-                                            "ms": round(e.seconds * 1000, 2), "params": e.short_params(3)}
-                                           for e in recorder.events]}
+            out["debug"] = {"statements": recorder.debug()}
         return jsonify(out)
 
     @app.post("/v1/ask")

@@ -209,8 +209,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
     if as_json:
         out = result.to_dict(with_text=show_text)
         if explain:
-            out["debug"] = {"statements": [{"name": e.name, "rows": e.rows, "seconds": round(e.seconds, 4),
-                                            "params": e.short_params(3)} for e in recorder.events]}
+            out["debug"] = {"statements": recorder.debug()}
         click.echo(json.dumps(out, indent=2, default=str))
         return
     for note in result.notes:

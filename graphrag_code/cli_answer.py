@@ -54,8 +54,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     if as_json:
         out = result.to_dict()
         if explain:
-            out["debug"] = {"statements": [{"name": e.name, "rows": e.rows, "seconds": round(e.seconds, 4),
-                                            "params": e.short_params(3)} for e in recorder.events]}
+            out["debug"] = {"statements": recorder.debug()}
         click.echo(json.dumps(out, indent=2, default=str))
         return
     for note in result.notes:

@@ -51,6 +51,11 @@ class Recorder:
     def __call__(self, event: TraceEvent) -> None:
         self.events.append(event)
 
+    def debug(self) -> list[dict[str, Any]]:
+        """The statements run, as `--explain --json` and the API's `debug` field show them."""
+        return [{"name": e.name, "description": e.description, "rows": e.rows, "ms": round(e.seconds * 1000, 2),
+                 "params": e.short_params(3)} for e in self.events]
+
 
 def _translate(exc: Exception, name: str) -> DatabaseError:
     if isinstance(exc, (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, ConnectionError, OSError)):

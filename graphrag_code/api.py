@@ -234,6 +234,8 @@ class ApiConfig:
     embedder_loader: Callable[[], Any] | None = None    # returns an embedder or raises; None: vectors off
     # directories under which POST /v1/repositories may index (none: indexing over the API is off)
     index_roots: tuple[Path, ...] = ()
+    # tokens limited to some repositories (a token in ``tokens`` but not here may read every repository)
+    token_repos: dict[str, frozenset[str]] = field(default_factory=dict)
     extra_endpoints: Callable[[Flask, "ApiContext"], None] | None = None
 
 
@@ -252,6 +254,19 @@ class ApiContext:
         if not self.schema_ready:
             self.graph.ensure_schema(self.config.index.embedding_model, self.config.index.embedding_dim)
             self.schema_ready = True
+
+
+def parse_tokens(spec: str) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """`GRAPHRAG_API_TOKENS`: comma-separated tokens; `token=repo1|repo2` limits a token to those repositories."""
+    tokens, limited = set(), {}
+    for item in (part.strip() for part in spec.split(",")):
+        if not item:
+            continue
+        token, _, repos = item.partition("=")
+        tokens.add(token.strip())
+        if repos:
+            limited[token.strip()] = frozenset(r.strip() for r in repos.split("|") if r.strip())
+    return frozenset(tokens), limited
 
 
 def is_loopback(host: str) -> bool:
@@ -306,6 +321,7 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
             if token not in ctx.config.tokens:
                 return _error(401, "unauthorized", "missing or invalid bearer token",
                               **{"WWW-Authenticate": "Bearer"})
+            g.allowed_repos = ctx.config.token_repos.get(token)
         if request.path.startswith("/v1/"):
             ctx.ensure_schema()
         return None
@@ -335,6 +351,26 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
     def _unexpected(exc: Exception) -> Response:
         log.exception("unhandled error on %s", request.path)
         return _error(500, "internal_error", "internal error; see the server log", )
+
+
+def allowed_repos() -> frozenset[str] | None:
+    """The repositories this request's token may read; None: every one."""
+    return g.get("allowed_repos")
+
+
+def check_repo(repo: str | None, field_name: str = "repo") -> None:
+    """A token limited to some repositories must name one of them."""
+    allowed = allowed_repos()
+    if allowed is None:
+        return
+    if repo is None:
+        err = Forbidden(f"this token may read only {sorted(allowed)}: name the repository")
+    elif repo not in allowed:
+        err = Forbidden(f"this token may not read repository {repo!r}")
+    else:
+        return
+    err.field = field_name
+    raise err
 
 
 def _json_body(endpoint: Endpoint) -> dict[str, Any]:
@@ -374,6 +410,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.post("/v1/search")
     def search() -> Response:
         args = _json_body(ENDPOINTS["search"])
+        check_repo(args.get("repo"))
         recorder = Recorder()
         with ctx.graph.trace(recorder):
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
@@ -393,6 +430,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         from .llm import LLMSettings
 
         args = _json_body(ENDPOINTS["ask"])
+        check_repo(args.get("repo"))
         if args.get("llm") is True and not LLMSettings.from_env().configured:
             err = InputError("this server has no LLM configured (ANTHROPIC_API_KEY); ask with llm=false or "
                              "leave llm out for an extractive answer")
@@ -411,6 +449,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         from .paths import find_paths
 
         args = _json_body(ENDPOINTS["paths"])
+        check_repo(args["repo"])
         extra = {k: args[k] for k in ("max_hops", "k") if k in args}
         return jsonify(find_paths(ctx.graph, args["repo"], args["source"], args["target"], **extra).to_dict())
 
@@ -419,6 +458,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         from .impact import analyze_impact
 
         args = _json_body(ENDPOINTS["impact"])
+        check_repo(args["repo"])
         if not args.get("target") and not args.get("diff"):
             raise InputError("give a 'target' or a 'diff'")
         extra = {"depth": args["depth"]} if "depth" in args else {}
@@ -427,11 +467,15 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
 
     @app.get("/v1/repositories")
     def repositories() -> Response:
-        return jsonify({"repositories": list_repositories(ctx.graph)})
+        allowed = allowed_repos()
+        return jsonify({"repositories": [r for r in list_repositories(ctx.graph)
+                                         if allowed is None or r["id"] in allowed]})
 
     @app.post("/v1/repositories")
     def index_repo() -> Response:
         args = _json_body(ENDPOINTS["repos_index"])
+        if allowed_repos() is not None:
+            raise Forbidden("this token may not index repositories")
         job = ctx.jobs.submit(args["path"], args.get("name"), ctx.config.index_roots)
         resp = jsonify(job.to_dict())
         resp.status_code = 202
@@ -441,12 +485,13 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.get("/v1/jobs/<job_id>")
     def job(job_id: str) -> Response:
         found = ctx.jobs.jobs.get(job_id)
-        if found is None:
+        if found is None or (allowed_repos() is not None and found.name not in allowed_repos()):
             return _error(404, "not_found", f"no job {job_id!r}")
         return jsonify(found.to_dict())
 
     @app.get("/v1/symbols/<path:symbol_id>")
     def symbol(symbol_id: str) -> Response:
+        check_repo(symbol_id.split(":", 1)[0], "symbol_id")
         rows = ctx.graph.run("symbol_detail", id=symbol_id)
         if not rows:
             return _error(404, "not_found", f"no symbol {symbol_id!r}")
@@ -458,6 +503,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.get("/v1/source")
     def source() -> Response:
         args = validate(ENDPOINTS["source"].query, request.args.to_dict(), "query")
+        check_repo(args["repo"])
         rows = ctx.graph.run("file_get", repo=args["repo"], path=args["path"])
         if not rows:
             return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {args['repo']!r}", "path")

@@ -413,11 +413,12 @@ def status(as_json: bool) -> None:
 def _api_config(host: str):
     import os
 
-    from .api import ApiConfig
+    from .api import ApiConfig, parse_tokens
 
-    tokens = frozenset(t.strip() for t in os.environ.get("GRAPHRAG_API_TOKENS", "").split(",") if t.strip())
+    tokens, token_repos = parse_tokens(os.environ.get("GRAPHRAG_API_TOKENS", ""))
     roots = tuple(Path(p) for p in os.environ.get("GRAPHRAG_INDEX_ROOTS", "").split(os.pathsep) if p.strip())
-    return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0], index_roots=roots)
+    return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0], index_roots=roots,
+                     token_repos=token_repos)
 
 
 def _serve(host: str, port: int, threads: int) -> None:

@@ -238,3 +238,30 @@ def test_concurrent_debug_searches_keep_their_own_trace(client, indexed) -> None
         lucene = [s["params"]["query"] for s in body["debug"]["statements"] if s["name"] == "fulltext_seeds"]
         other = "load_user" if query == "handler" else "handler"
         assert len(lucene) == 1 and query in lucene[0] and other not in lucene[0], (query, lucene)
+
+
+def test_tokens_limited_to_repositories(neo4j_settings, indexed) -> None:
+    from graphrag_code.api import parse_tokens
+
+    repo, _ = indexed
+    tokens, limited = parse_tokens(f"admin, reader={repo}|other, stranger=nothing-here")
+    assert tokens == {"admin", "reader", "stranger"} and limited["reader"] == {repo, "other"}
+    c = create_app(ApiConfig(neo4j=neo4j_settings, tokens=tokens, token_repos=limited)).test_client()
+
+    def h(token: str) -> dict:
+        return {"Authorization": f"Bearer {token}"}
+
+    assert c.post("/v1/search", json={"query": "handler", "repo": repo}, headers=h("reader")).status_code == 200
+    denied = c.post("/v1/search", json={"query": "handler", "repo": repo}, headers=h("stranger"))
+    assert denied.status_code == 403 and denied.json["error"]["field"] == "repo"
+    unnamed = c.post("/v1/search", json={"query": "handler"}, headers=h("reader"))
+    assert unnamed.status_code == 403 and "name the repository" in unnamed.json["error"]["message"]
+    assert c.get(f"/v1/source?repo={repo}&path=src/app.py&start=1&end=2", headers=h("stranger")).status_code == 403
+    assert c.get(f"/v1/source?repo={repo}&path=src/app.py&start=1&end=2", headers=h("reader")).status_code == 200
+    assert c.get(f"/v1/symbols/{repo}:src/app.py%23handler", headers=h("stranger")).status_code == 403
+    listed = c.get("/v1/repositories", headers=h("reader")).json["repositories"]
+    assert [r["id"] for r in listed] == [repo]
+    assert len(c.get("/v1/repositories", headers=h("admin")).json["repositories"]) >= 1
+    assert c.post("/v1/repositories", json={"path": "/tmp"}, headers=h("reader")).status_code == 403
+    assert c.post("/v1/paths", json={"repo": repo, "source": "handler", "target": "load_user"},
+                  headers=h("stranger")).status_code == 403

@@ -480,8 +480,9 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
             click.echo(f"  vectors: skipped ({why})")
     click.echo("")
     if browser:
-        click.echo(f"Explore the graph in Neo4j Browser: {browser}")
-        click.echo("  connect to bolt://127.0.0.1:7687 with 'No authentication', then paste:")
+        click.echo(f"Explore the graph in Neo4j Browser: {browser}?dbms=bolt://127.0.0.1:7687"
+                   "&preselectAuthMethod=NO_AUTH")
+        click.echo("  (it connects by itself: no authentication on loopback), then paste:")
     else:
         click.echo("Explore the graph with this Cypher:")
     click.echo(f"  :param repo => '{summary.repo}'")

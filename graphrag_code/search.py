@@ -280,16 +280,24 @@ class Searcher:
 
 
 def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:
-    """Parts of one long definition compete for the same slot: keep the best-scoring part of each symbol."""
-    best: dict[str, Hit] = {}
+    """Parts of one long definition, and the overloads of one name in one file (TypeScript / `@overload`
+    signatures, then the implementation), compete for one slot. Parts keep the best-scoring part; overloads
+    show the implementation (the longest), scored as the best of them."""
+    groups: dict[object, list[Hit]] = {}
     for h in sorted(hits, key=lambda h: h.score, reverse=True):
-        key = h.symbol_id or h.id
-        if key not in best:
-            best[key] = h
-        else:
-            for c, rank in h.channels.items():
-                best[key].channels.setdefault(c, rank)
-    return list(best.values())
+        key = (h.repo, h.path, h.qualified_name) if h.symbol_id and h.qualified_name else h.id
+        groups.setdefault(key, []).append(h)
+    out = []
+    for members in groups.values():
+        top = members[0]
+        overloads = {m.symbol_id for m in members}
+        keep = max(members, key=lambda m: m.end_line - m.start_line) if len(overloads) > 1 else top
+        keep.score = top.score
+        for m in members:
+            for c, rank in m.channels.items():
+                keep.channels.setdefault(c, rank)
+        out.append(keep)
+    return out
 
 
 def _hit(r: dict, score: float, channels: dict[str, int]) -> Hit:

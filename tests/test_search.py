@@ -150,3 +150,34 @@ def test_rrf_sums_reciprocal_ranks() -> None:
 def test_query_analysis(query: str, identifiers: list, locations: list) -> None:
     a = analyze(query)
     assert a.identifiers == identifiers and a.locations == locations
+
+
+def test_overloads_take_one_slot_showing_the_implementation(graph, git_repo, repo_name) -> None:
+    git_repo.write("lib/conv.py", '''from typing import overload
+
+
+@overload
+def convert(value: int) -> str: ...
+
+
+@overload
+def convert(value: str) -> int: ...
+
+
+def convert(value):
+    """Convert between int and str."""
+    if isinstance(value, int):
+        return str(value)
+    return int(value)
+
+
+def unrelated():
+    return convert(1)
+''')
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("convert", Filters(repo=repo_name), SearchOptions(k=5, channels=("fulltext", "symbol")))
+    converts = [h for h in res.hits if h.qualified_name == "convert"]
+    assert len(converts) == 1
+    assert (converts[0].start_line, converts[0].end_line) == (12, 16)
+    assert "fulltext" in converts[0].channels

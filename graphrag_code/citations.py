@@ -36,13 +36,12 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from itertools import pairwise
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote, urlsplit
 
-from . import secrets
-from .discovery import decode
 from .languages import language_for_path
+from .source import indexed_lines, is_safe_relative
 
 REFUSAL = "The retrieved code does not answer this question."
 CLAIM_MIN_WORDS = 6
@@ -311,18 +310,6 @@ def _git(root: str, *args: str) -> subprocess.CompletedProcess[bytes]:
                           check=False)
 
 
-def _safe_path(path: str) -> bool:
-    p = PurePosixPath(path)
-    return bool(path) and not p.is_absolute() and "\\" not in path and "\0" not in path and \
-        all(part not in ("..", ".") for part in p.parts)
-
-
-def indexed_lines(data: bytes) -> list[str]:
-    """A file's lines exactly as the indexer chunked them: secrets redacted over the whole file, decoded."""
-    text, _ = decode(secrets.redact_bytes(data)[0])
-    return text.split("\n")
-
-
 def lines_hash(lines: list[str], start: int, end: int) -> str | None:
     """sha1 of lines start..end joined by newlines (the chunk's content_hash), or None when out of range."""
     if start < 1 or end < start or end > len(lines):
@@ -370,7 +357,7 @@ class Verifier:
     def _verify(self, c: Cited, info: RepoInfo) -> tuple[str, str, bool]:
         if not c.content_hash:
             return "stale", "the index holds no content hash for this chunk (re-index)", False
-        if not _safe_path(c.path):
+        if not is_safe_relative(c.path):
             return "stale", f"unsafe path {c.path!r} in the index", False
         if not info.root or not Path(info.root).is_dir():
             return "stale", f"repository root {info.root or '(unknown)'} is not on this machine", False

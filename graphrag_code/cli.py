@@ -167,11 +167,8 @@ def _load_embedder(enabled: bool):
     """The configured query embedder, or None (with the reason) when vectors are off or unavailable."""
     if not enabled:
         return None, "vectors off (--no-vectors)"
-    try:
-        from .embeddings import load_embedder
-        return load_embedder(None), None
-    except (ImportError, GraphragError) as exc:
-        return None, f"vector channel off: {exc}"
+    from .embeddings import try_load_embedder
+    return try_load_embedder()
 
 
 @main.command()

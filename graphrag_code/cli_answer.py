@@ -90,9 +90,5 @@ def _embedder(enabled: bool):
     """The configured query embedder, or None with the reason (as `search` does)."""
     if not enabled:
         return None, None
-    from .errors import GraphragError
-    try:
-        from .embeddings import load_embedder
-        return load_embedder(None), None
-    except (ImportError, GraphragError) as exc:
-        return None, f"vector channel off: {exc}"
+    from .embeddings import try_load_embedder
+    return try_load_embedder()

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .config import DEFAULT_EMBEDDING_MODEL
-from .errors import ConfigError
+from .errors import ConfigError, GraphragError
 
 log = logging.getLogger(__name__)
 
@@ -523,3 +523,11 @@ def embed_with_cache(embedder: Embedder, cache: EmbeddingCache | None,
     """(vectors, hits, misses) for ``texts``; see :func:`embed_cached`."""
     r = embed_cached(embedder, cache, texts)
     return r.vectors, r.hits, r.misses
+
+
+def try_load_embedder() -> tuple[Embedder | None, str | None]:
+    """The configured embedder, or None and why (a missing package): search then runs without vectors."""
+    try:
+        return load_embedder(None), None
+    except (ImportError, GraphragError) as exc:
+        return None, f"vector channel off: {exc}"

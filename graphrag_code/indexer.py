@@ -212,6 +212,16 @@ class _Run:
         facts = FileFacts(path, f.language, ids=ids, **facts_dict)
         return _Staged(rows, facts, len(ex.definitions), len(ex.chunks), warnings)
 
+    def report(self, started: float) -> None:
+        """Fill the summary's skips, secrets, live counts and total time (every run ends here)."""
+        s = self.summary
+        s.skipped = {k: sorted(v) for k, v in sorted(self.skipped.items())}
+        s.secrets = dict(self.secret_counts)
+        counts = self.graph.run("repo_counts", repo=self.repo)[0]
+        s.symbols, s.chunks = counts["symbols"], counts["chunks"]
+        s.edges = dict(sorted((t, n) for t, n in counts["edge_pairs"]))
+        s.seconds = round(time.perf_counter() - started, 3)
+
     # -- resolution and swap ------------------------------------------------------------------------------------
     def load_facts(self, paths: list[str]) -> None:
         for start in range(0, len(paths), _FACTS_BATCH):
@@ -327,12 +337,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     s.edges_created, s.edges_deleted = created, removed
     s.resolution = dict(sorted(resolution.stats.items()))
     s.unresolved_calls = sum(len(v) for v in resolution.unresolved.values())
-    s.skipped = {k: sorted(v) for k, v in sorted(run.skipped.items())}
-    s.secrets = dict(run.secret_counts)
-    counts = graph.run("repo_counts", repo=repo)[0]
-    s.symbols, s.chunks = counts["symbols"], counts["chunks"]
-    s.edges = dict(sorted((t, n) for t, n in counts["edge_pairs"]))
-    s.seconds = round(time.perf_counter() - started, 3)
+    run.report(started)
     graph.run("repo_finish", repo=repo, props={"symbols": s.symbols, "chunks": s.chunks,
                                                 "edges": json.dumps(s.edges), "seconds": s.seconds})
     return s
@@ -351,14 +356,9 @@ def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: 
     graph.run("repo_finish", repo=run.repo, props=_repo_props(snap, settings, extractor, files))
     s = run.summary
     s.files_unchanged = s.files_indexed = files
-    s.skipped = {k: sorted(v) for k, v in sorted(run.skipped.items())}
-    counts = graph.run("repo_counts", repo=run.repo)[0]
-    s.symbols, s.chunks = counts["symbols"], counts["chunks"]
-    s.edges = dict(sorted((t, n) for t, n in counts["edge_pairs"]))
-    unresolved = graph.run("unresolved_existing", repo=run.repo)
-    s.unresolved_calls = sum(len(r["calls"]) for r in unresolved)
+    s.unresolved_calls = sum(len(r["calls"]) for r in graph.run("unresolved_existing", repo=run.repo))
     run._lap("noop")
-    s.seconds = round(time.perf_counter() - started, 3)
+    run.report(started)
     return s
 
 

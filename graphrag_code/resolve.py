@@ -230,16 +230,13 @@ class _Resolver:
             self._import_edge(src, targets, line, name)
             if wildcard:
                 self.wildcards[f.path].extend(targets)
-            elif name and not self._is_module_name(f, name):
+            elif name and f.language != "go":   # Go imports name packages, never symbols
                 hit = self._top_in(targets, name)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
             else:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
-
-    def _is_module_name(self, f: FileFacts, name: str) -> bool:
-        return f.language in ("go",)
 
     def _import_edge(self, src: str, targets: list[str], line: int, name: str | None) -> None:
         for t in targets:
@@ -317,10 +314,8 @@ class _Resolver:
 
     def enclosing_class(self, f: FileFacts, caller: int | None) -> int | None:
         kinds = LANGUAGES[f.language].container_kinds
-        while caller is not None and f.defs[caller][1] not in kinds:
+        while caller is not None and f.defs[caller][1] not in kinds:   # Rust's `impl Type` counts too
             caller = f.defs[caller][3]
-        if caller is not None and f.defs[caller][1] == "impl":   # Rust: methods of `impl Type`
-            return caller
         return caller
 
     # -- calls --------------------------------------------------------------------------------------------------
@@ -361,7 +356,7 @@ class _Resolver:
             target = self.lookup_name(f, caller, receiver.split("::")[-1])
             if target and self.files[target[0]].defs[target[1]][1] in spec.container_kinds:
                 hit = self.class_member(target[0], target[1], name) or self._impl_method(
-                    self.files[target[0]], target[1], name, by_name=True)
+                    self.files[target[0]], target[1], name)
                 if hit:
                     return hit[0], hit[1], "class_attr"
         hits = [h for h in self.ix.global_methods.get(name, []) if self.files[h[0]].language == f.language]
@@ -369,7 +364,7 @@ class _Resolver:
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
 
-    def _impl_method(self, f: FileFacts, owner: int, name: str, by_name: bool = False) -> tuple[str, int] | None:
+    def _impl_method(self, f: FileFacts, owner: int, name: str) -> tuple[str, int] | None:
         """Rust: a method of a type may live in any `impl Type` block of the same file."""
         type_name = f.defs[owner][0]
         for i, d in enumerate(f.defs):

@@ -11,14 +11,25 @@ from .discovery import decode
 from .errors import InputError, SourceError
 
 
+def is_safe_relative(path: str) -> bool:
+    """Relative, no `..` or `.` segments, no backslashes or NULs: safe to hand to the filesystem or git."""
+    p = PurePosixPath(path)
+    return bool(path) and not p.is_absolute() and "\\" not in path and "\x00" not in path and \
+        all(part not in ("..", ".") for part in p.parts)
+
+
 def safe_relative(path: str) -> str:
-    """Reject absolute paths, `..`, backslashes and NULs before a path goes near the filesystem or git."""
-    if not path or "\x00" in path or "\\" in path or path.startswith("/"):
-        raise InputError(f"bad path {path!r}: must be relative to the repository root", hint="e.g. src/app.py")
-    parts = PurePosixPath(path).parts
-    if any(p in ("..", ".") for p in parts):
-        raise InputError(f"bad path {path!r}: '..' and '.' segments are not allowed")
-    return str(PurePosixPath(*parts))
+    """``path`` normalised, or InputError when it is not ``is_safe_relative``."""
+    if not is_safe_relative(path):
+        raise InputError(f"bad path {path!r}: must be relative to the repository root, without '..' or '.'",
+                         hint="e.g. src/app.py")
+    return str(PurePosixPath(path))
+
+
+def indexed_lines(data: bytes) -> list[str]:
+    """A file's lines exactly as the indexer chunked them: secrets redacted over the whole file, decoded."""
+    text, _ = decode(secrets.redact_bytes(data)[0])
+    return text.split("\n")
 
 
 def read_file_at(root: str, commit: str | None, path: str) -> bytes:
@@ -45,8 +56,7 @@ def read_lines(root: str, commit: str | None, path: str, start: int, end: int) -
     """Lines start..end (1-based, inclusive) as indexed: decoded and with secrets redacted."""
     if start < 1 or end < start:
         raise InputError(f"bad line range {start}-{end}")
-    text, _ = decode(secrets.redact_bytes(read_file_at(root, commit, path))[0])
-    lines = text.split("\n")
+    lines = indexed_lines(read_file_at(root, commit, path))
     if end > len(lines):
         raise InputError(f"{path} has {len(lines)} lines; asked for {start}-{end}")
     return lines[start - 1:end]

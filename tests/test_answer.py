@@ -33,41 +33,8 @@ from graphrag_code.indexer import index_repository
 from graphrag_code.llm import LLMError, LLMSettings, LLMUnavailable
 from graphrag_code.query_analysis import analyze
 from graphrag_code.search import Hit, SearchOptions, SearchResult, _hit
+from token_app import AUTH, ROUTES
 
-AUTH = '''"""Authentication helpers."""
-import time
-
-
-def validate_refresh_token(token, now=None):
-    """Reject tokens whose expiry is in the past."""
-    now = now or time.time()
-    if token.expires_at < now:
-        raise TokenExpired("refresh token expired")
-    return check_signature(token)
-
-
-def check_signature(token):
-    return token.signature == sign(token.payload)
-
-
-def sign(payload):
-    return "sig:" + payload
-
-
-class TokenExpired(Exception):
-    pass
-'''
-ROUTES = '''from .auth import validate_refresh_token
-
-
-def refresh_route(request):
-    token = parse_token(request.headers["Authorization"])
-    return validate_refresh_token(token)
-
-
-def parse_token(header):
-    return header.split(" ")[1]
-'''
 DOC = "# Refresh tokens\nA refresh token is validated by validate_refresh_token and expires after a day.\n"
 TEST = ("from app.auth import validate_refresh_token\n\n\n"
         "def test_validate_refresh_token_rejects_expired():\n    assert validate_refresh_token\n")

@@ -153,12 +153,16 @@ def record(checkout: Path, force: bool = False) -> dict:
 
 
 # -- 3. index -------------------------------------------------------------------------------------------------------
-def index(graph, checkout: Path) -> dict:
+def index(graph, checkout: Path, repo: str = REPO_NAME, lsp: bool = False) -> tuple[dict, dict]:
+    """Index the checkout as ``repo`` (with the Python language server when ``lsp``); returns the graph dump
+    and the index summary."""
+    from graphrag_code.config import IndexSettings
     from graphrag_code.indexer import index_repository
 
     # always run: unchanged files are not parsed again, but resolution is redone with the current resolver
-    index_repository(graph, checkout, name=REPO_NAME)
-    return graph.run("repo_dump", repo=REPO_NAME)[0]
+    settings = IndexSettings(lsp_languages=("python",) if lsp else ())
+    summary = index_repository(graph, checkout, name=repo, settings=settings)
+    return graph.run("repo_dump", repo=repo)[0], summary.to_dict()
 
 
 # -- 4. evaluate ----------------------------------------------------------------------------------------------------
@@ -201,11 +205,13 @@ class Symbols:
         return best["id"], "ok"
 
 
-def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int) -> dict:
+def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: str = REPO_NAME,
+             min_confidence: float = 0.0) -> dict:
+    """The report; with ``min_confidence``, only CALLS edges at least that confident count (and ``n_targets``
+    may be 0 to skip the impact part)."""
     from graphrag_code.impact import analyze_impact
     from graphrag_code.paths import node_ref, parse_unresolved
 
-    repo = REPO_NAME
     syms = Symbols(dump["nodes"])
     executed = {tuple(x) for x in runtime["lines"]}
     statuses: Counter[str] = Counter()
@@ -218,7 +224,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int) -> dic
         rt_pairs[(syms.caller(repo, caller_path, line), callee)].add(line)
 
     # static side
-    calls = [e for e in dump["edges"] if e["type"] == "CALLS"]
+    calls = [e for e in dump["edges"] if e["type"] == "CALLS" and e["props"].get("confidence", 1) >= min_confidence]
     parents: dict[str, set[str]] = defaultdict(set)                  # class -> base classes
     for e in dump["edges"]:
         if e["type"] in ("INHERITS", "IMPLEMENTS"):
@@ -367,7 +373,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int) -> dic
         complete_claims[f"depth1_{verdict}"] += 1
         complete_claims[f"depth1_{verdict}_and_all_runtime_callers_found"] += int(want1 <= got1)
     impact = {str(d): {**c, "recall": round(c["found"] / c["runtime"], 3) if c["runtime"] else None,
-                       "share_of_targets_fully_covered": round(c["targets_all_found"] / c["targets"], 3)}
+                       "share_of_targets_fully_covered": round(c["targets_all_found"] / c["targets"], 3) if c["targets"] else None}
               for d, c in agg.items()}
     impact["verdicts"] = dict(sorted(complete_claims.items()))
     impact["seconds"] = round(time.perf_counter() - started, 1)
@@ -418,19 +424,61 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--refresh", action="store_true", help="fetch and record again")
     ap.add_argument("--json", type=Path, default=WORK / "report.json", help="where the report goes")
+    ap.add_argument("--lsp", action="store_true", help="index with the Python language server pass (--lsp python)")
+    ap.add_argument("--compare", action="store_true",
+                    help="tree-sitter alone and tree-sitter + LSP, one after the other, side by side")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from graphrag_code.db import Graph
 
     checkout = fetch(force=args.refresh)
     runtime = record(checkout, force=args.refresh)
+    modes = [False, True] if args.compare else [args.lsp]
+    reports = {}
     with Graph() as graph:
-        dump = index(graph, checkout)
-        report = evaluate(graph, dump, runtime, args.targets, args.seed)
+        for lsp in modes:
+            repo = REPO_NAME + ("-lsp" if lsp else "")
+            dump, summary = index(graph, checkout, repo, lsp)
+            report = evaluate(graph, dump, runtime, args.targets, args.seed, repo)
+            confident = evaluate(graph, dump, runtime, 0, args.seed, repo, min_confidence=0.7)
+            report["confidence_at_least_0.7"] = {"precision": confident["calls_precision"]["ALL"]["precision"],
+                                                 "recall": confident["calls_recall"]["recall"]}
+            report["lsp"] = summary.get("lsp")
+            report["resolution"] = summary.get("resolution")
+            reports["tree-sitter + lsp" if lsp else "tree-sitter"] = report
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(report, indent=2))
-    print_report(report)
+    for name, report in reports.items():
+        print(f"\n===== {name} =====")
+        print_report(report)
+    if len(reports) > 1:
+        print_comparison(reports)
+    args.json.write_text(json.dumps(reports if len(reports) > 1 else report, indent=2))
     print(f"\nreport: {args.json}")
+
+
+def print_comparison(reports: dict[str, dict]) -> None:
+    """The headline numbers of each mode side by side, and what the language server cost."""
+    names = list(reports)
+    print("\n" + " " * 34 + "".join(f"{n:>20s}" for n in names))
+    rows = [("CALLS precision (all)", lambda r: r["calls_precision"]["ALL"]["precision"]),
+            ("CALLS testable edges", lambda r: r["calls_precision"]["ALL"].get("testable")),
+            ("CALLS recall", lambda r: r["calls_recall"]["recall"]),
+            ("recall where the site names it", lambda r: r["calls_recall"]["recall_where_a_call_of_that_name_exists"]),
+            ("precision, confidence >= 0.7", lambda r: r["confidence_at_least_0.7"]["precision"]),
+            ("recall, confidence >= 0.7", lambda r: r["confidence_at_least_0.7"]["recall"]),
+            ("impact recall depth<=1", lambda r: r["impact_recall"]["1"]["recall"]),
+            ("impact recall depth<=2", lambda r: r["impact_recall"]["2"]["recall"]),
+            ("impact recall depth<=3", lambda r: r["impact_recall"]["3"]["recall"])]
+    for label, get in rows:
+        print(f"  {label:32s}" + "".join(f"{get(reports[n])!s:>20s}" for n in names))
+    for n, r in reports.items():
+        for group, g in ((r.get("lsp") or {}).get("groups") or {}).items():
+            print(f"  {n}: {group} server {g['server']}: {g['asked']} call sites in {g['seconds']}s "
+                  f"= {g['seconds_per_1k_calls']} s per 1k; symbol {g['symbol']}, external {g['external']}, "
+                  f"variable {g['variable']}, no answer {g['no_answer']}, errors {g['errors']}")
+        lsp_stats = {k: v for k, v in (r.get("resolution") or {}).items() if k.startswith("lsp:")}
+        if lsp_stats:
+            print(f"  {n}: language server vs tree-sitter per call site: {lsp_stats}")
 
 
 if __name__ == "__main__":

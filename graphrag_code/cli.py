@@ -61,7 +61,7 @@ class _Bar:
     """A progress bar on stderr, one per stage (parse: files, embed: chunks); silent when stderr is not a
     terminal or --json."""
 
-    _UNITS = {"embed": "chunk"}
+    _UNITS = {"embed": "chunk", "lsp": "file"}
 
     def __init__(self, enabled: bool) -> None:
         self.enabled, self.bar, self.stage = enabled, None, None
@@ -102,8 +102,27 @@ def _print_summary(s: dict) -> None:
     if len(s["warnings"]) > 10:
         click.echo(f"  ... {len(s['warnings']) - 10} more warnings (--json)")
     click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items()) + ")")
+    if s.get("lsp"):
+        _print_lsp(s["lsp"])
     if s.get("vectors"):
         _print_vectors(s["vectors"])
+
+
+def _print_lsp(report: dict) -> None:
+    click.echo(f"  language servers: {report['seconds']:.1f}s" + ("  [time budget exhausted]"
+                                                                  if report["budget_exhausted"] else ""))
+    for group, g in report["groups"].items():
+        if g["skipped"] and not g["asked"]:
+            click.echo(f"    {group}: skipped: {g['skipped']}")
+            continue
+        per_1k = f", {g['seconds_per_1k_calls']:.0f}s per 1k call sites" if g["seconds_per_1k_calls"] else ""
+        click.echo(f"    {group} ({g['server']}): {g['files']} files, {g['asked']} call sites asked: "
+                   f"{g['symbol']} to indexed symbols, {g['external']} external, {g['variable']} variables, "
+                   f"{g['no_answer']} no answer, {g['errors']} errors{per_1k}"
+                   + (f"; restarted {g['restarts']}x" if g["restarts"] else "")
+                   + (f"; {g['skipped']}" if g["skipped"] else ""))
+    for reason, n in report["files_not_asked"].items():
+        click.echo(f"    not asked: {n} file(s): {reason}")
 
 
 def _print_vectors(v: dict) -> None:
@@ -128,23 +147,35 @@ def _print_vectors(v: dict) -> None:
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="Fill chunk vectors after the graph is written (cached by content; `graphrag-code embed` "
                    "fills them later).")
+@click.option("--lsp", "lsp_languages", default="", envvar="GRAPHRAG_LSP", show_envvar=True, metavar="LANGS",
+              help="Resolve calls with language servers too: 'all' (every language whose server is installed) or a "
+                   "comma list (python,typescript,javascript,tsx,go,c,cpp). Precise and slower; edges get "
+                   "resolved_by=lsp. Default: off.")
+@click.option("--lsp-budget", type=click.FloatRange(1), default=1800, show_default=True, metavar="SECONDS",
+              help="Upper bound on the language-server time; files left unasked keep their tree-sitter edges.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (every skipped path included).")
 @click.option("--explain", is_flag=True, help="Also list the Cypher statements run, with timings.")
 def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, include_generated: bool,
-          embed: bool, as_json: bool, explain: bool) -> None:
+          embed: bool, lsp_languages: str, lsp_budget: float, as_json: bool, explain: bool) -> None:
     """Index the repository at PATH (default: the current directory) into Neo4j.
 
     A git checkout is indexed at its HEAD commit (uncommitted changes are not indexed), a plain directory as
     it is. Re-running on a new commit re-parses only the files whose content changed; readers see the old
     snapshot until the new one is complete. Vectors are filled afterwards: the graph and full-text search
     are usable before they finish, and an interrupted fill resumes on the next run.
+
+    With --lsp, language servers (installed by scripts/setup: jedi for Python, typescript-language-server,
+    gopls, clangd) are asked where each call's callee is defined, and their answers win over name-based
+    resolution; a language whose server is missing is skipped with a message. Later runs ask only about
+    changed files and the files that call into them.
     """
     from .embeddings import load_embedder
     from .indexer import index_repository
 
     embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
     settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
-                             include_generated=include_generated)
+                             include_generated=include_generated, lsp_languages=_lsp_languages(lsp_languages),
+                             lsp_budget_seconds=lsp_budget)
     recorder = Recorder()
     bar = _Bar(enabled=not as_json and sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
@@ -161,6 +192,18 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
         _print_summary(result)
     if explain:
         _print_explain(recorder)
+
+
+def _lsp_languages(value: str) -> tuple[str, ...]:
+    from .lsp import SERVER_GROUPS
+    names = tuple(sorted({v.strip().lower() for v in value.split(",") if v.strip()}))
+    if names in ((), ("off",), ("none",)):
+        return ()
+    unknown = [n for n in names if n != "all" and n not in SERVER_GROUPS]
+    if unknown:
+        raise click.BadParameter(f"no language server for {', '.join(unknown)}; choose from all, "
+                                 f"{', '.join(sorted(SERVER_GROUPS))}", param_hint="--lsp")
+    return names
 
 
 def _load_embedder(enabled: bool):
@@ -405,6 +448,8 @@ def status(as_json: bool) -> None:
         click.echo(f"{'':24s} vectors {v['with_vector']}/{v['chunks']}"
                    + (f"  ({missing} missing: run `graphrag-code embed --repo {r['id']}`)" if missing else "")
                    + (f"  models: {', '.join(v['models'])}" if v["models"] else ""))
+        if r.get("lsp"):
+            click.echo(f"{'':24s} language servers (last run): {r['lsp']}")
 
 
 def _api_config(host: str):

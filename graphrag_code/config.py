@@ -20,7 +20,7 @@ DEFAULT_STATE_DIR = PROJECT_ROOT / ".graphrag"
 # Graph schema and extractor versions: bump the first when node/edge shapes change, the second when the
 # extraction of the same file would give different symbols or edges. Either change means "reindex".
 SCHEMA_VERSION = 1
-EXTRACTOR_VERSION = 4
+EXTRACTOR_VERSION = 6
 
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2-int8"
 DEFAULT_EMBEDDING_DIM = 384
@@ -67,6 +67,10 @@ class IndexSettings:
     include_generated: bool = False
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_dim: int = DEFAULT_EMBEDDING_DIM
+    # the language-server pass (lsp.py): () off; ("all",) every language whose server is installed; or names
+    lsp_languages: tuple[str, ...] = ()
+    lsp_budget_seconds: float = 1800.0
+    lsp_request_timeout: float = 10.0
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,10 @@ def _core(node: Node) -> Node:
     return node
 
 
+def _unwrap(node: Node) -> Node:
+    return node.named_children[0] if node.type == "expression_statement" and node.named_child_count == 1 else node
+
+
 def _find_body(node: Node, depth: int = 3) -> Node | None:
     body = node.child_by_field_name("body")
     if body is not None or depth == 0:
@@ -152,6 +156,7 @@ class _Builder:
             docstring=self._docstring(caps, body, start, head),
             body_start_line=body.start_point.row + 1 if body is not None else None,
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
+            abstract=self._abstract(start, core, body),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -162,6 +167,23 @@ class _Builder:
         definition.visibility, definition.exported = self._visibility(head, core, name)
         self.result.definitions.append(definition)
         self._def_nodes.append(node)
+
+    def _abstract(self, start: Node, core: Node, body: Node | None) -> bool:
+        """A method declared to be overridden (see ``Definition.abstract``)."""
+        head = self.source[start.start_byte:(body.start_byte if body is not None else core.end_byte)]
+        if re.search(rb"\babstract(method)?\b", head):
+            return True
+        if self.spec.name != "python" or body is None:
+            return False
+        # the grammar gives a docstring and `...` bare or wrapped in an expression statement
+        statements = [_unwrap(c) for c in body.named_children if c.type != "comment"]
+        if statements and statements[0].type == "string":
+            statements = statements[1:]            # the docstring
+        if len(statements) != 1:
+            return not statements                  # a docstring alone (a protocol method)
+        only = statements[0]
+        return only.type in ("pass_statement", "ellipsis") or (
+            only.type == "raise_statement" and b"NotImplementedError" in self.source[only.start_byte:only.end_byte])
 
     def _leading_start(self, node: Node) -> Node:
         """Extend a definition upwards over doc comments, attributes and annotations touching it."""
@@ -286,8 +308,8 @@ class _Builder:
         if not name:
             return
         receiver = " ".join(_text(caps["receiver"][0]).split())[:100] if "receiver" in caps else None
-        line = caps["name"][0].start_point.row + 1
-        self.result.calls.append(CallSite(self.enclosing(node.start_byte), name, receiver, line))
+        line, column = caps["name"][0].start_point.row + 1, caps["name"][0].start_point.column
+        self.result.calls.append(CallSite(self.enclosing(node.start_byte), name, receiver, line, column))
 
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)
@@ -374,7 +396,7 @@ def extract(source: bytes, language: str) -> FileExtraction:
         else:
             builder.add_base(kind.upper(), node, caps)
     result = builder.result
-    result.calls.sort(key=lambda c: (c.line, c.name))
+    result.calls.sort(key=lambda c: (c.line, c.name, c.column))
     errors = _count_errors(tree.root_node)
     if errors:
         result.parse_status = "partial"

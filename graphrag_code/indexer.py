@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import discovery, secrets
+from . import discovery, lsp, secrets
 from .chunking import chunk_file, file_chunks
 from .config import EXTRACTOR_VERSION, SCHEMA_VERSION, IndexSettings
 from .db import Graph, Tx
@@ -34,7 +34,7 @@ from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
 from .textutil import search_text
 
 Progress = Callable[[str, int, int], None]   # (stage, done, total)
-_EDGE_TYPES = ("CALLS", "IMPORTS", "INHERITS", "IMPLEMENTS")
+_EDGE_TYPES = ("CALLS", "CALLS_EXTERNAL", "IMPORTS", "INHERITS", "IMPLEMENTS")
 _FACTS_BATCH = 500
 _EDGE_BATCH = 5000
 
@@ -63,6 +63,7 @@ class IndexSummary:
     secrets: dict[str, int] = field(default_factory=dict)             # kind -> count (never values)
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    lsp: dict | None = None            # the language-server pass's report, when it ran
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -227,9 +228,12 @@ class _Run:
         for start in range(0, len(paths), _FACTS_BATCH):
             for row in self.graph.run("file_facts", repo=self.repo, paths=paths[start:start + _FACTS_BATCH]):
                 facts = json.loads(row["facts"])
-                self.facts[row["path"]] = FileFacts(row["path"], row["language"], **facts)
+                lsp = json.loads(row["lsp"]) if row["lsp"] else None
+                self.facts[row["path"]] = FileFacts(row["path"], row["language"], **facts, lsp=lsp,
+                                                    ids=symbol_ids(self.repo, row["path"], facts["defs"]))
 
-    def swap(self, touched: set[str], resolution: Resolution, props: dict) -> tuple[int, int]:
+    def swap(self, touched: set[str], resolution: Resolution, props: dict,
+             lsp_rows: list[dict] | None = None) -> tuple[int, int]:
         """The one transaction that replaces the live snapshot."""
         existing = {(r["type"], r["src"], r["dst"]): _norm(r["props"]) for r in self.graph.run("edges_existing", repo=self.repo)}
         alive = {k: v for k, v in existing.items() if not (_path_of(k[1], self.repo) in touched
@@ -247,6 +251,8 @@ class _Run:
                 tx.run("delete_files", repo=self.repo, paths=sorted(touched))
             tx.run("promote", repo=self.repo, run=self.run_id)
             _crash_point("swap")
+            for start in range(0, len(lsp_rows or []), _FACTS_BATCH):
+                tx.run("file_lsp_set", rows=lsp_rows[start:start + _FACTS_BATCH])
             tx.run("modules_upsert", names=sorted(resolution.external_modules))
             self._edges(tx, "delete", deletes, new)
             self._edges(tx, "create", creates, new)
@@ -302,6 +308,10 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     for s in snap.skipped:
         run.skipped[s.reason].append(s.path)
     graph.ensure_schema(settings.embedding_model, settings.embedding_dim)
+    previous = graph.run("repo_get", repo=repo)
+    # edges made with and without language servers differ: switching modes re-resolves even on the same commit
+    lsp_mode = ",".join(settings.lsp_languages) or None
+    same_mode = not previous or previous[0]["repo"].get("lsp_mode") == lsp_mode
     graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id, started_at=_now())
     while graph.run("pending_clear", repo=repo, limit=10_000)[0]["deleted"]:
         pass
@@ -319,17 +329,23 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     run._lap("parse_and_stage")
 
     unchanged = sorted(set(current) - {f.path for f in changed})
-    if not changed and not deleted:
+    if not changed and not deleted and not settings.lsp_languages and same_mode:
         # the same files with the same blobs: resolution is a pure function of them, so the edges stand;
         # only the repository's commit moves
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
     run.load_facts(unchanged)
-    resolution = resolve(repo, run.facts)
+    touched = {f.path for f in changed if f.path in live} | deleted
+    lsp_rows = _lsp_stage(run, root, snap, kept, touched)
+    if not changed and not deleted and not lsp_rows and same_mode:
+        return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
+    resolution = resolve(repo, run.facts, use_lsp=bool(settings.lsp_languages))
     run._lap("resolve")
 
-    touched = {f.path for f in changed if f.path in live} | deleted
     props = _repo_props(snap, settings, extractor, len(kept) + len(unchanged))
-    created, removed = run.swap(touched, resolution, props)
+    props["lsp_mode"] = lsp_mode
+    props["lsp"] = ", ".join(f"{g}: {r['server']}" for g, r in run.summary.lsp["groups"].items() if r["asked"]) \
+        if run.summary.lsp else None
+    created, removed = run.swap(touched, resolution, props, lsp_rows)
     run._lap("swap")
     s = run.summary
     s.files_unchanged, s.files_deleted = len(unchanged), len(deleted)
@@ -341,6 +357,37 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     graph.run("repo_finish", repo=repo, props={"symbols": s.symbols, "chunks": s.chunks,
                                                 "edges": json.dumps(s.edges), "seconds": s.seconds})
     return s
+
+
+def _lsp_stage(run: _Run, root: Path, snap: "discovery.Snapshot", changed: set[str], touched: set[str]) -> list[dict]:
+    """The language-server pass of a run (``--lsp``): ask about the files that need it and put the answers into
+    the facts; returns the File rows whose stored answers change. A run without it forgets the stored answers
+    its changes made stale, so that a later ``--lsp`` run asks again instead of trusting them."""
+    settings = run.settings
+    lsp_settings = lsp.LspSettings(languages=settings.lsp_languages or ("all",),
+                                   request_timeout=settings.lsp_request_timeout,
+                                   budget_seconds=settings.lsp_budget_seconds)
+    if not settings.lsp_languages:
+        stale = lsp.files_to_ask(run.facts, changed, touched, None, lsp_settings)
+        return [{"id": file_id(run.repo, p), "lsp": None} for p in sorted(stale)
+                if p not in changed and run.facts[p].lsp]
+    servers = lsp.server_ids(root, run.facts, lsp_settings)
+    ask = lsp.files_to_ask(run.facts, changed, touched, servers, lsp_settings)
+    answers, report = lsp.run_lsp_pass(root, run.facts, ask, {f.path: f.blob for f in snap.files},
+                                       lsp_settings, run.progress)
+    for group, reason in servers.items():
+        if reason.startswith("!"):
+            report.groups.setdefault(group, lsp.GroupReport()).skipped = reason[1:]
+    rows = []
+    for path in sorted(ask):
+        # a file left unasked (budget, a failed server) must not keep answers its neighbours' changes made stale
+        answer = run.facts[path].lsp = answers.get(path)
+        if answer is not None or path not in changed:
+            rows.append({"id": file_id(run.repo, path), "lsp": json.dumps(answer, separators=(",", ":"))
+                         if answer is not None else None})
+    run.summary.lsp = report.to_dict()
+    run._lap("lsp")
+    return rows
 
 
 def _repo_props(snap: "discovery.Snapshot", settings: IndexSettings, extractor: str, files: int) -> dict:

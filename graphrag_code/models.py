@@ -24,6 +24,9 @@ class Definition:
     body_start_line: int | None = None
     # (start_line, end_line) of the statements of the body, used to split long definitions
     blocks: list[tuple[int, int]] = field(default_factory=list)
+    # declared to be overridden: @abstractmethod, a body that only raises NotImplementedError / is `pass` or
+    # `...`, an `abstract` modifier: a call that lands here runs an override
+    abstract: bool = False
 
 
 @dataclass
@@ -32,6 +35,7 @@ class CallSite:
     name: str                # the called name (last identifier)
     receiver: str | None     # text before the last `.`/`->`/`::`, e.g. "self", "os.path", "this.store"
     line: int
+    column: int = 0          # 0-based byte column of the called name in its line (where a language server asks)
 
 
 @dataclass
@@ -81,9 +85,10 @@ class FileExtraction:
         return {
             "defs": [[d.name, d.kind, d.qualified_name, d.parent, d.start_line, d.end_line]
                      for d in self.definitions],
-            "calls": [[c.caller, c.name, c.receiver, c.line] for c in self.calls],
+            "calls": [[c.caller, c.name, c.receiver, c.line, c.column] for c in self.calls],
             "imports": [[i.module, i.name, i.alias, i.line, i.wildcard] for i in self.imports],
             "bases": [[b.owner, b.name, b.relation, b.line] for b in self.bases],
+            "abstract": [i for i, d in enumerate(self.definitions) if d.abstract and d.kind == "method"],
         }
 
 

@@ -19,7 +19,15 @@ from .languages import LANGUAGES
 CONFIDENCE = {
     "self": 0.95, "scope": 0.95, "same_file": 0.95, "import": 0.9, "module_attr": 0.9,
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
+    # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
+    # the one implementation of the interface method it landed on; one of several implementations; an override
+    # (found through the class hierarchy) of the abstract method it landed on
+    "lsp": 0.98, "lsp_alt": 0.7, "lsp_impl": 0.9, "lsp_impls": 0.6, "lsp_hierarchy": 0.6,
+    "lsp_external": 0.98,
 }
+# language servers that answer on declarations we do not index (a C prototype in a header): there an answer
+# that is no indexed symbol says nothing against the tree-sitter edge
+_LSP_KEEP_ON_VARIABLE = {"c", "cpp"}
 _MAX_BASE_DEPTH = 4
 
 
@@ -28,10 +36,12 @@ class FileFacts:
     path: str
     language: str
     defs: list[list]          # [name, kind, qualified_name, parent, start_line, end_line]
-    calls: list[list]         # [caller, name, receiver, line]
+    calls: list[list]         # [caller, name, receiver, line, column]
     imports: list[list]       # [module, name, alias, line, wildcard]
     bases: list[list]         # [owner, name, relation, line]
+    abstract: list[int] = field(default_factory=list)   # indexes of abstract methods (see Definition.abstract)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
+    lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
 
 @dataclass
@@ -170,8 +180,12 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
 
 
 class _Resolver:
-    def __init__(self, repo: str, files: dict[str, FileFacts]) -> None:
+    def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool = False) -> None:
         self.repo, self.files, self.ix = repo, files, _Index(files)
+        self.use_lsp = use_lsp
+        self.all_ids: set[str] = set()
+        self.abstract: set[str] = set()                          # ids of abstract methods
+        self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
@@ -391,17 +405,87 @@ class _Resolver:
         if props.get("confidence", 0) > old.get("confidence", 0):
             old["confidence"], old["resolved_by"] = props["confidence"], props["resolved_by"]
 
+    def _lsp_edge(self, f: FileFacts, src: str, answer: list, hit: tuple, name: str, receiver: str | None,
+                  line: int) -> bool:
+        """Apply a language server's answer for one call site; False leaves it to the tree-sitter resolution."""
+        kind = answer[0]
+        if kind == "sym":
+            defs = [i for i in answer[1] if i in self.all_ids]
+            if not defs:
+                return False          # stale: the symbol it named is gone
+            ts_dst = self.files[hit[0]].ids[hit[1]] if hit[0] != "unresolved" else None
+            self.out.stats["lsp:" + ("agreed" if ts_dst in defs else "added" if ts_dst is None else "corrected")] += 1
+            method = "lsp" if len(defs) == 1 else "lsp_alt"
+            for dst in defs:
+                self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
+                self.out.stats[f"calls:{method}"] += 1
+            impls = [i for i in answer[2] if i in self.all_ids and i not in defs]
+            method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
+            for impl in impls:
+                self._add_edge("CALLS", src, impl, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
+                self.out.stats[f"calls:{method}"] += 1
+            if not impls:
+                self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
+            return True
+        if kind == "ext":
+            for module in answer[1]:
+                self.out.external_modules.add(module)
+                self._add_edge("CALLS_EXTERNAL", src, "module:" + module,
+                               {"line": line, "confidence": CONFIDENCE["lsp_external"], "resolved_by": "lsp"})
+            self.out.stats["lsp:" + ("external" if hit[0] == "unresolved" else "corrected")] += 1
+            self.out.stats["calls:lsp_external"] += 1
+            return True
+        if kind == "var" and f.language not in _LSP_KEEP_ON_VARIABLE:
+            label = f"{receiver}.{name}" if receiver else name
+            self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:dynamic:lsp-variable")
+            self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
+            self.out.stats["unresolved:dynamic"] += 1
+            return True
+        return False
+
+    def _lsp_hierarchy(self) -> None:
+        """The server landed on an abstract method and named no implementation (jedi has no such request):
+        the overrides in subclasses, found through the INHERITS/IMPLEMENTS edges, are what runs."""
+        subclasses: dict[str, list[str]] = defaultdict(list)
+        for etype, a, b in self.out.edges:
+            if etype in ("INHERITS", "IMPLEMENTS"):
+                subclasses[b].append(a)
+        where = {sid: (path, i) for path, f in self.files.items() for i, sid in enumerate(f.ids)}
+        for src, dst, line in self.lsp_abstract:
+            path, i = where[dst]
+            f = self.files[path]
+            name, parent = f.defs[i][0], f.defs[i][3]
+            seen, todo = set(), list(subclasses.get(f.ids[parent], []) if parent is not None else [])
+            while todo and len(seen) < 200:
+                cls = todo.pop()
+                if cls in seen:
+                    continue
+                seen.add(cls)
+                todo.extend(subclasses.get(cls, []))
+                cpath, ci = where[cls]
+                hit = self.ix.members.get((cpath, ci), {}).get(name)
+                if hit is not None:
+                    self._add_edge("CALLS", src, self.files[cpath].ids[hit],
+                                   {"line": line, "confidence": CONFIDENCE["lsp_hierarchy"],
+                                    "resolved_by": "lsp_hierarchy"})
+                    self.out.stats["calls:lsp_hierarchy"] += 1
+
     def run(self) -> Resolution:
         for path in sorted(self.files):
             f = self.files[path]
             f.ids = f.ids or symbol_ids(self.repo, path, f.defs)
+            self.all_ids.update(f.ids)
+            self.abstract.update(f.ids[i] for i in f.abstract)
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
         for path in sorted(self.files):
             f = self.files[path]
-            for caller, name, receiver, line in f.calls:
+            answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
+            for k, (caller, name, receiver, line, *_column) in enumerate(f.calls):
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 hit = self.resolve_call(f, caller, name, receiver)
+                if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
+                    continue
                 if hit[0] == "unresolved":
                     label = f"{receiver}.{name}" if receiver else name
                     self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:{hit[1]}")
@@ -421,6 +505,8 @@ class _Resolver:
                 if dst != src:
                     self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
                                                         "resolved_by": target[2]})
+        if self.lsp_abstract:
+            self._lsp_hierarchy()
         return self.out
 
 
@@ -430,5 +516,7 @@ def _last_segment(module: str) -> str:
     return module
 
 
-def resolve(repo: str, files: dict[str, FileFacts]) -> Resolution:
-    return _Resolver(repo, files).run()
+def resolve(repo: str, files: dict[str, FileFacts], use_lsp: bool = False) -> Resolution:
+    """Edges of the whole repository; with ``use_lsp`` the language-server answers stored in the facts win
+    over name-based resolution where they name a definition."""
+    return _Resolver(repo, files, use_lsp).run()

@@ -1,0 +1,488 @@
+"""CALLS precision and recall of tree-sitter alone vs tree-sitter + language server, against hand-checked call sites.
+
+    .venv/bin/python eval/lsp_handcheck.py sample --repo rxjs --n 60 --seed 1    # index twice, write the sample
+    .venv/bin/python eval/lsp_handcheck.py score --repo rxjs                     # after filling ``truth``
+    .venv/bin/python eval/lsp_handcheck.py clean                                 # drop the hc-* repos from Neo4j
+    .venv/bin/python eval/lsp_handcheck.py fetch --repo lz4                      # (sample does it too) offline corpus
+
+The repositories are the table ``REPOS``: name -> corpus directory under ``eval/.corpus`` and the languages the
+LSP pass is asked for. rxjs, cobra and express come from ``eval/corpus.py``; lz4 (C) is fetched here: the pinned
+PyPI sdist of ``lz4`` (``pip download --no-deps --no-binary :all:``, sha256 checked), of which the bundled lz4
+library (``lz4libs/``) and the C extension sources (``lz4/**/*.c``) are kept (about 14k lines of C). ``fetch`` is
+idempotent: it does nothing when the kept tree already has the pinned digest.
+
+``sample`` indexes ``eval/.corpus/<repo>`` twice, as ``hc-<repo>-ts`` (tree-sitter only) and ``hc-<repo>-lsp``
+(with the language-server pass), picks N call sites (seeded) from non-test source files whose callee name is
+defined somewhere in the repository, and writes ``eval/lsp_handcheck/<repo>.jsonl``, one row per call site::
+
+    {path, line, column, caller, name, receiver, code,
+     tree_sitter: [ids | "unresolved:<reason>"], lsp: [ids | "external:<module>" | "unresolved:<reason>"],
+     tree_sitter_by / lsp_by: {id: resolved_by}, truth: null, note: ""}
+
+Ids carry no repository prefix (``src/internal/Observable.ts#Observable.subscribe``). The LSP pass's cost (from
+the index summary) goes to ``eval/lsp_handcheck/<repo>.cost.json``. If the jsonl already exists, ``sample``
+keeps the ``truth``/``note`` of rows whose (path, line, column) is sampled again and refuses to drop filled rows
+unless ``--force``.
+
+``truth`` is filled by hand: the list of in-repository callees of that call site (``[]`` when the callee is
+outside the repository or not statically knowable). ``score`` then compares both modes with it.
+
+Scoring conventions:
+- Only in-repository targets count (``external:*`` / ``unresolved:*`` are "no in-repo edge").
+- A constructor call ``new X()`` may be answered with the class ``X`` or with ``X.constructor`` (the language
+  server returns both); both are normalised to the class, so neither mode is penalised for the choice.
+- precision = |mode ∩ truth| / |mode| summed over sites; recall = |mode ∩ truth| / |truth| summed over sites.
+- C/C++: the truth of a call to a function declared in a header and defined in a .c file is the definition in
+  the .c file. As in the resolver, a clangd answer that lands on something we do not index (a prototype, a
+  macro) leaves the tree-sitter edge standing (``resolve._LSP_KEEP_ON_VARIABLE``), and the LSP column does too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import hashlib
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+EVAL_DIR = Path(__file__).resolve().parent
+ROOT = EVAL_DIR.parent
+CORPUS_DIR = EVAL_DIR / ".corpus"
+OUT_DIR = EVAL_DIR / "lsp_handcheck"
+sys.path.insert(0, str(ROOT))
+
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """A pinned PyPI sdist, of which the files matching ``include`` are kept (paths relative to its root)."""
+    spec: str                     # pip requirement, pinned: "lz4==4.3.3"
+    sha256: str                   # of the downloaded sdist
+    include: tuple[str, ...]      # fnmatch patterns ('*' spans '/')
+    tree_sha256: str              # digest of the kept tree (see _tree_digest): fetch is a no-op when it matches
+
+
+@dataclass(frozen=True)
+class Repo:
+    corpus: str                   # directory under eval/.corpus
+    lsp_languages: tuple[str, ...]
+    fetch: Fetch | None = None    # None: built by eval/corpus.py
+
+
+REPOS: dict[str, Repo] = {
+    "rxjs": Repo("rxjs", ("typescript", "javascript", "tsx")),
+    "cobra": Repo("cobra", ("go",)),
+    "express": Repo("express", ("javascript",)),
+    "lz4": Repo("lz4", ("c", "cpp"), Fetch(
+        "lz4==4.3.3", "01fe674ef2889dbb9899d8a67361e0c4a2c833af5aeb37dd505727cf5d2a131e",
+        ("lz4libs/*.c", "lz4libs/*.h", "lz4/*.c"),
+        tree_sha256="ee4e8a1ecee0a969887ec85f1baf1062aa8129d3682f02ad2e0d047e60115456")),
+}
+LSP_LANGUAGES = {name: r.lsp_languages for name, r in REPOS.items()}
+_KEEP_ON_VARIABLE = {"c", "cpp"}      # as resolve._LSP_KEEP_ON_VARIABLE
+_UNRESOLVED = re.compile(r"^(.*)@(\d+):(.*)$")
+
+
+def repo_names(repo: str) -> tuple[str, str]:
+    return f"hc-{repo}-ts", f"hc-{repo}-lsp"
+
+
+def corpus_path(repo: str) -> Path:
+    return CORPUS_DIR / REPOS[repo].corpus
+
+
+# -- fetch ----------------------------------------------------------------------------------------------------
+def _tree_digest(root: Path) -> str:
+    """sha256 over the sorted (path, sha256 of content) of every file under ``root``."""
+    h = hashlib.sha256()
+    for p in sorted(q for q in root.rglob("*") if q.is_file()):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def fetch(repo: str, force: bool = False) -> Path:
+    """Put the pinned corpus of ``repo`` into eval/.corpus (idempotent); repos of eval/corpus.py must be there."""
+    r, dest = REPOS[repo], corpus_path(repo)
+    if r.fetch is None:
+        if not dest.is_dir():
+            raise SystemExit(f"{dest} is missing: run .venv/bin/python eval/corpus.py --only {r.corpus}")
+        return dest
+    f = r.fetch
+    if dest.is_dir() and not force and (not f.tree_sha256 or _tree_digest(dest) == f.tree_sha256):
+        return dest
+    with tempfile.TemporaryDirectory(prefix="hc-fetch-") as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                        "--disable-pip-version-check", "-q", "-d", tmp, f.spec], check=True)
+        archives = [p for p in Path(tmp).iterdir() if p.name.endswith((".tar.gz", ".zip"))]
+        if len(archives) != 1:
+            raise SystemExit(f"pip download {f.spec}: expected one sdist, got {[p.name for p in archives]}")
+        digest = hashlib.sha256(archives[0].read_bytes()).hexdigest()
+        if digest != f.sha256:
+            raise SystemExit(f"{archives[0].name}: sha256 {digest}, pinned {f.sha256}")
+        staging = Path(tmp) / "tree"
+        with tarfile.open(archives[0]) as tar:
+            for m in tar.getmembers():
+                rel = m.name.split("/", 1)[1] if "/" in m.name else ""
+                if not m.isfile() or not any(fnmatch.fnmatch(rel, pat) for pat in f.include):
+                    continue
+                out = staging / rel
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(tar.extractfile(m).read())
+        got = _tree_digest(staging)
+        if f.tree_sha256 and got != f.tree_sha256:
+            raise SystemExit(f"{f.spec}: kept tree digest {got}, pinned {f.tree_sha256}")
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(staging, dest)
+    n = sum(1 for _ in dest.rglob("*") if _.is_file())
+    print(f"[hc] fetched {f.spec} into {dest.relative_to(ROOT)}: {n} files, tree sha256 {got}", file=sys.stderr)
+    return dest
+
+
+def cmd_fetch(args) -> None:
+    print(fetch(args.repo, force=args.force))
+
+
+# -- indexing -------------------------------------------------------------------------------------------------
+def index(graph, repo: str, name: str, lsp: bool) -> tuple[dict, dict]:
+    from graphrag_code.config import IndexSettings
+    from graphrag_code.indexer import index_repository
+
+    settings = IndexSettings(lsp_languages=LSP_LANGUAGES[repo] if lsp else ())
+    started = time.perf_counter()
+    summary = index_repository(graph, corpus_path(repo), name=name, settings=settings).to_dict()
+    print(f"[hc] indexed {name} in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    return graph.run("repo_dump", repo=name)[0], summary
+
+
+class Dump:
+    """One mode's graph, indexed for per-call-site lookups."""
+
+    def __init__(self, dump: dict, repo_name: str) -> None:
+        self.prefix = repo_name + ":"
+        self.files: dict[str, dict] = {}
+        self.sym_name: dict[str, str] = {}
+        self.unresolved: dict[tuple[str, int], list[tuple[str, str]]] = defaultdict(list)
+        for n in dump["nodes"]:
+            p = n["props"]
+            if "File" in n["labels"]:
+                self.files[p["path"]] = p
+            if "Symbol" in n["labels"]:
+                self.sym_name[p["id"]] = p["name"]
+            for u in p.get("unresolved_calls") or []:
+                m = _UNRESOLVED.match(u)
+                if m:
+                    self.unresolved[(p["id"], int(m.group(2)))].append((m.group(1), m.group(3)))
+        self.edges: dict[tuple[str, int], list[tuple[str, str, str]]] = defaultdict(list)
+        for e in dump["edges"]:
+            if e["type"] in ("CALLS", "CALLS_EXTERNAL"):
+                for line in e["props"].get("lines") or []:
+                    self.edges[(e["src"], line)].append((e["type"], e["dst"], e["props"].get("resolved_by")))
+
+    def strip(self, sid: str) -> str:
+        return sid[len(self.prefix):] if sid.startswith(self.prefix) else sid
+
+    def facts(self, path: str) -> dict:
+        return json.loads(self.files[path]["facts"])
+
+    def lsp_answers(self, path: str) -> list:
+        raw = self.files[path].get("lsp")
+        return (json.loads(raw).get("answers") or []) if raw else []
+
+    def ids(self, path: str, defs: list) -> list[str]:
+        """Symbol ids of a file's defs, as the resolver makes them (a repeated name gets ``~2``, ``~3``)."""
+        from graphrag_code.resolve import symbol_ids
+        return symbol_ids(self.prefix[:-1], path, defs)
+
+    def site(self, path: str, k: int, use_lsp: bool) -> tuple[list[str], dict[str, str]]:
+        """The targets one mode gives call site ``k`` of ``path``: in-repo ids, external:<m>, unresolved:<r>."""
+        facts = self.facts(path)
+        defs, calls = facts["defs"], facts["calls"]
+        caller, name, receiver, line = calls[k][:4]
+        src = self.ids(path, defs)[caller] if caller is not None else self.prefix + path
+        if use_lsp:
+            # the server's answer for exactly this call site (answers are aligned with facts.calls), applied
+            # the way the resolver applies it; overrides it added come from the edges at that line
+            answers = self.lsp_answers(path)
+            answer = answers[k] if k < len(answers) else None
+            if answer and answer[0] == "ext":
+                return [f"external:{m}" for m in answer[1]], {}
+            if answer and answer[0] == "var" and self.files[path].get("language") not in _KEEP_ON_VARIABLE:
+                return ["unresolved:dynamic:lsp-variable"], {}
+            if answer and answer[0] == "sym":
+                found = [d for d in answer[1] if d in self.sym_name]
+                if found:
+                    by = {self.strip(d): "lsp" if len(found) == 1 else "lsp_alt" for d in found}
+                    impls = [i for i in answer[2] if i in self.sym_name and i not in found]
+                    by.update({self.strip(i): "lsp_impl" if len(impls) == 1 else "lsp_impls" for i in impls})
+                    for etype, dst, rb in self.edges.get((src, line), []):
+                        if rb == "lsp_override" and self.sym_name.get(dst) == name:
+                            by.setdefault(self.strip(dst), rb)
+                    return list(by), by
+        # CALLS edges at (caller, line): attribute to this call by the target's name when the line has several
+        same_line = [c for c in calls if c[0] == caller and c[3] == line]
+        names_on_line = {c[1] for c in same_line}
+        def matches(dst: str, n: str) -> bool:
+            return self.sym_name.get(dst) == n or dst.endswith(f"#{n}.constructor") or dst.endswith(f".{n}.constructor")
+
+        out, by = [], {}
+        for etype, dst, rb in self.edges.get((src, line), []):
+            if etype != "CALLS":
+                continue
+            # ours when it is the only call of the caller on that line, when the target has the call's name,
+            # or when its name matches no call on the line (an alias): then every call there gets it
+            if len(same_line) == 1 or matches(dst, name) or not any(matches(dst, n) for n in names_on_line):
+                sid = self.strip(dst)
+                if sid not in by:
+                    out.append(sid)
+                    by[sid] = rb
+        if not out:
+            label = f"{receiver}.{name}" if receiver else name
+            reasons = [r for lab, r in self.unresolved.get((src, line), []) if lab == label]
+            if reasons:
+                out = [f"unresolved:{reasons[0]}"]
+            elif not use_lsp and any(t == "CALLS_EXTERNAL" for t, _, _ in self.edges.get((src, line), [])):
+                out = ["external:?"]
+            else:
+                out = ["unresolved:?"]
+        return out, by
+
+
+# -- sample ---------------------------------------------------------------------------------------------------
+def cmd_sample(args) -> None:
+    from graphrag_code.db import Graph
+
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    fetch(args.repo)
+    ts_name, lsp_name = repo_names(args.repo)
+    with Graph() as graph:
+        _delete(graph, (ts_name, lsp_name))        # from scratch: an incremental run would not ask the server again
+        ts_dump, ts_summary = index(graph, args.repo, ts_name, lsp=False)
+        lsp_dump, lsp_summary = index(graph, args.repo, lsp_name, lsp=True)
+    ts, ls = Dump(ts_dump, ts_name), Dump(lsp_dump, lsp_name)
+
+    report = lsp_summary.get("lsp") or {}
+    groups = report.get("groups") or {}
+    cost = {"repo": args.repo, "lsp_languages": list(LSP_LANGUAGES[args.repo]),
+            "lsp_stage_seconds": (lsp_summary.get("stage_seconds") or {}).get("lsp"),
+            "seconds": report.get("seconds"),
+            "call_sites_asked": sum(g.get("asked", 0) for g in groups.values()),
+            "groups": groups,
+            "index_seconds_total": {"tree_sitter": ts_summary.get("seconds"), "lsp": lsp_summary.get("seconds")},
+            "resolution_tree_sitter": ts_summary.get("resolution"), "resolution_lsp": lsp_summary.get("resolution")}
+    asked = cost["call_sites_asked"]
+    cost["seconds_per_1k_call_sites"] = round(1000 * cost["seconds"] / asked, 2) if asked and cost["seconds"] else None
+    (OUT_DIR / f"{args.repo}.cost.json").write_text(json.dumps(cost, indent=1) + "\n")
+    print(f"LSP pass cost ({args.repo}): {cost['seconds']}s for {asked} call sites "
+          f"= {cost['seconds_per_1k_call_sites']}s per 1k call sites")
+    for g, r in groups.items():
+        print(f"  {g}: {r.get('server')} files={r.get('files')} asked={r.get('asked')} symbol={r.get('symbol')} "
+              f"external={r.get('external')} variable={r.get('variable')} no_answer={r.get('no_answer')} "
+              f"errors={r.get('errors')} skipped={r.get('skipped')!r}")
+
+    # eligible call sites: non-test source files; callee name defined somewhere in the repository
+    defined = set()
+    for path in ts.files:
+        defined.update(d[0] for d in ts.facts(path)["defs"])
+    eligible = []
+    for path in sorted(ts.files):
+        if ts.files[path].get("is_test") or ts.files[path].get("is_generated"):
+            continue
+        for k, c in enumerate(ts.facts(path)["calls"]):
+            if c[1] in defined:
+                eligible.append((path, k))
+    rng = random.Random(args.seed)
+    picked = sorted(rng.sample(eligible, min(args.n, len(eligible))),
+                    key=lambda pk: (pk[0], ts.facts(pk[0])["calls"][pk[1]][3], pk[1]))
+    print(f"{len(eligible)} eligible call sites, sampled {len(picked)}", file=sys.stderr)
+
+    out_path = OUT_DIR / f"{args.repo}.jsonl"
+    old = {}
+    if out_path.exists():
+        for row in map(json.loads, filter(str.strip, out_path.read_text().splitlines())):
+            old[(row["path"], row["line"], row.get("column"))] = row
+    rows = []
+    for path, k in picked:
+        facts = ts.facts(path)
+        caller, name, receiver, line, column = facts["calls"][k][:5]
+        code = (corpus_path(args.repo) / path).read_text(errors="replace").splitlines()[line - 1].strip()
+        t_targets, t_by = ts.site(path, k, use_lsp=False)
+        l_targets, l_by = ls.site(path, k, use_lsp=True)
+        prev = old.pop((path, line, column), {})
+        rows.append({"path": path, "line": line, "column": column,
+                     "caller": f"{path}#{facts['defs'][caller][2]}" if caller is not None else path,
+                     "name": name, "receiver": receiver, "code": code,
+                     "tree_sitter": t_targets, "lsp": l_targets, "tree_sitter_by": t_by, "lsp_by": l_by,
+                     "truth": prev.get("truth"), "note": prev.get("note", "")})
+    dropped = [r for r in old.values() if r.get("truth") is not None]
+    if dropped and not args.force:
+        raise SystemExit(f"{out_path} has {len(dropped)} hand-checked rows this sample would drop; use --force")
+    out_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    print(f"wrote {len(rows)} rows to {out_path.relative_to(ROOT)}")
+    if not args.keep:
+        with Graph() as graph:
+            _delete(graph, (ts_name, lsp_name))
+
+
+def _delete(graph, names) -> None:
+    from graphrag_code.indexer import delete_repository
+
+    for n in names:
+        delete_repository(graph, n)
+        print(f"[hc] deleted {n}", file=sys.stderr)
+
+
+def cmd_clean(args) -> None:
+    from graphrag_code.db import Graph
+
+    with Graph() as graph:
+        _delete(graph, [n for r in REPOS for n in repo_names(r)])
+
+
+# -- score ----------------------------------------------------------------------------------------------------
+def _norm(target: str, fold_overloads: bool = False) -> str | None:
+    """In-repo target id (constructor folded into its class), None for external/unresolved. With
+    ``fold_overloads`` the overload signatures of a function (``f``, ``f~2``...) count as one target."""
+    if target.startswith(("external:", "unresolved:")):
+        return None
+    target = re.sub(r"^hc-[\w-]+:", "", target)
+    if fold_overloads:
+        target = re.sub(r"~\d+$", "", target)
+    return target[: -len(".constructor")] if target.endswith(".constructor") else target
+
+
+def _targets(items, fold_overloads: bool = False) -> set[str]:
+    return {t for t in (_norm(i, fold_overloads) for i in items or []) if t}
+
+
+def score_rows(rows: list[dict], fold_overloads: bool = False) -> dict:
+    res = {}
+    checked = [r for r in rows if r.get("truth") is not None]
+
+    def tg(items) -> set[str]:
+        return _targets(items, fold_overloads)
+
+    for mode in ("tree_sitter", "lsp"):
+        tp = n_pred = n_truth = exact = 0
+        for r in checked:
+            pred, truth = tg(r[mode]), tg(r["truth"])
+            tp += len(pred & truth)
+            n_pred += len(pred)
+            n_truth += len(truth)
+            exact += pred == truth
+        res[mode] = {"precision": tp / n_pred if n_pred else None, "recall": tp / n_truth if n_truth else None,
+                     "edges": n_pred, "correct_edges": tp, "truth_edges": n_truth, "sites_exact": exact}
+    res["sites"] = len(checked)
+    res["sites_unchecked"] = len(rows) - len(checked)
+    res["sites_in_repo_truth"] = sum(1 for r in checked if tg(r["truth"]))
+    res["sites_disagree"] = sum(1 for r in checked if tg(r["tree_sitter"]) != tg(r["lsp"]))
+    return res
+
+
+def cmd_score(args) -> None:
+    path = OUT_DIR / f"{args.repo}.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    res = score_rows(rows)
+    folded = score_rows(rows, fold_overloads=True)
+    cost_path = OUT_DIR / f"{args.repo}.cost.json"
+    cost = json.loads(cost_path.read_text()) if cost_path.exists() else {}
+    if args.json:
+        print(json.dumps({"repo": args.repo, **res, "overloads_folded": folded, "lsp_cost": cost}, indent=1))
+        return
+
+    def pct(x):
+        return "  -  " if x is None else f"{100 * x:5.1f}%"
+
+    ts, ls = res["tree_sitter"], res["lsp"]
+    print(f"{args.repo}: {res['sites']} hand-checked call sites ({res['sites_unchecked']} unchecked), "
+          f"{res['sites_in_repo_truth']} with an in-repo truth, modes disagree at {res['sites_disagree']}")
+    print(f"  {'':28}{'tree-sitter':>14}{'tree-sitter+LSP':>18}")
+    print(f"  {'precision':28}{pct(ts['precision']):>14}{pct(ls['precision']):>18}")
+    print(f"  {'recall':28}{pct(ts['recall']):>14}{pct(ls['recall']):>18}")
+    e_ts, e_ls = f"{ts['edges']} ({ts['correct_edges']})", f"{ls['edges']} ({ls['correct_edges']})"
+    print(f"  {'in-repo edges (correct)':28}{e_ts:>14}{e_ls:>18}")
+    fts, fls = folded["tree_sitter"], folded["lsp"]
+    print(f"  {'precision, overloads folded':28}{pct(fts['precision']):>14}{pct(fls['precision']):>18}")
+    print(f"  {'recall, overloads folded':28}{pct(fts['recall']):>14}{pct(fls['recall']):>18}")
+    print(f"  {'truth edges':28}{ts['truth_edges']:>14}{ls['truth_edges']:>18}")
+    print(f"  {'sites exactly right':28}{ts['sites_exact']:>14}{ls['sites_exact']:>18}")
+    print(f"  {'sites with in-repo truth':28}{res['sites_in_repo_truth']:>14}{res['sites_in_repo_truth']:>18}")
+    print(f"  {'sites where modes disagree':28}{res['sites_disagree']:>14}{res['sites_disagree']:>18}")
+    if cost:
+        print(f"  LSP pass: {cost.get('seconds')}s for {cost.get('call_sites_asked')} call sites "
+              f"= {cost.get('seconds_per_1k_call_sites')}s per 1k call sites "
+              f"({', '.join(g.get('server', '') for g in (cost.get('groups') or {}).values())})")
+    if args.update_baseline or args.gate:
+        _baseline(args.repo, res["lsp"], update=args.update_baseline)
+    if args.verbose:
+        for r in rows:
+            if r.get("truth") is None:
+                continue
+            t, p1, p2 = _targets(r["truth"]), _targets(r["tree_sitter"]), _targets(r["lsp"])
+            if p1 != t or p2 != t:
+                print(f"\n  {r['path']}:{r['line']} {r['code'][:90]}\n    truth={sorted(t)}\n"
+                      f"    ts{'✓' if p1 == t else '✗'}={r['tree_sitter']}\n    lsp{'✓' if p2 == t else '✗'}={r['lsp']}"
+                      f"\n    note: {r.get('note', '')}")
+
+
+BASELINE = OUT_DIR / "baseline.json"
+GATE_POINTS = 0.03
+
+
+def _baseline(repo: str, lsp: dict, update: bool) -> None:
+    """Record the LSP mode's precision / recall, or fail (exit 1) when either is more than 3 points below it."""
+    base = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
+    if update:
+        base[repo] = {"precision": round(lsp["precision"], 4), "recall": round(lsp["recall"], 4)}
+        BASELINE.write_text(json.dumps(base, indent=1, sort_keys=True) + "\n")
+        print(f"  baseline for {repo} written to {BASELINE.relative_to(ROOT)}")
+        return
+    if repo not in base:
+        raise SystemExit(f"no baseline for {repo} in {BASELINE.relative_to(ROOT)}: run score --update-baseline")
+    drops = [f"{k} {lsp[k]:.3f} < baseline {base[repo][k]:.3f} - {GATE_POINTS}" for k in ("precision", "recall")
+             if lsp[k] is None or lsp[k] < base[repo][k] - GATE_POINTS]
+    if drops:
+        raise SystemExit(f"{repo}: the language-server mode regressed: " + "; ".join(drops))
+    print(f"  gate: {repo} within {GATE_POINTS:.0%} of the baseline")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("sample", help="index twice and write the call-site sample")
+    s.add_argument("--repo", choices=sorted(REPOS), required=True)
+    s.add_argument("--n", type=int, default=60)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--keep", action="store_true", help="keep the hc-* repositories in Neo4j afterwards")
+    s.add_argument("--force", action="store_true", help="overwrite hand-checked rows that are not sampled again")
+    s.set_defaults(func=cmd_sample)
+    c = sub.add_parser("score", help="precision / recall of both modes against the hand-checked truth")
+    c.add_argument("--repo", choices=sorted(REPOS), required=True)
+    c.add_argument("--json", action="store_true")
+    c.add_argument("-v", "--verbose", action="store_true", help="list the sites where a mode is wrong")
+    c.add_argument("--gate", action="store_true",
+                   help="exit 1 when the LSP mode's precision or recall is > 3 points below baseline.json")
+    c.add_argument("--update-baseline", action="store_true", help="record this score in baseline.json")
+    c.set_defaults(func=cmd_score)
+    d = sub.add_parser("clean", help="delete the hc-* repositories from Neo4j")
+    d.set_defaults(func=cmd_clean)
+    f = sub.add_parser("fetch", help="put a pinned corpus into eval/.corpus (idempotent; sample does it too)")
+    f.add_argument("--repo", choices=sorted(REPOS), required=True)
+    f.add_argument("--force", action="store_true", help="download and extract again")
+    f.set_defaults(func=cmd_fetch)
+    args = ap.parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,451 @@
+"""The optional language-server pass: ask a real language server where the callee of each call site is defined.
+
+Tree-sitter resolution is name based; a language server follows aliases, re-exports, typed receivers and
+interfaces. For every call site of the files it is given, the pass sends ``textDocument/definition`` at the
+called name (UTF-16 column, as LSP wants), maps the answer back to an indexed symbol **by file and line range**
+(names differ between servers and our qualified names), and asks ``textDocument/implementation`` too when the
+definition lands on an interface or abstract method. The answers are stored on the File node, one per call
+site, and the resolver (``resolve.py``) turns them into CALLS edges with ``resolved_by: lsp``.
+
+An answer per call site (aligned with ``FileFacts.calls``):
+
+- ``None``                      not asked, timed out, or no answer: the tree-sitter resolution stands
+- ``["sym", [ids], [impl_ids]]`` indexed symbols (several for conditional definitions) and, when the definition
+                                is an interface or abstract method, the implementations the server knows
+- ``["ext", [modules]]``        outside the repository (standard library, a dependency)
+- ``["var", path]``             in the repository but not a definition we index (a variable, a parameter)
+
+Robustness: start-up and per-request timeouts, a server that dies is restarted once and then skipped, the
+total time is bounded (files left unasked keep their tree-sitter edges), and a file whose working-tree content
+differs from the indexed blob is not asked about (the server would read other lines than we indexed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import lsp_servers
+from .discovery import git_blob_sha
+from .resolve import FileFacts
+
+# our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
+SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
+                 "go": "go", "c": "cpp", "cpp": "cpp"}
+# languages whose servers answer a definition on a declaration we do not index (a C prototype in a header):
+# there an in-repo non-symbol answer says nothing against the tree-sitter edge
+_KEEP_ON_VARIABLE = {"cpp"}
+_CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_CRASH_AFTER_TIMEOUTS = 3
+_OVERLOAD_SPAN = 60
+_PARALLEL = {"python": 2}    # server processes per group (see _shards)        # lines between a TypeScript overload signature and the implementation below it
+# bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
+ANSWER_FORMAT = 4
+_COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class LspSettings:
+    languages: tuple[str, ...] = ("all",)    # our language keys, or "all": every language whose server is installed
+    request_timeout: float = 10.0
+    startup_timeout: float = 180.0
+    budget_seconds: float = 1800.0
+
+    def wants(self, language: str) -> bool:
+        return language in SERVER_GROUPS and ("all" in self.languages or language in self.languages)
+
+
+@dataclass
+class GroupReport:
+    server: str = ""
+    files: int = 0
+    call_sites: int = 0
+    asked: int = 0
+    symbol: int = 0
+    external: int = 0
+    variable: int = 0
+    no_answer: int = 0
+    errors: int = 0
+    implementations: int = 0
+    restarts: int = 0
+    seconds: float = 0.0
+    skipped: str = ""          # why the whole group was skipped (no server installed, start-up failed...)
+
+    @property
+    def seconds_per_1k(self) -> float | None:
+        return round(1000 * self.seconds / self.asked, 1) if self.asked else None
+
+
+@dataclass
+class LspReport:
+    groups: dict[str, GroupReport] = field(default_factory=dict)
+    files_not_asked: dict[str, list[str]] = field(default_factory=dict)    # reason -> paths
+    seconds: float = 0.0
+    budget_exhausted: bool = False
+
+    def to_dict(self) -> dict:
+        return {"seconds": round(self.seconds, 2), "budget_exhausted": self.budget_exhausted,
+                "groups": {g: {**r.__dict__, "seconds": round(r.seconds, 2), "seconds_per_1k_calls": r.seconds_per_1k}
+                           for g, r in sorted(self.groups.items())},
+                "files_not_asked": {k: len(v) for k, v in sorted(self.files_not_asked.items())}}
+
+
+class _ServerDied(Exception):
+    pass
+
+
+# -- positions ---------------------------------------------------------------------------------------------------
+def utf16_column(line: bytes, byte_column: int) -> int:
+    """LSP counts columns in UTF-16 code units; tree-sitter counts bytes."""
+    return len(line[:byte_column].decode("utf-8", "replace").encode("utf-16-le")) // 2
+
+
+def identifier_at(line: str, utf16_col: int) -> str:
+    """The identifier starting at an LSP column of ``line`` ('' when there is none)."""
+    units, index = 0, 0
+    while index < len(line) and units < utf16_col:
+        units += 2 if ord(line[index]) > 0xFFFF else 1
+        index += 1
+    m = _IDENT.match(line, index)
+    return m.group(0) if m else ""
+
+
+def module_of(path: str) -> str:
+    """A readable name for a definition outside the repository: a Python module, an npm package, a Go import
+    path, a C header."""
+    p = path.replace(os.sep, "/")
+    for marker in ("/typeshed/stdlib/", "/typeshed/stubs/", "/site-packages/", "/dist-packages/"):
+        if marker in p:
+            rest = p.split(marker, 1)[1]
+            rest = re.sub(r"\.pyi?$", "", rest).removesuffix("/__init__")
+            return rest.replace("/", ".")
+    if "/node_modules/" in p:
+        parts = p.rsplit("/node_modules/", 1)[1].split("/")
+        return "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
+    if "/pkg/mod/" in p:
+        rest = p.split("/pkg/mod/", 1)[1]
+        head, _, tail = rest.partition("@")
+        return head + ("/" + tail.split("/", 1)[1].rsplit("/", 1)[0] if tail.count("/") > 1 else "")
+    if p.endswith(".go") and "/src/" in p:
+        return p.rsplit("/src/", 1)[1].rsplit("/", 1)[0]
+    if "/include/" in p:
+        return p.rsplit("/include/", 1)[1]
+    return re.sub(r"\.[^./]+$", "", p.rsplit("/", 1)[-1])
+
+
+# -- the pass ----------------------------------------------------------------------------------------------------
+class _Sources:
+    """File lines as the server sees them (the working tree), checked against the indexed blobs."""
+
+    def __init__(self, root: Path, blobs: dict[str, str]) -> None:
+        self.root, self.blobs = root, blobs
+        self._lines: dict[str, list[bytes] | None] = {}
+
+    def lines(self, path: str) -> list[bytes] | None:
+        if path not in self._lines:
+            try:
+                data = (self.root / path).read_bytes()
+            except OSError:
+                data = None
+            ok = data is not None and (path not in self.blobs or git_blob_sha(data) == self.blobs[path])
+            self._lines[path] = data.split(b"\n") if ok else None
+        return self._lines[path]
+
+
+class _Asker:
+    """Asks one running server about the call sites of one language group."""
+
+    def __init__(self, group: str, root: Path, facts: dict[str, FileFacts], sources: _Sources,
+                 settings: LspSettings, report: GroupReport) -> None:
+        self.group, self.root, self.facts, self.sources = group, root.resolve(), facts, sources
+        self.settings, self.report = settings, report
+        self.server = None
+        self.timeouts = 0
+
+    async def ask_file(self, path: str) -> list | None:
+        f, lines = self.facts[path], self.sources.lines(path)
+        answers: list = [None] * len(f.calls)
+        with self.server.open_file(path):
+            for k, call in enumerate(f.calls):
+                name, line, column = call[1], call[3], (call[4] if len(call) > 4 else None)
+                if column is None or line - 1 >= len(lines) or \
+                        lines[line - 1][column:column + len(name.encode())] != name.encode():
+                    continue
+                answers[k] = await self._ask_call(path, line - 1, utf16_column(lines[line - 1], column))
+        return answers
+
+    async def _ask_call(self, path: str, line0: int, col16: int) -> list | None:
+        self.report.asked += 1
+        locations = await self._request("definition", path, line0, col16)
+        if not locations:
+            self.report.no_answer += 1
+            return None
+        found = [self._classify(loc) for loc in locations]
+        symbols = list(dict.fromkeys(a[1] for a in found if a[0] == "sym"))
+        externals = sorted({a[1] for a in found if a[0] == "ext"})
+        # several answers: conditional definitions (per platform, per version), kept in a stable order
+        answer = ["sym", symbols, []] if symbols else ["ext", externals] if externals else found[0]
+        if symbols and any(map(self._is_abstract, symbols)):
+            impls = {a[1] for a in map(self._classify, await self._request("implementation", path, line0, col16))
+                     if a[0] == "sym" and a[1] not in symbols}
+            answer[2] = sorted(impls)
+            self.report.implementations += bool(impls)
+        counter = _COUNTERS[answer[0]]
+        setattr(self.report, counter, getattr(self.report, counter) + 1)
+        return answer
+
+    async def _request(self, what: str, path: str, line0: int, col16: int) -> list:
+        process = getattr(self.server.server, "process", None)
+        if process is None or process.returncode is not None:
+            raise _ServerDied(f"the server exited (code {getattr(process, 'returncode', None)})")
+        try:
+            if what == "definition":
+                coro = self.server.request_definition(path, line0, col16)
+            else:
+                coro = self._implementation(path, line0, col16)
+            result = await asyncio.wait_for(coro, self.settings.request_timeout)
+            self.timeouts = 0
+            return result or []
+        except asyncio.TimeoutError:
+            self.report.errors += 1
+            self.timeouts += 1
+            if self.timeouts >= _CRASH_AFTER_TIMEOUTS:
+                raise _ServerDied(f"{self.timeouts} requests in a row timed out") from None
+            return []
+        except _ServerDied:
+            raise
+        except Exception as exc:           # a server error on one request (LSP error response, odd payload)
+            self.report.errors += 1
+            logging.getLogger(__name__).debug("lsp %s %s:%d:%d failed: %s", what, path, line0, col16, exc)
+            return []
+
+    async def _implementation(self, path: str, line0: int, col16: int) -> list:
+        uri = (self.root / path).as_uri()
+        raw = await self.server.server.send.implementation(
+            {"textDocument": {"uri": uri}, "position": {"line": line0, "character": col16}})
+        raw = [raw] if isinstance(raw, dict) else (raw or [])
+        out = []
+        for item in raw:
+            uri, rng = item.get("uri") or item.get("targetUri"), item.get("range") or item.get("targetSelectionRange")
+            if uri and rng:
+                out.append({"absolutePath": _uri_path(uri), "range": rng})
+        return out
+
+    def _classify(self, loc: dict) -> list:
+        abs_path = Path(loc.get("absolutePath") or _uri_path(loc.get("uri", "")))
+        try:
+            rel = abs_path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return ["ext", module_of(str(abs_path))]
+        if rel not in self.facts:
+            # inside the checkout but not indexed: node_modules, vendored or generated code
+            return ["ext", module_of(str(abs_path))] if "node_modules/" in rel else ["var", rel]
+        start = loc["range"]["start"]
+        symbol = self._symbol_at(rel, start["line"], start["character"])
+        return ["sym", symbol] if symbol else ["var", rel]
+
+    def _symbol_at(self, path: str, line0: int, col16: int) -> str | None:
+        """The innermost indexed definition of ``path`` whose range holds the line and whose name is the
+        identifier the server pointed at."""
+        lines = self.sources.lines(path)
+        if lines is None or line0 >= len(lines):
+            return None
+        name = identifier_at(lines[line0].decode("utf-8", "replace"), col16)
+        f = self.facts[path]
+        holding = [(d[5] - d[4], i) for i, d in enumerate(f.defs) if d[4] <= line0 + 1 <= d[5]]
+        found = next((i for _size, i in sorted(holding) if f.defs[i][0] == name), None)
+        if found is None and self.group == "typescript" and _names_a_function(lines[line0], name):
+            # a definition indexed under another name, starting on that line: `module.exports = function query(`
+            found = next((i for _size, i in sorted(holding) if f.defs[i][4] == line0 + 1), None)
+        if found is None and self.group == "typescript":
+            # an overload signature (not a definition we index) right above the implementation it belongs to
+            below = [i for i, d in enumerate(f.defs) if d[0] == name and 0 < d[4] - (line0 + 1) <= _OVERLOAD_SPAN]
+            found = min(below, key=lambda i: f.defs[i][4], default=None)
+        if found is not None and self.group == "typescript":
+            # of overloads indexed one by one (`reduce`, `reduce~2`, ...) the last one has the body that runs
+            while found + 1 < len(f.defs) and f.defs[found + 1][0] == name and \
+                    f.defs[found + 1][3] == f.defs[found][3]:
+                found += 1
+        return f.ids[found] if found is not None else None
+
+    def _is_abstract(self, symbol_id: str) -> bool:
+        path = symbol_id.split(":", 1)[1].split("#", 1)[0]
+        f = self.facts.get(path)
+        if f is None or symbol_id not in f.ids:
+            return False
+        i = f.ids.index(symbol_id)
+        d = f.defs[i]
+        return i in f.abstract or d[1] in _CONTAINERS_OF_ABSTRACT or \
+            (d[3] is not None and f.defs[d[3]][1] in _CONTAINERS_OF_ABSTRACT)
+
+
+def _names_a_function(line: bytes, name: str) -> bool:
+    """``function name(`` / ``name<T>(`` on the line: the name of a function expression, not a parameter."""
+    return re.search(rb"\bfunction\s*\*?\s*" + re.escape(name.encode()) + rb"\s*[(<]", line) is not None
+
+
+def _uri_path(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+    return unquote(urlparse(uri).path)
+
+
+async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline: float,
+                     results: dict[str, list], progress: Progress, done: list[int], total: int) -> None:
+    """Start the server, ask file by file; a dead server is restarted once, then the group is given up."""
+    pending = list(paths)
+    for attempt in (1, 2):
+        server = lsp_servers.create_server(spec, str(asker.root), _quiet_logger())
+        asker.server = server
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                await asyncio.wait_for(stack.enter_async_context(server.start_server()),
+                                       asker.settings.startup_timeout)
+                while pending:
+                    if time.monotonic() > deadline:
+                        return
+                    results[pending[0]] = await asker.ask_file(pending[0])
+                    pending.pop(0)
+                    done[0] += 1
+                    progress("lsp", done[0], total)
+                return
+            except Exception as exc:       # start-up timeout, a dead server, a protocol error: restart once
+                await _kill(server)
+                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                if attempt == 2:
+                    asker.report.skipped = f"server failed twice ({why}); tree-sitter edges kept for " \
+                                           f"{len(pending)} file(s)"
+                    return
+                asker.report.restarts += 1
+                logging.getLogger(__name__).warning("lsp: %s server failed (%s); restarting once", group, why)
+
+
+def _shards(group: str, paths: list[str], facts: dict[str, FileFacts]) -> list[list[str]]:
+    """Files split between the servers of one group, balanced by call sites. jedi answers one request at a time
+    and starts in half a second: one process per core nearly halves the pass; the other servers keep a
+    whole-project model (memory, start-up) and answer fast enough alone."""
+    n = min(_PARALLEL.get(group, 1), os.cpu_count() or 1, len(paths)) or 1
+    shards: list[list[str]] = [[] for _ in range(n)]
+    load = [0] * n
+    for path in sorted(paths, key=lambda p: -len(facts[p].calls)):
+        i = load.index(min(load))
+        shards[i].append(path)
+        load[i] += len(facts[path].calls)
+    return [sorted(shard) for shard in shards if shard]
+
+
+async def _kill(server) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(server.server.stop(), 10)
+
+
+def _quiet_logger():
+    from multilspy.multilspy_logger import MultilspyLogger
+    logging.getLogger("multilspy").setLevel(logging.WARNING)
+    return MultilspyLogger()
+
+
+def server_ids(root: Path, facts: dict[str, FileFacts], settings: LspSettings) -> dict[str, str]:
+    """For each server group the files need: ``"name version"`` of the installed server, or ``"!why not"``."""
+    groups = {SERVER_GROUPS[f.language] for f in facts.values() if settings.wants(f.language) and f.calls}
+    out = {}
+    for group in sorted(groups):
+        spec = lsp_servers.find_server(group, root)
+        out[group] = f"{spec.name} {spec.version}".strip() if spec else "!" + lsp_servers.missing_reason(group)
+    return out
+
+
+def files_to_ask(facts: dict[str, FileFacts], changed: set[str], touched: set[str],
+                 servers: dict[str, str] | None, settings: LspSettings) -> set[str]:
+    """The files whose answers must be (re)made: changed files, files never asked by this server, and
+    unchanged files whose answers may have moved: an answer pointing into a changed or deleted file, or a call
+    whose name a changed file now defines. With ``servers=None``, only the unchanged files that changes made
+    stale (for a run without the pass, which forgets their answers)."""
+    moved = touched | changed
+    new_names = {d[0] for p in changed if p in facts for d in facts[p].defs}
+    ask = set()
+    for path, f in facts.items():
+        if not settings.wants(f.language) or not f.calls:
+            continue
+        if servers is not None:
+            server = servers.get(SERVER_GROUPS[f.language], "!")
+            if server.startswith("!"):
+                continue
+            if path in changed or not f.lsp or f.lsp.get("server") != server \
+                    or f.lsp.get("format") != ANSWER_FORMAT:
+                ask.add(path)
+                continue
+        elif not f.lsp:
+            continue
+        elif f.lsp.get("format") != ANSWER_FORMAT:
+            ask.add(path)                 # answers of an older shape: forget them
+            continue
+        if any(a and a[0] != "ext" and not moved.isdisjoint(_answer_paths(a)) for a in f.lsp["answers"]) or \
+                any(c[1] in new_names for c in f.calls):
+            ask.add(path)
+    return ask
+
+
+def _answer_paths(answer: list) -> set[str]:
+    if answer[0] == "var":
+        return {answer[1]}
+    return {target.split(":", 1)[1].split("#", 1)[0] for target in answer[1] + answer[2]}
+
+
+def run_lsp_pass(root: Path, facts: dict[str, FileFacts], paths: Iterable[str], blobs: dict[str, str],
+                 settings: LspSettings | None = None, progress: Progress | None = None
+                 ) -> tuple[dict[str, dict], LspReport]:
+    """Ask language servers about the call sites of ``paths``; returns ``{path: {"server", "answers"}}`` for
+    every file asked, and a report of what was asked, answered, skipped and how long it took."""
+    settings = settings or LspSettings()
+    progress = progress or (lambda stage, done, total: None)
+    report, started = LspReport(), time.monotonic()
+    sources = _Sources(root, blobs)
+    by_group: dict[str, list[str]] = {}
+    for path in sorted(set(paths)):
+        f = facts.get(path)
+        if f is None or not settings.wants(f.language) or not f.calls:
+            continue
+        if sources.lines(path) is None:
+            report.files_not_asked.setdefault("working tree differs from the indexed content", []).append(path)
+            continue
+        by_group.setdefault(SERVER_GROUPS[f.language], []).append(path)
+    out: dict[str, dict] = {}
+    total, done = sum(map(len, by_group.values())), [0]
+    deadline = started + settings.budget_seconds
+    for group, group_paths in sorted(by_group.items()):
+        rep = report.groups.setdefault(group, GroupReport(files=len(group_paths),
+                                                          call_sites=sum(len(facts[p].calls) for p in group_paths)))
+        spec = lsp_servers.find_server(group, root)
+        if spec is None:
+            rep.skipped = lsp_servers.missing_reason(group)
+            report.files_not_asked.setdefault(f"no {group} language server", []).extend(group_paths)
+            continue
+        rep.server = f"{spec.name} {spec.version}".strip()
+        t0, results = time.monotonic(), {}
+        shards = _shards(group, group_paths, facts)
+        askers = [_Asker(group, root, facts, sources, settings, rep) for _ in shards]
+
+        async def run_shards() -> None:
+            await asyncio.gather(*(_run_group(group, spec, shard, asker, deadline, results, progress, done, total)
+                                   for shard, asker in zip(shards, askers)))
+        asyncio.run(run_shards())
+        rep.seconds = time.monotonic() - t0
+        for path in group_paths:
+            if path in results:
+                out[path] = {"server": rep.server, "format": ANSWER_FORMAT, "answers": results[path]}
+            else:
+                reason = "LSP time budget exhausted" if time.monotonic() > deadline else f"{group} server failed"
+                report.files_not_asked.setdefault(reason, []).append(path)
+        report.budget_exhausted |= time.monotonic() > deadline
+    report.seconds = time.monotonic() - started
+    return out, report

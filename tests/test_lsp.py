@@ -1,0 +1,454 @@
+"""The language-server pass: positions, answer mapping, how answers change the edges, which files are asked
+again, and a real run of jedi-language-server over a small repository (incremental == full, a crashing
+server restarted once then skipped, a missing server reported)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+
+import pytest
+
+from graphrag_code import lsp, lsp_servers
+from graphrag_code.config import IndexSettings
+from graphrag_code.indexer import delete_repository, index_repository
+from graphrag_code.resolve import FileFacts, resolve, symbol_ids
+
+
+# -- pure parts ------------------------------------------------------------------------------------------------
+def test_utf16_columns_and_identifiers() -> None:
+    line = "x = 'é😀'; helper()".encode()
+    byte_col = line.index(b"helper")
+    col16 = lsp.utf16_column(line, byte_col)
+    assert col16 == len("x = 'é") + 2 + len("'; ")        # the emoji is two UTF-16 units, é is one
+    assert lsp.identifier_at(line.decode(), col16) == "helper"
+    assert lsp.identifier_at("    def run(self):", 8) == "run"
+    assert lsp.identifier_at("    (", 4) == ""
+
+
+@pytest.mark.parametrize("path, module", [
+    ("/x/.venv/lib/python3.11/site-packages/werkzeug/utils.py", "werkzeug.utils"),
+    ("/x/site-packages/jedi/third_party/typeshed/stdlib/os/__init__.pyi", "os"),
+    ("/r/node_modules/@types/node/fs.d.ts", "@types/node"),
+    ("/r/node_modules/lodash/map.js", "lodash"),
+    ("/root/go/pkg/mod/github.com/spf13/pflag@v1.0.5/flag.go", "github.com/spf13/pflag"),
+    ("/usr/local/go/src/fmt/print.go", "fmt"),
+    ("/usr/include/stdio.h", "stdio.h"),
+])
+def test_module_of_external_definitions(path: str, module: str) -> None:
+    assert lsp.module_of(path) == module
+
+
+def _facts(path: str, defs: list[list], calls: list[list], lsp_answers: list | None = None,
+           language: str = "python") -> FileFacts:
+    f = FileFacts(path, language, defs=defs, calls=calls, imports=[], bases=[])
+    f.ids = symbol_ids("r", path, defs)
+    if lsp_answers is not None:
+        f.lsp = {"server": "test 1", "format": lsp.ANSWER_FORMAT, "answers": lsp_answers}
+    return f
+
+
+def _files(answers: list | None, language: str = "python") -> dict[str, FileFacts]:
+    # b.py defines two classes with a method `get` each and a function `callback`; a.py calls `store.get()`
+    # (tree-sitter cannot tell which `get`), `callback()` (a parameter shadowing the global: tree-sitter binds
+    # the global) and `join()` (unknown to tree-sitter)
+    b = _facts("b.py", [["Store", "class", "Store", None, 1, 3], ["get", "method", "Store.get", 0, 2, 3],
+                        ["Cache", "class", "Cache", None, 4, 6], ["get", "method", "Cache.get", 2, 5, 6],
+                        ["callback", "function", "callback", None, 7, 8]], [], language=language)
+    a = _facts("a.py", [["run", "function", "run", None, 1, 5]],
+               [[0, "get", "store", 2, 10], [0, "callback", None, 3, 4], [0, "join", "os.path", 4, 12]],
+               answers, language=language)
+    a.imports = [["b", "callback", None, 1, False]]
+    return {"a.py": a, "b.py": b}
+
+
+def test_answers_win_over_name_resolution_only_when_asked_to() -> None:
+    answers = [["sym", ["r:b.py#Cache.get"], []], ["var", "a.py"], ["ext", ["posixpath"]]]
+    plain = resolve("r", _files(answers))
+    calls = {(k[1], k[2]) for k in plain.edges if k[0] == "CALLS"}
+    assert ("r:a.py#run", "r:b.py#callback") in calls                 # the name-based guess
+    assert not any(k[0] == "CALLS_EXTERNAL" for k in plain.edges)      # stored answers ignored without use_lsp
+
+    with_lsp = resolve("r", _files(answers), use_lsp=True)
+    calls = {(k[1], k[2]): v for k, v in with_lsp.edges.items() if k[0] == "CALLS"}
+    assert calls == {("r:a.py#run", "r:b.py#Cache.get"): {"lines": [2], "confidence": 0.98, "resolved_by": "lsp"}}
+    assert with_lsp.edges[("CALLS_EXTERNAL", "r:a.py#run", "module:posixpath")]["lines"] == [4]
+    assert "posixpath" in with_lsp.external_modules
+    assert "callback@3:dynamic:lsp-variable" in with_lsp.unresolved["r:a.py#run"]
+    assert with_lsp.stats["lsp:added"] == 1 and with_lsp.stats["lsp:corrected"] == 1
+
+
+def test_stale_or_missing_answers_fall_back_to_tree_sitter() -> None:
+    # an answer naming a symbol that no longer exists, and no answer at all
+    res = resolve("r", _files([["sym", ["r:b.py#Gone.get"], []], None, None]), use_lsp=True)
+    calls = {(k[1], k[2]) for k in res.edges if k[0] == "CALLS"}
+    assert ("r:a.py#run", "r:b.py#callback") in calls
+
+
+def test_c_declarations_do_not_veto_tree_sitter_edges() -> None:
+    files = _files([None, ["var", "b.h"], None], language="c")
+    res = resolve("r", files, use_lsp=True)
+    assert ("CALLS", "r:a.py#run", "r:b.py#callback") in res.edges
+
+
+def test_interface_answers_add_the_implementations() -> None:
+    iface = _facts("i.ts", [["Store", "interface", "Store", None, 1, 3], ["get", "method", "Store.get", 0, 2, 2],
+                            ["Mem", "class", "Mem", None, 4, 6], ["get", "method", "Mem.get", 2, 5, 5]],
+                   [], language="typescript")
+    user = _facts("u.ts", [["use", "function", "use", None, 1, 3]], [[0, "get", "s", 2, 4]],
+                  [["sym", ["r:i.ts#Store.get"], ["r:i.ts#Mem.get"]]], language="typescript")
+    res = resolve("r", {"i.ts": iface, "u.ts": user}, use_lsp=True)
+    assert res.edges[("CALLS", "r:u.ts#use", "r:i.ts#Store.get")]["resolved_by"] == "lsp"
+    assert res.edges[("CALLS", "r:u.ts#use", "r:i.ts#Mem.get")] == {"lines": [2], "confidence": 0.9,
+                                                                     "resolved_by": "lsp_impl"}
+
+
+def test_abstract_methods_are_recognised() -> None:
+    from graphrag_code.extract import extract
+    py = extract(textwrap.dedent('''\
+        import abc
+        class A:
+            @abc.abstractmethod
+            def f(self): return 1
+            def g(self):
+                """Subclasses say."""
+                raise NotImplementedError("g")
+            def h(self):
+                return 2
+            def i(self): ...
+            def j(self):
+                raise ValueError()
+        def k(): pass
+        ''').encode(), "python")
+    assert [py.definitions[i].name for i in py.facts()["abstract"]] == ["f", "g", "i"]   # methods only
+    ts = extract(b"abstract class S { abstract get(): number; run() { return this.get(); } }", "typescript")
+    assert [ts.definitions[i].name for i in ts.facts()["abstract"]] == ["get"]
+
+
+def test_a_call_landing_on_an_abstract_method_reaches_its_overrides() -> None:
+    base = _facts("m.py", [["Base", "class", "Base", None, 1, 3], ["run", "method", "Base.run", 0, 2, 3],
+                           ["Sub", "class", "Sub", None, 4, 6], ["run", "method", "Sub.run", 2, 5, 6],
+                           ["Other", "class", "Other", None, 7, 9], ["run", "method", "Other.run", 4, 8, 9],
+                           ["Leaf", "class", "Leaf", None, 10, 11]], [])
+    base.bases = [[2, "Base", "INHERITS", 4], [6, "Sub", "INHERITS", 10]]
+    user = _facts("u.py", [["go", "function", "go", None, 1, 2]], [[0, "run", "b", 2, 6]],
+                  [["sym", ["r:m.py#Base.run"], []]])
+    concrete = resolve("r", {"m.py": base, "u.py": user}, use_lsp=True)
+    assert {k[2] for k in concrete.edges if k[0] == "CALLS"} == {"r:m.py#Base.run"}   # a concrete method: as is
+    base.abstract = [1]
+    res = resolve("r", {"m.py": base, "u.py": user}, use_lsp=True)
+    calls = {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {"r:m.py#Base.run": "lsp", "r:m.py#Sub.run": "lsp_hierarchy"}   # not the unrelated Other.run
+
+
+def test_files_to_ask_again_after_a_change() -> None:
+    files = _files([["sym", ["r:b.py#Cache.get"], []], None, None])
+    other = _facts("c.py", [["f", "function", "f", None, 1, 2]], [[0, "unrelated", None, 2, 4]], [None])
+    files["c.py"] = other
+    settings = lsp.LspSettings()
+    servers = {"python": "test 1"}
+    # b.py changed: a.py has an answer pointing into it; c.py neither points into b.py nor calls a name it defines
+    assert lsp.files_to_ask(files, {"b.py"}, {"b.py"}, servers, settings) == {"a.py"}
+    # b.py has no call sites, so it is never asked itself; a new server version means asking everything again
+    assert lsp.files_to_ask(files, set(), set(), {"python": "test 2"}, settings) == {"a.py", "c.py"}
+    # nothing changed, same server: nothing to ask
+    assert lsp.files_to_ask(files, set(), set(), servers, settings) == set()
+    # a changed file that now defines a name c.py calls
+    files["b.py"].defs.append(["unrelated", "function", "unrelated", None, 9, 9])
+    assert lsp.files_to_ask(files, {"b.py"}, {"b.py"}, servers, settings) == {"a.py", "c.py"}
+    # without the pass (servers=None): only unchanged files holding answers that changes made stale
+    assert lsp.files_to_ask(files, {"b.py"}, {"b.py"}, None, settings) == {"a.py", "c.py"}
+
+
+# -- a real language server (jedi-language-server, installed by scripts/setup with multilspy) --------------------
+STORE = textwrap.dedent("""\
+    class Store:
+        def get(self, key):
+            return key
+
+
+    class Cache:
+        def get(self, key):
+            return None
+
+
+    def callback(value):
+        return value
+    """)
+APP = textwrap.dedent("""\
+    import os.path
+
+    from .store import Cache, Store, callback
+
+
+    def make():
+        return Store()
+
+
+    def run(callback, key):
+        store = make()
+        cache = Cache()
+        callback(key)
+        path = os.path.join("a", key)
+        return store.get(path), cache.get(key)
+    """)
+OTHER = "def shout(s):\n    return s.upper()\n\n\ndef main():\n    return shout('x')\n"
+
+needs_jedi = pytest.mark.skipif(lsp_servers.find_server("python") is None,
+                                reason=lsp_servers.missing_reason("python"))
+
+
+def _calls(graph, repo: str) -> dict[tuple[str, str, str], dict]:
+    d = graph.run("repo_dump", repo=repo)[0]
+    return {(e["type"], e["src"].split(":", 1)[1], e["dst"].split(":", 1)[-1]): e["props"]
+            for e in d["edges"] if e["type"] in ("CALLS", "CALLS_EXTERNAL")}
+
+
+def _lsp_settings(**kw) -> IndexSettings:
+    return IndexSettings(lsp_languages=("python",), **kw)
+
+
+@needs_jedi
+def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    git_repo.commit("v1")
+    plain = index_repository(graph, git_repo.root, name=repo_name)
+    before = _calls(graph, repo_name)
+    # name-based: `store.get` has two candidates (unresolved), `callback` binds the imported global
+    assert ("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get") not in before
+    assert before[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
+    assert plain.lsp is None
+
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
+    after = _calls(graph, repo_name)
+    # jedi follows make()'s return type to Store.get, sees `callback` is the parameter, puts os.path.join
+    # in the standard library
+    assert after[("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get")] == \
+        {"lines": [15], "confidence": 0.98, "resolved_by": "lsp"}
+    assert after[("CALLS", "pkg/app.py#run", "pkg/store.py#Cache.get")]["resolved_by"] == "lsp"
+    assert ("CALLS", "pkg/app.py#run", "pkg/store.py#callback") not in after
+    assert after[("CALLS_EXTERNAL", "pkg/app.py#run", "posixpath")]["lines"] == [14]   # and ntpath: jedi
+    # names both definitions of os.path; both are kept, in a stable order
+    group = summary.lsp["groups"]["python"]
+    assert group["server"].startswith("jedi-language-server") and group["asked"] == 7
+    assert (group["symbol"], group["external"], group["variable"], group["errors"]) == (5, 1, 1, 0)
+    run_node = [n for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"]
+                if n["props"].get("id") == f"{repo_name}:pkg/run.py#run" or
+                n["props"].get("id") == f"{repo_name}:pkg/app.py#run"][0]
+    assert "callback@13:dynamic:lsp-variable" in run_node["props"]["unresolved_calls"]
+
+    # the same commit again: nothing to ask, nothing changes
+    again = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
+    assert again.files_parsed == 0 and _calls(graph, repo_name) == after
+
+
+def _normalized(graph, repo: str) -> tuple[list, list]:
+    d = graph.run("repo_dump", repo=repo)[0]
+
+    def fix(v):
+        return v.replace(repo + ":", "REPO:") if isinstance(v, str) else [fix(x) for x in v] \
+            if isinstance(v, list) else v
+    nodes = sorted(json.dumps({k: fix(v) for k, v in n["props"].items() if k not in ("repo", "indexed_at")},
+                              sort_keys=True) for n in d["nodes"] if "Repository" not in n["labels"])
+    edges = sorted(json.dumps({k: fix(v) for k, v in e.items()}, sort_keys=True) for e in d["edges"])
+    return nodes, edges
+
+
+@needs_jedi
+def test_incremental_lsp_run_asks_only_affected_files_and_equals_a_full_run(graph, git_repo) -> None:
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    git_repo.write("pkg/other.py", OTHER)
+    git_repo.commit("v1")
+    inc, full = f"test-lspinc-{uuid.uuid4().hex[:8]}", f"test-lspfull-{uuid.uuid4().hex[:8]}"
+    try:
+        first = index_repository(graph, git_repo.root, name=inc, settings=_lsp_settings())
+        assert first.lsp["groups"]["python"]["files"] == 2               # app.py and other.py have calls
+        # v2: store.py moves every definition down and gains a class; app.py and other.py are unchanged
+        git_repo.write("pkg/store.py", "import functools\n\n\nclass Extra:\n    pass\n\n\n" + STORE)
+        git_repo.commit("v2")
+        second = index_repository(graph, git_repo.root, name=inc, settings=_lsp_settings())
+        assert second.files_parsed == 1
+        assert second.lsp["groups"]["python"]["files"] == 1              # app.py calls into store.py; other.py not
+        fresh = index_repository(graph, git_repo.root, name=full, settings=_lsp_settings())
+        assert _normalized(graph, inc) == _normalized(graph, full)
+        assert _calls(graph, inc)[("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get")]["resolved_by"] == "lsp"
+        assert fresh.lsp["groups"]["python"]["files"] == 2
+        # a run without the pass that changes store.py forgets app.py's answers (they may be stale now) ...
+        git_repo.write("pkg/store.py", STORE)
+        git_repo.commit("v3")
+        index_repository(graph, git_repo.root, name=inc)
+        files = {n["props"]["path"]: n["props"] for n in graph.run("repo_dump", repo=inc)[0]["nodes"]
+                 if "File" in n["labels"]}
+        assert files["pkg/app.py"].get("lsp") is None and files["pkg/other.py"].get("lsp")
+        # ... so the next --lsp run asks about app.py again
+        fourth = index_repository(graph, git_repo.root, name=inc, settings=_lsp_settings())
+        assert fourth.lsp["groups"]["python"]["files"] == 1
+        assert _calls(graph, inc)[("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get")]["lines"] == [15]
+    finally:
+        delete_repository(graph, inc)
+        delete_repository(graph, full)
+
+
+CRASHY = '''#!{python}
+"""jedi-language-server behind a proxy that dies at the third definition request."""
+import os, subprocess, sys
+child = subprocess.Popen([{jedi!r}], stdin=subprocess.PIPE)
+seen = 0
+while True:
+    data = os.read(0, 65536)
+    if not data:
+        break
+    seen += data.count(b'"textDocument/definition"')
+    if seen >= 3:
+        child.kill()
+        os._exit(3)
+    child.stdin.write(data)
+    child.stdin.flush()
+'''
+
+
+@needs_jedi
+def test_a_crashing_server_is_restarted_once_then_skipped(graph, git_repo, repo_name, tmp_path, monkeypatch) -> None:
+    real = lsp_servers.find_server("python")
+    script = tmp_path / "crashy-jedi"
+    script.write_text(CRASHY.format(python=sys.executable, jedi=real.binary))
+    script.chmod(0o755)
+    spec = lsp_servers.ServerSpec(real.language, real.multilspy_language, str(script), real.name, "crashy")
+    monkeypatch.setattr(lsp_servers, "find_server", lambda language, root=None: spec)
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    git_repo.commit("v1")
+    summary = index_repository(graph, git_repo.root, name=repo_name,
+                               settings=_lsp_settings(lsp_request_timeout=2.0))
+    group = summary.lsp["groups"]["python"]
+    assert group["restarts"] == 1 and "server failed twice" in group["skipped"]
+    assert summary.lsp["files_not_asked"] == {"python server failed": 1}
+    # nothing lost: the tree-sitter edges are there
+    assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
+
+
+def test_a_missing_server_is_reported_and_tree_sitter_edges_kept(graph, git_repo, repo_name, monkeypatch) -> None:
+    monkeypatch.setattr(lsp_servers, "find_server", lambda language, root=None: None)
+    git_repo.write("main.go", "package main\n\nfunc helper() {}\n\nfunc main() {\n\thelper()\n}\n")
+    git_repo.commit("v1")
+    summary = index_repository(graph, git_repo.root, name=repo_name,
+                               settings=IndexSettings(lsp_languages=("all",)))
+    assert "gopls" in summary.lsp["groups"]["go"]["skipped"]
+    assert _calls(graph, repo_name)[("CALLS", "main.go#main", "main.go#helper")]["resolved_by"] != "lsp"
+
+
+def test_cli_rejects_an_unknown_lsp_language() -> None:
+    from click.testing import CliRunner
+    from graphrag_code.cli import main
+    result = CliRunner().invoke(main, ["index", ".", "--no-embed", "--lsp", "python,cobol"])
+    assert result.exit_code == 2 and "no language server for cobol" in result.output
+
+
+@needs_jedi
+def test_cli_index_with_lsp_reports_the_pass_and_status_shows_the_server(git_repo, repo_name, neo4j_settings) -> None:
+    from click.testing import CliRunner
+    from graphrag_code.cli import main
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    git_repo.commit("v1")
+    runner = CliRunner()
+    result = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed", "--lsp", "python"])
+    assert result.exit_code == 0, result.output
+    assert "python (jedi-language-server" in result.output and "7 call sites asked: 5 to indexed symbols" in result.output
+    status = runner.invoke(main, ["status"])
+    assert status.exit_code == 0 and "language servers (last run): python: jedi-language-server" in status.output
+    # the same commit without the pass: not a no-op, the edges go back to name-based resolution
+    as_json = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed", "--json"])
+    summary = json.loads(as_json.output)
+    assert summary["lsp"] is None and not any(k.startswith("calls:lsp") for k in summary["resolution"])
+    assert summary["resolution"]["calls:import"] >= 1
+    mine = [r for r in json.loads(runner.invoke(main, ["status", "--json"]).output) if r["id"] == repo_name]
+    assert mine and mine[0].get("lsp") is None
+
+
+needs_ts = pytest.mark.skipif(lsp_servers.find_server("typescript") is None,
+                              reason=lsp_servers.missing_reason("typescript"))
+needs_gopls = pytest.mark.skipif(lsp_servers.find_server("go") is None, reason=lsp_servers.missing_reason("go"))
+
+SHAPES_TS = textwrap.dedent("""\
+    export interface Shape {
+      area(): number;
+    }
+
+    export class Square implements Shape {
+      constructor(private side: number) {}
+      area(): number { return this.side * this.side; }
+    }
+
+    export class Store {
+      get(): number { return 1; }
+    }
+
+    export class Cache {
+      get(): number { return 2; }
+    }
+
+    export function pick(a: number): number;
+    export function pick(a: number, b: number): number;
+    export function pick(a: number, b?: number): number {
+      return b ?? a;
+    }
+    """)
+MAIN_TS = textwrap.dedent("""\
+    import { Shape, Store, pick as choose } from "./shapes";
+
+    export function total(shapes: Shape[], store: Store): number {
+      let sum = store.get();
+      for (const s of shapes) {
+        sum += s.area();
+      }
+      return choose(sum, 2);
+    }
+    """)
+
+
+@needs_ts
+def test_typescript_server_resolves_receivers_interfaces_overloads_and_js_exports(graph, git_repo, repo_name) -> None:
+    git_repo.write("tsconfig.json", '{"compilerOptions": {"strict": true, "allowJs": true}, "include": ["src"]}')
+    git_repo.write("src/shapes.ts", SHAPES_TS)
+    git_repo.write("src/main.ts", MAIN_TS)
+    git_repo.write("src/query.js", "module.exports = function query(options) {\n  return options;\n};\n")
+    git_repo.write("src/app.js", "var query = require('./query');\n\nfunction use() {\n  return query({});\n}\n"
+                                 "\nmodule.exports = use;\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = _calls(graph, repo_name)
+    assert ("CALLS", "src/main.ts#total", "src/shapes.ts#Store.get") not in before   # two `get`s: unresolved
+    summary = index_repository(graph, git_repo.root, name=repo_name,
+                               settings=IndexSettings(lsp_languages=("typescript", "javascript")))
+    after = _calls(graph, repo_name)
+    by = {k[1:]: v["resolved_by"] for k, v in after.items() if k[0] == "CALLS"}
+    assert by[("src/main.ts#total", "src/shapes.ts#Store.get")] == "lsp"             # the typed receiver
+    assert by[("src/main.ts#total", "src/shapes.ts#Shape.area")] == "lsp"            # declared on the interface
+    assert by[("src/main.ts#total", "src/shapes.ts#Square.area")] == "lsp_impl"      # and what implements it
+    assert by[("src/main.ts#total", "src/shapes.ts#pick~3")] == "lsp"                # the overload with the body
+    assert by[("src/app.js#use", "src/query.js#module.exports")] == "lsp"            # `function query(` under
+    assert ("src/main.ts#total", "src/shapes.ts#Cache.get") not in by                # another name
+    assert summary.lsp["groups"]["typescript"]["implementations"] >= 1
+
+
+@needs_gopls
+def test_gopls_resolves_methods_on_typed_variables(graph, git_repo, repo_name) -> None:
+    git_repo.write("go.mod", "module example.com/shop\n\ngo 1.21\n")
+    git_repo.write("store.go", "package shop\n\ntype Store struct{}\n\nfunc (s *Store) Get() int { return 1 }\n\n"
+                               "type Cache struct{}\n\nfunc (c *Cache) Get() int { return 2 }\n")
+    git_repo.write("main.go", "package shop\n\nfunc Total() int {\n\ts := &Store{}\n\treturn s.Get()\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings(lsp_languages=("go",)))
+    by = {k[1:]: v["resolved_by"] for k, v in _calls(graph, repo_name).items() if k[0] == "CALLS"}
+    assert by[("main.go#Total", "store.go#Store.Get")] == "lsp"
+    assert ("main.go#Total", "store.go#Cache.Get") not in by

@@ -34,7 +34,7 @@ Scoring conventions:
 - precision = |mode ∩ truth| / |mode| summed over sites; recall = |mode ∩ truth| / |truth| summed over sites.
 - C/C++: the truth of a call to a function declared in a header and defined in a .c file is the definition in
   the .c file. As in the resolver, a clangd answer that lands on something we do not index (a prototype, a
-  macro) leaves the tree-sitter edge standing (``resolve._LSP_KEEP_ON_VARIABLE``), and the LSP column does too.
+  macro) leaves the tree-sitter edge standing (``resolve._LSP_DEFER_TO_NAMES``), and the LSP column does too.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ REPOS: dict[str, Repo] = {
         tree_sha256="ee4e8a1ecee0a969887ec85f1baf1062aa8129d3682f02ad2e0d047e60115456")),
 }
 LSP_LANGUAGES = {name: r.lsp_languages for name, r in REPOS.items()}
-_KEEP_ON_VARIABLE = {"c", "cpp"}      # as resolve._LSP_KEEP_ON_VARIABLE
+_KEEP_ON_VARIABLE = {"c", "cpp"}      # as resolve._LSP_DEFER_TO_NAMES
 _UNRESOLVED = re.compile(r"^(.*)@(\d+):(.*)$")
 
 
@@ -212,7 +212,7 @@ class Dump:
         src = self.ids(path, defs)[caller] if caller is not None else self.prefix + path
         if use_lsp:
             # the server's answer for exactly this call site (answers are aligned with facts.calls), applied
-            # the way the resolver applies it; overrides it added come from the edges at that line
+            # the way the resolver applies it; overrides it added (lsp_hierarchy) come from the edges at that line
             answers = self.lsp_answers(path)
             answer = answers[k] if k < len(answers) else None
             if answer and answer[0] == "ext":
@@ -226,7 +226,7 @@ class Dump:
                     impls = [i for i in answer[2] if i in self.sym_name and i not in found]
                     by.update({self.strip(i): "lsp_impl" if len(impls) == 1 else "lsp_impls" for i in impls})
                     for etype, dst, rb in self.edges.get((src, line), []):
-                        if rb == "lsp_override" and self.sym_name.get(dst) == name:
+                        if rb == "lsp_hierarchy" and self.sym_name.get(dst) == name:
                             by.setdefault(self.strip(dst), rb)
                     return list(by), by
         # CALLS edges at (caller, line): attribute to this call by the target's name when the line has several

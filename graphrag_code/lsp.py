@@ -9,7 +9,9 @@ site, and the resolver (``resolve.py``) turns them into CALLS edges with ``resol
 
 An answer per call site (aligned with ``FileFacts.calls``):
 
-- ``None``                      not asked, timed out, or no answer: the tree-sitter resolution stands
+- ``None``                      not asked, an error or a timeout: the tree-sitter resolution stands
+- ``["none"]``                  asked, no definition found: the tree-sitter resolution stands unless it is a
+                                guess by a unique name only (``global_unique``, ``method_unique``)
 - ``["sym", [ids], [impl_ids]]`` indexed symbols (several for conditional definitions) and, when the definition
                                 is an interface or abstract method, the implementations the server knows
 - ``["ext", [modules]]``        outside the repository (standard library, a dependency)
@@ -39,16 +41,13 @@ from .resolve import FileFacts
 # our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
 SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
                  "go": "go", "c": "cpp", "cpp": "cpp"}
-# languages whose servers answer a definition on a declaration we do not index (a C prototype in a header):
-# there an in-repo non-symbol answer says nothing against the tree-sitter edge
-_KEEP_ON_VARIABLE = {"cpp"}
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _CRASH_AFTER_TIMEOUTS = 3
 _OVERLOAD_SPAN = 60
 _PARALLEL = {"python": 2}    # server processes per group (see _shards)        # lines between a TypeScript overload signature and the implementation below it
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
-ANSWER_FORMAT = 4
+ANSWER_FORMAT = 6
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
 
 Progress = Callable[[str, int, int], None]
@@ -124,9 +123,10 @@ def module_of(path: str) -> str:
     """A readable name for a definition outside the repository: a Python module, an npm package, a Go import
     path, a C header."""
     p = path.replace(os.sep, "/")
-    for marker in ("/typeshed/stdlib/", "/typeshed/stubs/", "/site-packages/", "/dist-packages/"):
-        if marker in p:
-            rest = p.split(marker, 1)[1]
+    typeshed = re.search(r"/typeshed/(?:stdlib/|stubs/[^/]+/|third_party/)(?:(?:2and3|2|3(?:\.\d+)?)/)?(.*)$", p)
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if typeshed or marker in p:
+            rest = typeshed.group(1) if typeshed else p.split(marker, 1)[1]
             rest = re.sub(r"\.pyi?$", "", rest).removesuffix("/__init__")
             return rest.replace("/", ".")
     if "/node_modules/" in p:
@@ -171,6 +171,10 @@ class _Asker:
         self.settings, self.report = settings, report
         self.server = None
         self.timeouts = 0
+        # directory and module names of the repository's files: an "external" answer in a package of one of
+        # these names is the repository's own code seen through a stub or an installed copy
+        self.own_names = {part.rsplit(".", 1)[0] for p, f in facts.items()
+                          if SERVER_GROUPS.get(f.language) == group for part in p.split("/")}
 
     async def ask_file(self, path: str) -> list | None:
         f, lines = self.facts[path], self.sources.lines(path)
@@ -187,17 +191,24 @@ class _Asker:
     async def _ask_call(self, path: str, line0: int, col16: int) -> list | None:
         self.report.asked += 1
         locations = await self._request("definition", path, line0, col16)
+        if locations is None:
+            return None                    # an error or a timeout: as if not asked
         if not locations:
             self.report.no_answer += 1
-            return None
+            return ["none"]
         found = [self._classify(loc) for loc in locations]
         symbols = list(dict.fromkeys(a[1] for a in found if a[0] == "sym"))
         externals = sorted({a[1] for a in found if a[0] == "ext"})
+        if any(m.split(".")[0].split("/")[0] in self.own_names for m in externals):
+            # a library of the same name as the repository's own code (jedi bundles typeshed stubs of click,
+            # an environment may hold an installed copy): the server looked in the wrong place
+            self.report.no_answer += 1
+            return ["none"]
         # several answers: conditional definitions (per platform, per version), kept in a stable order
         answer = ["sym", symbols, []] if symbols else ["ext", externals] if externals else found[0]
         if symbols and any(map(self._is_abstract, symbols)):
-            impls = {a[1] for a in map(self._classify, await self._request("implementation", path, line0, col16))
-                     if a[0] == "sym" and a[1] not in symbols}
+            impls = {a[1] for a in map(self._classify, await self._request("implementation", path, line0, col16)
+                                            or []) if a[0] == "sym" and a[1] not in symbols}
             answer[2] = sorted(impls)
             self.report.implementations += bool(impls)
         counter = _COUNTERS[answer[0]]
@@ -221,13 +232,13 @@ class _Asker:
             self.timeouts += 1
             if self.timeouts >= _CRASH_AFTER_TIMEOUTS:
                 raise _ServerDied(f"{self.timeouts} requests in a row timed out") from None
-            return []
+            return None
         except _ServerDied:
             raise
         except Exception as exc:           # a server error on one request (LSP error response, odd payload)
             self.report.errors += 1
             logging.getLogger(__name__).debug("lsp %s %s:%d:%d failed: %s", what, path, line0, col16, exc)
-            return []
+            return None
 
     async def _implementation(self, path: str, line0: int, col16: int) -> list:
         uri = (self.root / path).as_uri()
@@ -389,7 +400,7 @@ def files_to_ask(facts: dict[str, FileFacts], changed: set[str], touched: set[st
         elif f.lsp.get("format") != ANSWER_FORMAT:
             ask.add(path)                 # answers of an older shape: forget them
             continue
-        if any(a and a[0] != "ext" and not moved.isdisjoint(_answer_paths(a)) for a in f.lsp["answers"]) or \
+        if any(a and a[0] in ("sym", "var") and not moved.isdisjoint(_answer_paths(a)) for a in f.lsp["answers"]) or \
                 any(c[1] in new_names for c in f.calls):
             ask.add(path)
     return ask

@@ -25,9 +25,11 @@ CONFIDENCE = {
     "lsp": 0.98, "lsp_alt": 0.7, "lsp_impl": 0.9, "lsp_impls": 0.6, "lsp_hierarchy": 0.6,
     "lsp_external": 0.98,
 }
-# language servers that answer on declarations we do not index (a C prototype in a header): there an answer
-# that is no indexed symbol says nothing against the tree-sitter edge
-_LSP_KEEP_ON_VARIABLE = {"c", "cpp"}
+# C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
+# where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
+# symbol, or none, says nothing against the tree-sitter edge (C has no methods: a unique name is reliable)
+_LSP_DEFER_TO_NAMES = {"c", "cpp"}
+_NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-unique name and nothing else
 _MAX_BASE_DEPTH = 4
 
 
@@ -435,7 +437,14 @@ class _Resolver:
             self.out.stats["lsp:" + ("external" if hit[0] == "unresolved" else "corrected")] += 1
             self.out.stats["calls:lsp_external"] += 1
             return True
-        if kind == "var" and f.language not in _LSP_KEEP_ON_VARIABLE:
+        if kind == "none" and hit[0] != "unresolved" and hit[2] in _NAME_ONLY and f.language not in _LSP_DEFER_TO_NAMES:
+            # the server looked and found nothing: a guess by a unique name alone is not worth an edge
+            label = f"{receiver}.{name}" if receiver else name
+            self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:dynamic:lsp-no-definition")
+            self.out.stats["lsp:dropped_name_guess"] += 1
+            self.out.stats["unresolved:dynamic"] += 1
+            return True
+        if kind == "var" and f.language not in _LSP_DEFER_TO_NAMES:
             label = f"{receiver}.{name}" if receiver else name
             self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:dynamic:lsp-variable")
             self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1

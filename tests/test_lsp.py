@@ -32,6 +32,9 @@ def test_utf16_columns_and_identifiers() -> None:
 @pytest.mark.parametrize("path, module", [
     ("/x/.venv/lib/python3.11/site-packages/werkzeug/utils.py", "werkzeug.utils"),
     ("/x/site-packages/jedi/third_party/typeshed/stdlib/os/__init__.pyi", "os"),
+    ("/x/site-packages/jedi/third_party/typeshed/third_party/2and3/click/core.pyi", "click.core"),
+    ("/x/site-packages/jedi/third_party/typeshed/stdlib/3/os/path.pyi", "os.path"),
+    ("/x/typeshed/stubs/requests/requests/api.pyi", "requests.api"),
     ("/r/node_modules/@types/node/fs.d.ts", "@types/node"),
     ("/r/node_modules/lodash/map.js", "lodash"),
     ("/root/go/pkg/mod/github.com/spf13/pflag@v1.0.5/flag.go", "github.com/spf13/pflag"),
@@ -86,6 +89,20 @@ def test_stale_or_missing_answers_fall_back_to_tree_sitter() -> None:
     res = resolve("r", _files([["sym", ["r:b.py#Gone.get"], []], None, None]), use_lsp=True)
     calls = {(k[1], k[2]) for k in res.edges if k[0] == "CALLS"}
     assert ("r:a.py#run", "r:b.py#callback") in calls
+
+
+def test_no_definition_found_drops_only_guesses_by_a_unique_name() -> None:
+    b = _facts("b.py", [["Store", "class", "Store", None, 1, 3], ["only", "method", "Store.only", 0, 2, 3],
+                        ["helper", "function", "helper", None, 4, 5]], [])
+    a = _facts("a.py", [["run", "function", "run", None, 1, 5]], [[0, "only", "thing", 2, 10], [0, "helper", None, 3, 4]])
+    a.imports = [["b", "helper", None, 1, False]]
+    plain = resolve("r", {"a.py": a, "b.py": b})
+    assert {k[2]: v["resolved_by"] for k, v in plain.edges.items() if k[0] == "CALLS"} == \
+        {"r:b.py#Store.only": "method_unique", "r:b.py#helper": "import"}
+    a.lsp = {"server": "test 1", "format": lsp.ANSWER_FORMAT, "answers": [["none"], ["none"]]}
+    res = resolve("r", {"a.py": a, "b.py": b}, use_lsp=True)
+    assert {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"} == {"r:b.py#helper": "import"}
+    assert "thing.only@2:dynamic:lsp-no-definition" in res.unresolved["r:a.py#run"]
 
 
 def test_c_declarations_do_not_veto_tree_sitter_edges() -> None:
@@ -452,3 +469,17 @@ def test_gopls_resolves_methods_on_typed_variables(graph, git_repo, repo_name) -
     by = {k[1:]: v["resolved_by"] for k, v in _calls(graph, repo_name).items() if k[0] == "CALLS"}
     assert by[("main.go#Total", "store.go#Store.Get")] == "lsp"
     assert ("main.go#Total", "store.go#Cache.Get") not in by
+
+
+@needs_jedi
+def test_the_time_budget_bounds_the_pass_and_says_so(graph, git_repo, repo_name) -> None:
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    git_repo.write("pkg/other.py", OTHER)
+    git_repo.commit("v1")
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings(lsp_budget_seconds=0.01))
+    assert summary.lsp["budget_exhausted"] is True
+    assert summary.lsp["files_not_asked"] == {"LSP time budget exhausted": 2}
+    # nothing asked, nothing lost: the name-based edges are all there
+    assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"

@@ -8,8 +8,13 @@
 The repositories are the table ``REPOS``: name -> corpus directory under ``eval/.corpus`` and the languages the
 LSP pass is asked for. rxjs, cobra and express come from ``eval/corpus.py``; lz4 (C) is fetched here: the pinned
 PyPI sdist of ``lz4`` (``pip download --no-deps --no-binary :all:``, sha256 checked), of which the bundled lz4
-library (``lz4libs/``) and the C extension sources (``lz4/**/*.c``) are kept (about 14k lines of C). ``fetch`` is
-idempotent: it does nothing when the kept tree already has the pinned digest.
+library (``lz4libs/``) and the C extension sources (``lz4/**/*.c``) are kept (about 14k lines of C). ninja (C++)
+is fetched the same way: the PyPI sdist ``ninja==1.13.0`` bundles ninja's own sources (``ninja-upstream/``), of
+which ``src/*.cc``, ``src/*.h`` and the vendored headers ``src/third_party/`` (emhash, rapidhash) are kept, paths
+from ``ninja-upstream/`` (``src/build.cc``); left out: the tests, perftests and bench (``*_test.cc``,
+``test.cc/.h``...), the Windows-only sources (``*-win32.cc``; the POSIX build compiles ``*-posix.cc``) and the
+re2c inputs ``*.in.cc`` (``lexer.cc``/``depfile_parser.cc`` are generated from them and kept): 77 files, about
+17k lines. ``fetch`` is idempotent: it does nothing when the kept tree already has the pinned digest.
 
 ``sample`` indexes ``eval/.corpus/<repo>`` twice, as ``hc-<repo>-ts`` (tree-sitter only) and ``hc-<repo>-lsp``
 (with the language-server pass), picks N call sites (seeded) from non-test source files whose callee name is
@@ -35,6 +40,15 @@ Scoring conventions:
 - C/C++: the truth of a call to a function declared in a header and defined in a .c file is the definition in
   the .c file. As in the resolver, a clangd answer that lands on something we do not index (a prototype, a
   macro) leaves the tree-sitter edge standing (``resolve._LSP_DEFER_TO_NAMES``), and the LSP column does too.
+- C++: a constructor call (``new X(...)``, ``X(...)``) may be answered with the class or with its in-class
+  constructor ``X.X`` (same file); both fold to the class. An out-of-line constructor (``Builder::Builder`` in
+  build.cc, id ``src/build.cc#Builder.Builder``) is its own target. A call of a virtual method through a base
+  pointer or reference has as truth the declared method plus every override in the corpus (what may run).
+- ``.h`` files are parsed with the C grammar (``languages.py``): in a C++ header, classes and inline methods
+  get wrong qualified names (``src/graph.h#in_edge`` for ``Node::in_edge``, ``src/state.h#depth.Pool`` for
+  ``struct Pool``). The truth uses the indexed node that stands for the callee's definition (its name, its
+  range holding the definition) however misnamed; a callee with no such node gets the id a correct parse
+  would give, which neither mode can answer.
 """
 
 from __future__ import annotations
@@ -65,11 +79,14 @@ sys.path.insert(0, str(ROOT))
 
 @dataclass(frozen=True)
 class Fetch:
-    """A pinned PyPI sdist, of which the files matching ``include`` are kept (paths relative to its root)."""
+    """A pinned PyPI sdist, of which the files matching ``include`` and no ``exclude`` are kept (paths relative
+    to its root, or to its subdirectory ``root``, which becomes the corpus root)."""
     spec: str                     # pip requirement, pinned: "lz4==4.3.3"
     sha256: str                   # of the downloaded sdist
-    include: tuple[str, ...]      # fnmatch patterns ('*' spans '/')
+    include: tuple[str, ...]      # fnmatch patterns ('*' spans '/'), relative to ``root``
     tree_sha256: str              # digest of the kept tree (see _tree_digest): fetch is a no-op when it matches
+    exclude: tuple[str, ...] = ()
+    root: str = ""                # a directory of the sdist ("ninja-upstream"): only files under it, paths from it
 
 
 @dataclass(frozen=True)
@@ -87,10 +104,18 @@ REPOS: dict[str, Repo] = {
         "lz4==4.3.3", "01fe674ef2889dbb9899d8a67361e0c4a2c833af5aeb37dd505727cf5d2a131e",
         ("lz4libs/*.c", "lz4libs/*.h", "lz4/*.c"),
         tree_sha256="ee4e8a1ecee0a969887ec85f1baf1062aa8129d3682f02ad2e0d047e60115456")),
+    "ninja": Repo("ninja", ("cpp", "c"), Fetch(
+        "ninja==1.13.0", "4a40ce995ded54d9dc24f8ea37ff3bf62ad192b547f6c7126e7e25045e76f978", root="ninja-upstream",
+        include=("src/*.cc", "src/*.h", "src/third_party/*.h", "src/third_party/*.hpp"),
+        exclude=("src/*_test.cc", "src/*_perftest.cc", "src/test.cc", "src/test.h", "src/hash_collision_bench.cc",
+                 "src/*-win32.cc", "src/*.in.cc"),
+        tree_sha256="313496a5bd5b004c4ea5bc554757ffc0253407e2dcf60830701f556d96ffd9cd")),
 }
 LSP_LANGUAGES = {name: r.lsp_languages for name, r in REPOS.items()}
 _KEEP_ON_VARIABLE = {"c", "cpp"}      # as resolve._LSP_DEFER_TO_NAMES
 _UNRESOLVED = re.compile(r"^(.*)@(\d+):(.*)$")
+# a C/C++ constructor id: path#[Outer.]X.X[~n] (the class X's constructor, defined in the same file)
+_CPP_CONSTRUCTOR = re.compile(r"^([^#]+\.(?:c|cc|cpp|cxx|h|hh|hpp|hxx)#(?:[\w.~]+\.)?(\w+))\.\2(?:~\d+)?$")
 
 
 def repo_names(repo: str) -> tuple[str, str]:
@@ -133,7 +158,12 @@ def fetch(repo: str, force: bool = False) -> Path:
         with tarfile.open(archives[0]) as tar:
             for m in tar.getmembers():
                 rel = m.name.split("/", 1)[1] if "/" in m.name else ""
-                if not m.isfile() or not any(fnmatch.fnmatch(rel, pat) for pat in f.include):
+                if f.root:
+                    if not rel.startswith(f.root.rstrip("/") + "/"):
+                        continue
+                    rel = rel[len(f.root.rstrip("/")) + 1:]
+                if not m.isfile() or not any(fnmatch.fnmatch(rel, pat) for pat in f.include) or \
+                        any(fnmatch.fnmatch(rel, pat) for pat in f.exclude):
                     continue
                 out = staging / rel
                 out.parent.mkdir(parents=True, exist_ok=True)
@@ -358,6 +388,9 @@ def _norm(target: str, fold_overloads: bool = False) -> str | None:
     target = re.sub(r"^hc-[\w-]+:", "", target)
     if fold_overloads:
         target = re.sub(r"~\d+$", "", target)
+    m = _CPP_CONSTRUCTOR.match(target)
+    if m:     # C++ `X.X`: in-class, the class X; out-of-line (X in a header), `<file.cc>#X`, still its own target
+        return m.group(1)
     return target[: -len(".constructor")] if target.endswith(".constructor") else target
 
 

@@ -71,6 +71,7 @@ class IndexSettings:
     lsp_languages: tuple[str, ...] = ()
     lsp_budget_seconds: float = 1800.0
     lsp_request_timeout: float = 10.0
+    lsp_call_hierarchy: bool = True       # one request per function where the server supports it
 
 
 @dataclass(frozen=True)

@@ -366,7 +366,8 @@ def _lsp_stage(run: _Run, root: Path, snap: "discovery.Snapshot", changed: set[s
     settings = run.settings
     lsp_settings = lsp.LspSettings(languages=settings.lsp_languages or ("all",),
                                    request_timeout=settings.lsp_request_timeout,
-                                   budget_seconds=settings.lsp_budget_seconds)
+                                   budget_seconds=settings.lsp_budget_seconds,
+                                   call_hierarchy=settings.lsp_call_hierarchy)
     if not settings.lsp_languages:
         stale = lsp.files_to_ask(run.facts, changed, touched, None, lsp_settings)
         return [{"id": file_id(run.repo, p), "lsp": None} for p in sorted(stale)

@@ -465,10 +465,32 @@ def test_gopls_resolves_methods_on_typed_variables(graph, git_repo, repo_name) -
                                "type Cache struct{}\n\nfunc (c *Cache) Get() int { return 2 }\n")
     git_repo.write("main.go", "package shop\n\nfunc Total() int {\n\ts := &Store{}\n\treturn s.Get()\n}\n")
     git_repo.commit("v1")
-    index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings(lsp_languages=("go",)))
-    by = {k[1:]: v["resolved_by"] for k, v in _calls(graph, repo_name).items() if k[0] == "CALLS"}
+    per_call = index_repository(graph, git_repo.root, name=repo_name,
+                                settings=IndexSettings(lsp_languages=("go",), lsp_call_hierarchy=False))
+    assert per_call.lsp["groups"]["go"]["from_hierarchy"] == 0
+    edges = _calls(graph, repo_name)
+    by = {k[1:]: v["resolved_by"] for k, v in edges.items() if k[0] == "CALLS"}
     assert by[("main.go#Total", "store.go#Store.Get")] == "lsp"
     assert ("main.go#Total", "store.go#Cache.Get") not in by
+    # through the call hierarchy (the default for gopls): one request for Total's calls, the same edges
+    delete_repository(graph, repo_name)
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings(lsp_languages=("go",)))
+    group = summary.lsp["groups"]["go"]
+    # `s.Get()` came from the hierarchy; `&Store{}` (a composite literal, no call for gopls) was asked on its own
+    assert group["hierarchy_requests"] == 1 and group["from_hierarchy"] == 1
+    assert group["definition_requests"] == per_call.lsp["groups"]["go"]["definition_requests"] - 1
+    assert _calls(graph, repo_name) == edges
+
+
+def test_call_hierarchy_ranges_are_pinned_to_one_call_site() -> None:
+    by_line = {4: [(8, 0), (20, 1)], 9: [(2, 2)]}
+    rng = lambda l, a, b: {"start": {"line": l, "character": a}, "end": {"line": l, "character": b}}
+    assert lsp._site_in(rng(4, 20, 23), by_line) == 1          # the range starts at the called name
+    assert lsp._site_in(rng(9, 0, 12), by_line) == 2           # the only call inside a wider range
+    assert lsp._site_in(rng(4, 0, 30), by_line) is None        # two calls inside: not guessed
+    assert lsp._site_in(rng(5, 0, 3), by_line) is None
+    lines = [b"// Get returns the value", b"func (s *Store) Get() int {", b"  return 1", b"}"]
+    assert lsp._name_position(["Get", "method", "Store.Get", None, 1, 4], lines) == (1, 16)
 
 
 @needs_jedi

@@ -358,9 +358,13 @@ def _eval_corpus():
 @click.option("--judge", is_flag=True,
               help="Also answer with the LLM (ANTHROPIC_API_KEY) and have it judge, claim by claim, whether the "
                    "cited code supports each claim (strict rubric); reports validity, coverage, correctness.")
+@click.option("--lsp", "lsp_languages", default="", metavar="LANGS",
+              help="Index the codebases with language servers too (as `index --lsp`), to see what precise call "
+                   "edges change in retrieval.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bool, baseline: Path,
-                     update_baseline: bool, no_fit: bool, answers: bool, judge: bool, as_json: bool) -> None:
+                     update_baseline: bool, no_fit: bool, answers: bool, judge: bool, lsp_languages: str,
+                     as_json: bool) -> None:
     """Run the retrieval evaluation: every ablation of the pipeline on the golden questions, side by side.
 
     Fetches the pinned codebases (eval/corpus.py), indexes them, fills vectors, then reports Hit@1/5/10,
@@ -385,7 +389,8 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
         for name in sorted(wanted):
             click.echo(f"corpus {name}: {corpus.build(corpus.CODEBASES[name])}", err=True)
             roots[name] = corpus.CORPUS_DIR / name
-            index_repository(graph, roots[name], name=name)
+            index_repository(graph, roots[name], name=name,
+                             settings=IndexSettings(lsp_languages=_lsp_languages(lsp_languages)))
             if embedder is not None:
                 _fill_vectors(graph, name, embedder, quiet=as_json)
         naive = None

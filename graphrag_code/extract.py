@@ -171,8 +171,8 @@ class _Builder:
     def _abstract(self, start: Node, core: Node, body: Node | None) -> bool:
         """A method declared to be overridden (see ``Definition.abstract``)."""
         head = self.source[start.start_byte:(body.start_byte if body is not None else core.end_byte)]
-        if re.search(rb"\babstract(method)?\b", head):
-            return True
+        if re.search(rb"\babstract(method)?\b", head) or re.search(rb"\)[^;{]*=\s*0\s*;?\s*$", head):
+            return True                            # `abstract`, `@abstractmethod`, C++ pure virtual `= 0;`
         if self.spec.name != "python" or body is None:
             return False
         # the grammar gives a docstring and `...` bare or wrapped in an expression statement

@@ -9,6 +9,7 @@ commit leaves the previous snapshot untouched; the next run first clears what th
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -28,7 +29,7 @@ from .config import EXTRACTOR_VERSION, SCHEMA_VERSION, IndexSettings
 from .db import Graph, Tx
 from .errors import InputError
 from .extract import extract
-from .languages import LANGUAGES, is_test_path
+from .languages import LANGUAGES, is_test_path, refine_language
 from .models import FileExtraction
 from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
 from .textutil import search_text
@@ -150,6 +151,9 @@ class _Run:
         text, replaced = discovery.decode(data)
         if replaced:
             warnings.append("invalid UTF-8: undecodable bytes replaced with U+FFFD; lines unchanged")
+        language = refine_language(f.language, f.path, data)
+        if language != f.language:
+            f = dataclasses.replace(f, language=language)
         extraction = self._extract(f, data, text, warnings)
         return self._rows(f, text, extraction, warnings, len(findings))
 

@@ -20,6 +20,7 @@ class LanguageSpec:
     # container kinds that are only namespaces: functions directly inside stay functions (C++, PHP namespaces)
     namespace_kinds: frozenset[str] = frozenset()
     self_names: tuple[str, ...] = ()  # receivers meaning "this object"
+    implicit_this: bool = False       # a bare name inside a method may be a member of its class (Java, C++, C#)
     comment_prefixes: tuple[str, ...] = ("//", "/*", "*", "*/")
     test_path: re.Pattern[str] = field(default=re.compile(r"(^|/)(tests?|__tests__|spec)/"))
     test_name: re.Pattern[str] = field(default=re.compile(r"^(test_?|Test)"))
@@ -43,7 +44,7 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$")),
     LanguageSpec("go", "go", (".go",), test_path=re.compile(r"_test\.go$"), test_name=re.compile(r"^(Test|Benchmark|Example|Fuzz)")),
-    LanguageSpec("java", "java", (".java",), leading_types=_C_LIKE_COMMENTS, self_names=("this",),
+    LanguageSpec("java", "java", (".java",), leading_types=_C_LIKE_COMMENTS, self_names=("this",), implicit_this=True,
                  comment_prefixes=("//", "/**", "/*", "*", "*/"),
                  test_path=re.compile(r"(^|/)src/test/|Tests?\.java$")),
     LanguageSpec("rust", "rust", (".rs",), leading_types=_C_LIKE_COMMENTS | {"attribute_item"}, self_names=("self",),
@@ -51,12 +52,12 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  test_path=re.compile(r"(^|/)tests/"), test_name=re.compile(r"^test_")),
     LanguageSpec("c", "c", (".c", ".h"), comment_prefixes=("/**", "//", "/*", "*", "*/"),
                  test_path=re.compile(r"(^|/)tests?/|_test\.c$")),
-    LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), self_names=("this",),
+    LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), self_names=("this",), implicit_this=True,
                  namespace_kinds=frozenset({"module"}), comment_prefixes=("/**", "//", "/*", "*", "*/"),
                  test_path=re.compile(r"(^|/)tests?/|_test\.(cc|cpp)$")),
     LanguageSpec("ruby", "ruby", (".rb",), self_names=("self",), comment_prefixes=("#",),
                  test_path=re.compile(r"(^|/)(test|spec)/|_(test|spec)\.rb$")),
-    LanguageSpec("csharp", "csharp", (".cs",), self_names=("this",),
+    LanguageSpec("csharp", "csharp", (".cs",), self_names=("this",), implicit_this=True,
                  test_path=re.compile(r"(^|/)[^/]*Tests?/|Tests?\.cs$")),
     LanguageSpec("php", "php", (".php",), self_names=("$this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
                  namespace_kinds=frozenset({"module"}),
@@ -79,6 +80,20 @@ def language_for_path(path: str) -> str | None:
     """Our language (or text format) name for a repository path, or None when we do not index it."""
     suffix = PurePosixPath(path).suffix.lower()
     return _BY_EXTENSION.get(suffix)
+
+
+# a `.h` file is C or C++: the extension cannot tell, the content can (C headers may say `extern "C"`, not these)
+_CPP_HEADER = re.compile(rb"(?m)^[ \t]*(?:namespace[ \t]+\w+|template[ \t]*<|using[ \t]+namespace\b|"
+                         rb"class[ \t]+\w+[^;(]*?[:{]|struct[ \t]+\w+[ \t]*:[ \t]*(?:public|private|protected)\b|"
+                         rb"(?:public|private|protected)[ \t]*:|virtual\b)|\bstd::\w|\)[ \t]*const[ \t]*[{;]")
+
+
+def refine_language(language: str, path: str, data: bytes) -> str:
+    """The language once the content is known: a C++ header (``.h`` with classes, namespaces or templates) is
+    parsed as C++, so its classes, inline methods and virtual declarations become definitions."""
+    if language == "c" and path.lower().endswith(".h") and _CPP_HEADER.search(data):
+        return "cpp"
+    return language
 
 
 def is_test_path(language: str, path: str) -> bool:

@@ -82,12 +82,14 @@ class _Index:
         self.members: dict[tuple[str, int], dict[str, int]] = {}
         self.global_top: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.global_methods: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.qualified: dict[str, list[tuple[str, int]]] = defaultdict(list)   # qualified name -> definitions
         for path, f in sorted(files.items()):
             stem, _ = posixpath.splitext(path)
             self.stems[stem].append(path)
             self.dirs[posixpath.dirname(path)].append(path)
             top: dict[str, list[int]] = defaultdict(list)
-            for i, (name, kind, _q, parent, *_r) in enumerate(f.defs):
+            for i, (name, kind, qualified, parent, *_r) in enumerate(f.defs):
+                self.qualified[qualified].append((path, i))
                 if parent is None:
                     top[name].append(i)
                     self.global_top[name].append((path, i))
@@ -271,6 +273,10 @@ class _Resolver:
             if hit is not None and f.defs[scope][1] not in LANGUAGES[f.language].container_kinds:
                 return f.path, hit, "scope"
             scope = f.defs[scope][3]
+        if LANGUAGES[f.language].implicit_this and caller is not None:
+            hit = self.member_of_own_class(f, caller, name)
+            if hit:
+                return hit[0], hit[1], "self"
         top = self.ix.top[f.path].get(name)
         if top:
             return f.path, top[-1], "same_file"
@@ -328,8 +334,23 @@ class _Resolver:
                         return found
         return None
 
-    def enclosing_class(self, f: FileFacts, caller: int | None) -> int | None:
-        kinds = LANGUAGES[f.language].container_kinds
+    def member_of_own_class(self, f: FileFacts, caller: int, name: str) -> tuple[str, int] | None:
+        """``name`` as a member of the class the method ``caller`` belongs to (or its bases): the class around it,
+        or for a C++ method defined out of line (``void Builder::Build() {``, qualified ``Builder.Build``) the
+        definitions qualified ``Builder.<name>`` anywhere in the repository, when there is one."""
+        cls = self.enclosing_class(f, caller, skip_namespaces=True)
+        if cls is not None:
+            return self.class_member(f.path, cls, name)
+        qualified = f.defs[caller][2]
+        if "." not in qualified:
+            return None
+        hits = [h for h in self.ix.qualified.get(f"{qualified.rsplit('.', 1)[0]}.{name}", [])
+                if self.files[h[0]].language == f.language]
+        return hits[0] if len(hits) == 1 else None
+
+    def enclosing_class(self, f: FileFacts, caller: int | None, skip_namespaces: bool = False) -> int | None:
+        spec = LANGUAGES[f.language]
+        kinds = spec.container_kinds - (spec.namespace_kinds if skip_namespaces else frozenset())
         while caller is not None and f.defs[caller][1] not in kinds:   # Rust's `impl Type` counts too
             caller = f.defs[caller][3]
         return caller
@@ -349,6 +370,10 @@ class _Resolver:
             return "unresolved", "super-unknown"
         if receiver in spec.self_names:
             cls = self.enclosing_class(f, caller)
+            if cls is None and spec.implicit_this and caller is not None:
+                hit = self.member_of_own_class(f, caller, name)        # `this->x()` in `void B::Run() {`
+                if hit:
+                    return hit[0], hit[1], "self"
             if cls is not None:
                 hit = self.class_member(f.path, cls, name)
                 if hit:

@@ -45,3 +45,27 @@ def test_query_files_load_and_use_known_captures(language: str) -> None:
     names = {query.capture_name(i) for i in range(query.capture_count)}
     assert "name" in names and any(n.startswith("definition.") for n in names)
     assert "reference.call" in names
+
+
+def test_a_cpp_header_is_parsed_as_cpp_and_a_c_header_as_c() -> None:
+    from graphrag_code.languages import refine_language
+    cpp = b"#pragma once\nstruct Node {\n  Edge* in_edge() const { return in_edge_; }\n  Edge* in_edge_;\n};\n" \
+          b"class Builder : public Base {\n public:\n  virtual bool Build() = 0;\n};\n"
+    c = b'#ifdef __cplusplus\nextern "C" {\n#endif\nstruct s { int a; };\ntypedef struct { int b; } t;\nint f(void);\n'
+    assert refine_language("c", "src/graph.h", cpp) == "cpp"
+    assert refine_language("c", "include/lz4.h", c) == "c"
+    assert refine_language("c", "src/x.c", cpp) == "c"                  # only headers are ambiguous
+    names = {d.qualified_name for d in extract(cpp, "cpp").definitions}
+    assert {"Node", "Node.in_edge", "Builder", "Builder.Build"} <= names
+
+
+def test_the_indexer_stores_a_cpp_header_as_cpp(graph, git_repo, repo_name) -> None:
+    from graphrag_code.indexer import index_repository
+    git_repo.write("src/graph.h", "struct Node {\n  int in_edge() const { return 1; }\n};\n")
+    git_repo.write("src/graph.cc", '#include "graph.h"\nint use(Node* n) { return n->in_edge(); }\n')
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    nodes = graph.run("repo_dump", repo=repo_name)[0]["nodes"]
+    header = [n["props"] for n in nodes if "File" in n["labels"] and n["props"]["path"] == "src/graph.h"][0]
+    assert header["language"] == "cpp"
+    assert f"{repo_name}:src/graph.h#Node.in_edge" in {n["props"]["id"] for n in nodes if "Symbol" in n["labels"]}

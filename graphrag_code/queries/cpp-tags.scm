@@ -73,6 +73,11 @@
             name: [(identifier) (operator_name)] @name)))
     ])) @definition.method
 
+; ---- pure virtual methods: `virtual R f(...) = 0;` (declared to be overridden; where a call lands first) ------
+(field_declaration
+  declarator: (function_declarator declarator: (field_identifier) @name)
+  default_value: (number_literal)) @definition.method
+
 ; ---- lambdas bound to a name: `auto f = [](int x) { ... };` ----------------------------------------------
 (declaration
   declarator: (init_declarator

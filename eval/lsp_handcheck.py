@@ -1,6 +1,7 @@
 """CALLS precision and recall of tree-sitter alone vs tree-sitter + language server, against hand-checked call sites.
 
     .venv/bin/python eval/lsp_handcheck.py sample --repo rxjs --n 60 --seed 1    # index twice, write the sample
+                                                            # (again: the same call sites, re-answered)
     .venv/bin/python eval/lsp_handcheck.py score --repo rxjs                     # after filling ``truth``
     .venv/bin/python eval/lsp_handcheck.py clean                                 # drop the hc-* repos from Neo4j
     .venv/bin/python eval/lsp_handcheck.py fetch --repo lz4                      # (sample does it too) offline corpus
@@ -331,16 +332,23 @@ def cmd_sample(args) -> None:
         for k, c in enumerate(ts.facts(path)["calls"]):
             if c[1] in defined:
                 eligible.append((path, k))
-    rng = random.Random(args.seed)
-    picked = sorted(rng.sample(eligible, min(args.n, len(eligible))),
-                    key=lambda pk: (pk[0], ts.facts(pk[0])["calls"][pk[1]][3], pk[1]))
-    print(f"{len(eligible)} eligible call sites, sampled {len(picked)}", file=sys.stderr)
-
     out_path = OUT_DIR / f"{args.repo}.jsonl"
     old = {}
     if out_path.exists():
         for row in map(json.loads, filter(str.strip, out_path.read_text().splitlines())):
             old[(row["path"], row["line"], row.get("column"))] = row
+    if old and not args.fresh:
+        # the hand-checked sites again (the eligible population moves when the extractor changes)
+        where = {(p, ts.facts(p)["calls"][k][3], ts.facts(p)["calls"][k][4]): (p, k)
+                 for p in ts.files for k in range(len(ts.facts(p)["calls"]))}
+        picked = [where[key] for key in old if key in where]
+        print(f"re-asking the {len(picked)} sampled call sites of {out_path.name} ({len(old) - len(picked)} gone)",
+              file=sys.stderr)
+    else:
+        rng = random.Random(args.seed)
+        picked = rng.sample(eligible, min(args.n, len(eligible)))
+        print(f"{len(eligible)} eligible call sites, sampled {len(picked)}", file=sys.stderr)
+    picked = sorted(picked, key=lambda pk: (pk[0], ts.facts(pk[0])["calls"][pk[1]][3], pk[1]))
     rows = []
     for path, k in picked:
         facts = ts.facts(path)
@@ -370,6 +378,48 @@ def _delete(graph, names) -> None:
     for n in names:
         delete_repository(graph, n)
         print(f"[hc] deleted {n}", file=sys.stderr)
+
+
+def cmd_remap(args) -> None:
+    """After an extractor change renames symbols (a C++ header once parsed as C), point truths whose ids no longer
+    exist at the one definition of the same name in the same file; the note says so. Needs ``sample --keep``."""
+    from graphrag_code.db import Graph
+
+    ts_name, _ = repo_names(args.repo)
+    with Graph() as graph:
+        ts = Dump(graph.run("repo_dump", repo=ts_name)[0], ts_name)
+    ids = {ts.strip(i) for i in ts.sym_name}
+    by_file_name: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for i in ids:
+        path, qualified = i.split("#", 1)
+        by_file_name[(path, qualified.rsplit(".", 1)[-1].split("~")[0])].append(i)
+    out_path = OUT_DIR / f"{args.repo}.jsonl"
+    rows = [json.loads(line) for line in out_path.read_text().splitlines() if line.strip()]
+    changed = 0
+    for row in rows:
+        truth = []
+        for t in row.get("truth") or []:
+            if t in ids or "#" not in t:
+                truth.append(t)
+                continue
+            path, qualified = t.split("#", 1)
+            name = qualified.rsplit(".", 1)[-1].split("~")[0]
+            hits = by_file_name.get((path, name), [])
+            # a class and its constructors (`X`, `X.X`, `X.X~2`): scoring folds constructors into the class
+            classes = [h for h in hits if h.split("#", 1)[1].split(".")[-1].split("~")[0] == name and
+                       not h.split("#", 1)[1].startswith(f"{name}.{name}")]
+            if len(hits) > 1 and len(classes) == 1 and all(h == classes[0] or h.split("#", 1)[1].startswith(
+                    f"{name}.{name}") for h in hits):
+                hits = classes
+            if len(hits) != 1:
+                raise SystemExit(f"{row['path']}:{row['line']}: truth {t} is gone and {len(hits)} candidates: {hits}")
+            truth.append(hits[0])
+            row["note"] = (row.get("note") or "") + f" [truth id remapped from {t} to {hits[0]} after an extractor change]"
+            changed += 1
+        if row.get("truth") is not None:
+            row["truth"] = truth
+    out_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    print(f"remapped {changed} truth ids in {out_path.relative_to(ROOT)}")
 
 
 def cmd_clean(args) -> None:
@@ -498,6 +548,8 @@ def main(argv: list[str] | None = None) -> None:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--keep", action="store_true", help="keep the hc-* repositories in Neo4j afterwards")
     s.add_argument("--force", action="store_true", help="overwrite hand-checked rows that are not sampled again")
+    s.add_argument("--fresh", action="store_true",
+                   help="draw a new sample (default when the jsonl exists: the same call sites again)")
     s.set_defaults(func=cmd_sample)
     c = sub.add_parser("score", help="precision / recall of both modes against the hand-checked truth")
     c.add_argument("--repo", choices=sorted(REPOS), required=True)
@@ -507,6 +559,9 @@ def main(argv: list[str] | None = None) -> None:
                    help="exit 1 when the LSP mode's precision or recall is > 3 points below baseline.json")
     c.add_argument("--update-baseline", action="store_true", help="record this score in baseline.json")
     c.set_defaults(func=cmd_score)
+    m = sub.add_parser("remap", help="re-point truths whose symbol ids an extractor change renamed (after sample --keep)")
+    m.add_argument("--repo", choices=sorted(REPOS), required=True)
+    m.set_defaults(func=cmd_remap)
     d = sub.add_parser("clean", help="delete the hc-* repositories from Neo4j")
     d.set_defaults(func=cmd_clean)
     f = sub.add_parser("fetch", help="put a pinned corpus into eval/.corpus (idempotent; sample does it too)")

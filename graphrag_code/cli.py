@@ -502,7 +502,10 @@ def serve(host: str, port: int, threads: int) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="API address.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help="API port.")
 @click.option("--embed/--no-embed", default=True, show_default=True, help="Fill chunk vectors after indexing.")
-def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str, port: int, embed: bool) -> None:
+@click.option("--lsp", "lsp_languages", default="", envvar="GRAPHRAG_LSP", show_envvar=True, metavar="LANGS",
+              help="Resolve calls with language servers too, as `index --lsp` (all, or python,typescript,...).")
+def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str, port: int, embed: bool,
+       lsp_languages: str) -> None:
     """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
     and print the API and Browser URLs."""
     from .indexer import index_repository
@@ -517,7 +520,8 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
     bar = _Bar(enabled=sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env()) as graph:
         try:
-            summary = index_repository(graph, path, name=name, progress=bar)
+            summary = index_repository(graph, path, name=name, progress=bar,
+                                       settings=IndexSettings(lsp_languages=_lsp_languages(lsp_languages)))
         finally:
             bar.close()
         _print_summary(summary.to_dict())

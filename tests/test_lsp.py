@@ -505,3 +505,17 @@ def test_the_time_budget_bounds_the_pass_and_says_so(graph, git_repo, repo_name)
     assert summary.lsp["files_not_asked"] == {"LSP time budget exhausted": 2}
     # nothing asked, nothing lost: the name-based edges are all there
     assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
+
+
+@needs_jedi
+def test_up_passes_lsp_through(git_repo, repo_name, neo4j_settings) -> None:
+    from click.testing import CliRunner
+    from graphrag_code.cli import main
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    git_repo.commit("v1")
+    result = CliRunner().invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-neo4j", "--no-serve",
+                                       "--no-embed", "--lsp", "python"])
+    assert result.exit_code == 0, result.output
+    assert "python (jedi-language-server" in result.output and f":param repo => '{repo_name}'" in result.output

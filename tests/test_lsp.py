@@ -214,6 +214,16 @@ APP = textwrap.dedent("""\
     """)
 OTHER = "def shout(s):\n    return s.upper()\n\n\ndef main():\n    return shout('x')\n"
 
+def _demo(git_repo, with_other: bool = False) -> None:
+    """A small Python package (store.py, app.py, and other.py when asked) committed as v1."""
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/store.py", STORE)
+    git_repo.write("pkg/app.py", APP)
+    if with_other:
+        git_repo.write("pkg/other.py", OTHER)
+    git_repo.commit("v1")
+
+
 needs_jedi = pytest.mark.skipif(lsp_servers.find_server("python") is None,
                                 reason=lsp_servers.missing_reason("python"))
 
@@ -230,10 +240,7 @@ def _lsp_settings(**kw) -> IndexSettings:
 
 @needs_jedi
 def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
-    git_repo.write("pkg/__init__.py", "")
-    git_repo.write("pkg/store.py", STORE)
-    git_repo.write("pkg/app.py", APP)
-    git_repo.commit("v1")
+    _demo(git_repo)
     plain = index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
     # name-based: `store.get` has two candidates (unresolved), `callback` binds the imported global
@@ -278,11 +285,7 @@ def _normalized(graph, repo: str) -> tuple[list, list]:
 
 @needs_jedi
 def test_incremental_lsp_run_asks_only_affected_files_and_equals_a_full_run(graph, git_repo) -> None:
-    git_repo.write("pkg/__init__.py", "")
-    git_repo.write("pkg/store.py", STORE)
-    git_repo.write("pkg/app.py", APP)
-    git_repo.write("pkg/other.py", OTHER)
-    git_repo.commit("v1")
+    _demo(git_repo, with_other=True)
     inc, full = f"test-lspinc-{uuid.uuid4().hex[:8]}", f"test-lspfull-{uuid.uuid4().hex[:8]}"
     try:
         first = index_repository(graph, git_repo.root, name=inc, settings=_lsp_settings())
@@ -339,10 +342,7 @@ def test_a_crashing_server_is_restarted_once_then_skipped(graph, git_repo, repo_
     script.chmod(0o755)
     spec = lsp_servers.ServerSpec(real.language, real.multilspy_language, str(script), real.name, "crashy")
     monkeypatch.setattr(lsp_servers, "find_server", lambda language, root=None: spec)
-    git_repo.write("pkg/__init__.py", "")
-    git_repo.write("pkg/store.py", STORE)
-    git_repo.write("pkg/app.py", APP)
-    git_repo.commit("v1")
+    _demo(git_repo)
     summary = index_repository(graph, git_repo.root, name=repo_name,
                                settings=_lsp_settings(lsp_request_timeout=2.0))
     group = summary.lsp["groups"]["python"]
@@ -373,10 +373,7 @@ def test_cli_rejects_an_unknown_lsp_language() -> None:
 def test_cli_index_with_lsp_reports_the_pass_and_status_shows_the_server(git_repo, repo_name, neo4j_settings) -> None:
     from click.testing import CliRunner
     from graphrag_code.cli import main
-    git_repo.write("pkg/__init__.py", "")
-    git_repo.write("pkg/store.py", STORE)
-    git_repo.write("pkg/app.py", APP)
-    git_repo.commit("v1")
+    _demo(git_repo)
     runner = CliRunner()
     result = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed", "--lsp", "python"])
     assert result.exit_code == 0, result.output
@@ -495,11 +492,7 @@ def test_call_hierarchy_ranges_are_pinned_to_one_call_site() -> None:
 
 @needs_jedi
 def test_the_time_budget_bounds_the_pass_and_says_so(graph, git_repo, repo_name) -> None:
-    git_repo.write("pkg/__init__.py", "")
-    git_repo.write("pkg/store.py", STORE)
-    git_repo.write("pkg/app.py", APP)
-    git_repo.write("pkg/other.py", OTHER)
-    git_repo.commit("v1")
+    _demo(git_repo, with_other=True)
     summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings(lsp_budget_seconds=0.01))
     assert summary.lsp["budget_exhausted"] is True
     assert summary.lsp["files_not_asked"] == {"LSP time budget exhausted": 2}
@@ -511,10 +504,7 @@ def test_the_time_budget_bounds_the_pass_and_says_so(graph, git_repo, repo_name)
 def test_up_passes_lsp_through(git_repo, repo_name, neo4j_settings) -> None:
     from click.testing import CliRunner
     from graphrag_code.cli import main
-    git_repo.write("pkg/__init__.py", "")
-    git_repo.write("pkg/store.py", STORE)
-    git_repo.write("pkg/app.py", APP)
-    git_repo.commit("v1")
+    _demo(git_repo)
     result = CliRunner().invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-neo4j", "--no-serve",
                                        "--no-embed", "--lsp", "python"])
     assert result.exit_code == 0, result.output

@@ -25,7 +25,8 @@ Report (numbers only, nothing is tuned to them):
 - CALLS precision per ``resolved_by``: over static edges from ``src/click`` whose call-site line ran in the
   tests ("testable"), the share whose (caller, callee) pair was observed at run time. Constructor edges to
   classes with no Python-level __init__/__new__ anywhere up their in-repo ancestry cannot be observed and are
-  counted apart.
+  counted apart; so are edges to ``@contextmanager`` generators, whose frame first runs under contextlib's
+  ``__enter__``, never under the calling line.
 - CALLS recall: over runtime (caller, callee) pairs inside ``src/click``, the share the static graph has; misses
   are classified by what the static side has at the runtime call-site line(s): an unresolved call of that name
   (by reason), a call of that name resolved to another definition, or no call of that name at all (implicit
@@ -205,6 +206,28 @@ class Symbols:
         return best["id"], "ok"
 
 
+def context_managers(syms: "Symbols", root: Path) -> set[tuple[str, int]]:
+    """(path, start_line) of the symbols that are ``@contextmanager`` generator functions."""
+    import ast
+    out = set()
+    by_path: dict[str, list[dict]] = defaultdict(list)
+    for sym in syms.by_id.values():
+        if sym.get("kind") in ("function", "method"):
+            by_path[sym["path"]].append(sym)
+    for path, symbols in by_path.items():
+        try:
+            tree = ast.parse((root / path).read_text())
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    "contextmanager" in ast.unparse(d) for d in node.decorator_list):
+                for sym in symbols:
+                    if sym["name"] == node.name and sym["start_line"] <= node.lineno <= sym["end_line"]:
+                        out.add((path, sym["start_line"]))
+    return out
+
+
 def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: str = REPO_NAME,
              min_confidence: float = 0.0) -> dict:
     """The report; with ``min_confidence``, only CALLS edges at least that confident count (and ``n_targets``
@@ -261,6 +284,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
 
     rt_set = set(rt_pairs)
     static_pairs = {(e["src"], e["dst"]) for e in calls}
+    managers = context_managers(syms, WORK / f"click-{VERSION}")
     # precision per resolved_by
     prec: dict[str, Counter] = defaultdict(Counter)
     for e in calls:
@@ -272,6 +296,11 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
         if not any((src_path, ln) in executed for ln in e["props"].get("lines", [])):
             continue
         dst = syms.by_id.get(e["dst"], {})
+        if (dst.get("path"), dst.get("start_line")) in managers:
+            # a @contextmanager generator: its frame first runs inside contextlib's __enter__, never under
+            # the calling line, so the pair cannot be seen at run time
+            prec[by]["unobservable_context_manager"] += 1
+            continue
         if dst.get("kind") == "class":
             ctors = constructors(e["dst"])
             if not ctors:
@@ -391,12 +420,13 @@ def print_report(r: dict) -> None:
           f"{rt['call_events_distinct']} distinct call events into src/click, mapped: {rt['mapping']}; "
           f"{rt['pairs']} (caller, callee) pairs")
     print("\nCALLS precision (static edges from src/click whose call-site line ran; confirmed = pair seen at run time)")
-    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs")
-    print(f"  {header[0]:16s} {header[1]:>6s} {header[2]:>9s} {header[3]:>10s} {header[4]:>10s} {header[5]:>10s}")
+    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs", "cm-unobs")
+    print(f"  {header[0]:16s} {header[1]:>6s} {header[2]:>9s} {header[3]:>10s} {header[4]:>10s} {header[5]:>10s} "
+          f"{header[6]:>9s}")
     for by, c in r["calls_precision"].items():
         p = "-" if c["precision"] is None else f"{c['precision']:.3f}"
         print(f"  {by:16s} {c.get('edges', 0):6d} {c.get('testable', 0):9d} {c.get('confirmed', 0):10d} {p:>10s} "
-              f"{c.get('unobservable_constructor', 0):10d}")
+              f"{c.get('unobservable_constructor', 0):10d} {c.get('unobservable_context_manager', 0):9d}")
     rc = r["calls_recall"]
     print(f"\nCALLS recall over runtime pairs inside src/click: {rc['found']}/{rc['runtime_pairs']} = {rc['recall']}"
           f"   (where the call site names the callee: {rc['recall_where_a_call_of_that_name_exists']})")

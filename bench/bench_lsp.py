@@ -31,18 +31,9 @@ CORPORA = {"flask": ("python",), "express": ("javascript",), "rxjs": ("typescrip
 QUICK = ("cobra", "express")
 
 
-def _eval_corpus():
-    """eval/corpus.py (bench/ has a corpus.py of its own)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("eval_corpus", ROOT / "eval" / "corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["eval_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def run_one(graph, name: str, languages: tuple[str, ...]) -> dict:
-    corpus = _eval_corpus()
+    from graphrag_code.evaluate import corpus_module
+    corpus = corpus_module()
     from graphrag_code.config import IndexSettings
     from graphrag_code.indexer import delete_repository, index_repository
 

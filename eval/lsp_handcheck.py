@@ -76,6 +76,9 @@ CORPUS_DIR = EVAL_DIR / ".corpus"
 OUT_DIR = EVAL_DIR / "lsp_handcheck"
 sys.path.insert(0, str(ROOT))
 
+from graphrag_code.paths import parse_unresolved            # noqa: E402 - after the path set-up
+from graphrag_code.resolve import _LSP_DEFER_TO_NAMES       # noqa: E402
+
 
 
 @dataclass(frozen=True)
@@ -113,8 +116,6 @@ REPOS: dict[str, Repo] = {
         tree_sha256="313496a5bd5b004c4ea5bc554757ffc0253407e2dcf60830701f556d96ffd9cd")),
 }
 LSP_LANGUAGES = {name: r.lsp_languages for name, r in REPOS.items()}
-_KEEP_ON_VARIABLE = {"c", "cpp"}      # as resolve._LSP_DEFER_TO_NAMES
-_UNRESOLVED = re.compile(r"^(.*)@(\d+):(.*)$")
 # a C/C++ constructor id: path#[Outer.]X.X[~n] (the class X's constructor, defined in the same file)
 _CPP_CONSTRUCTOR = re.compile(r"^([^#]+\.(?:c|cc|cpp|cxx|h|hh|hpp|hxx)#(?:[\w.~]+\.)?(\w+))\.\2(?:~\d+)?$")
 
@@ -210,10 +211,10 @@ class Dump:
                 self.files[p["path"]] = p
             if "Symbol" in n["labels"]:
                 self.sym_name[p["id"]] = p["name"]
-            for u in p.get("unresolved_calls") or []:
-                m = _UNRESOLVED.match(u)
-                if m:
-                    self.unresolved[(p["id"], int(m.group(2)))].append((m.group(1), m.group(3)))
+            for entry in p.get("unresolved_calls") or []:
+                u = parse_unresolved(entry, None)
+                if u:
+                    self.unresolved[(p["id"], u.line)].append((u.label, u.reason))
         self.edges: dict[tuple[str, int], list[tuple[str, str, str]]] = defaultdict(list)
         for e in dump["edges"]:
             if e["type"] in ("CALLS", "CALLS_EXTERNAL"):
@@ -248,7 +249,7 @@ class Dump:
             answer = answers[k] if k < len(answers) else None
             if answer and answer[0] == "ext":
                 return [f"external:{m}" for m in answer[1]], {}
-            if answer and answer[0] == "var" and self.files[path].get("language") not in _KEEP_ON_VARIABLE:
+            if answer and answer[0] == "var" and self.files[path].get("language") not in _LSP_DEFER_TO_NAMES:
                 return ["unresolved:dynamic:lsp-variable"], {}
             if answer and answer[0] == "sym":
                 found = [d for d in answer[1] if d in self.sym_name]

@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 from . import __version__
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
-from .errors import ConfigError, DatabaseUnavailable, GraphragError, InputError
+from .errors import ConfigError, GraphragError, InputError
 
 log = logging.getLogger("graphrag_code.api")
 MAX_REQUEST_BYTES = 64 * 1024

@@ -309,35 +309,27 @@ def embed(repos: tuple[str, ...], as_json: bool) -> None:
         click.echo(json.dumps(results, indent=2))
 
 
-def _judged(graph: Graph, questions, embedder) -> dict:
-    """LLM answers for every question, their citation validity/coverage, and the judge's correctness."""
+def _answer_all(graph: Graph, questions, embedder, **how) -> list:
+    """An answer to every golden question (8 sources each), ``how`` as ``answer`` takes it."""
     from .answer import answer
+    from .search import Searcher, SearchOptions, channels_for
+
+    searcher = Searcher(graph, embedder)
+    options = SearchOptions(k=8, channels=channels_for(embedder))
+    return [answer(graph, q.question, repo=q.repo, searcher=searcher, search_options=options, **how)
+            for q in questions]
+
+
+def _judged(graph: Graph, questions, embedder) -> dict:
+    """LLM answers for every question, their citation validity/coverage, and the judge's correctness (the
+    caller has checked that an API key is configured)."""
     from .citations import citation_metrics
     from .judge import judge as run_judge
     from .llm import LLMClient, LLMSettings
-    from .search import Searcher, SearchOptions, channels_for
 
-    settings = LLMSettings.from_env()
-    if not settings.configured:
-        raise GraphragError("--judge needs ANTHROPIC_API_KEY", hint="or use --answers for extractive metrics")
-    searcher = Searcher(graph, embedder)
-    with LLMClient(settings) as client:
-        answers = [answer(graph, q.question, repo=q.repo, searcher=searcher, client=client, require_llm=True,
-                          search_options=SearchOptions(k=8, channels=channels_for(embedder))) for q in questions]
+    with LLMClient(LLMSettings.from_env()) as client:
+        answers = _answer_all(graph, questions, embedder, client=client, require_llm=True)
         return {**citation_metrics(answers), **run_judge(answers, client).to_dict()}
-
-
-def _eval_corpus():
-    """eval/corpus.py: fetches and pins the evaluation codebases (a project tool, not part of the package)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("graphrag_eval_corpus", PROJECT_ROOT / "eval" / "corpus.py")
-    if spec is None or spec.loader is None:
-        raise GraphragError("eval/corpus.py is missing: run from a checkout of graphrag-code")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @main.command("eval")
@@ -382,15 +374,15 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
     questions = [q for q in questions if q.repo in wanted]
     if not questions:
         raise GraphragError(f"no golden questions for {sorted(wanted)}")
-    corpus = _eval_corpus()
+    corpus = ev.corpus_module()
+    index_settings = IndexSettings(lsp_languages=_lsp_languages(lsp_languages))
     embedder = None if no_vectors else _load_embedder(True)[0]
     roots = {}
     with Graph(Neo4jSettings.from_env()) as graph:
         for name in sorted(wanted):
             click.echo(f"corpus {name}: {corpus.build(corpus.CODEBASES[name])}", err=True)
             roots[name] = corpus.CORPUS_DIR / name
-            index_repository(graph, roots[name], name=name,
-                             settings=IndexSettings(lsp_languages=_lsp_languages(lsp_languages)))
+            index_repository(graph, roots[name], name=name, settings=index_settings)
             if embedder is not None:
                 _fill_vectors(graph, name, embedder, quiet=as_json)
         naive = None
@@ -400,15 +392,9 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
         report = ev.evaluate(graph, questions, embedder, [r for r in train.split(",") if r in wanted], naive,
                              progress=lambda msg: click.echo(msg, err=True), fit=not no_fit)
         if answers:
-            from .answer import answer
             from .citations import citation_metrics
-            from .search import Searcher, SearchOptions, channels_for
-
-            searcher = Searcher(graph, embedder)
-            report.rows["citations (extractive answers)"] = {"metrics": citation_metrics([
-                answer(graph, q.question, repo=q.repo, searcher=searcher, no_llm=True,
-                       search_options=SearchOptions(k=8, channels=channels_for(embedder)))
-                for q in questions])}
+            report.rows["citations (extractive answers)"] = {
+                "metrics": citation_metrics(_answer_all(graph, questions, embedder, no_llm=True))}
         if judge:
             report.rows["citations (LLM answers, judged)"] = {"metrics": _judged(graph, questions, embedder)}
     problems = []

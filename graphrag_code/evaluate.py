@@ -6,19 +6,38 @@ A hit is a retrieved chunk that overlaps one of a question's expected line range
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .config import PROJECT_ROOT
 from .db import Graph
-from .errors import InputError
+from .errors import GraphragError, InputError
 from .search import LEXICAL_CHANNELS, Filters, Hit, Searcher, SearchOptions, StructuralReranker
+
+
+def corpus_module():
+    """eval/corpus.py: fetches and pins the evaluation codebases (a project tool, not part of the package);
+    loaded once per process."""
+    name = "graphrag_eval_corpus"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, PROJECT_ROOT / "eval" / "corpus.py")
+    if spec is None or spec.loader is None:
+        raise GraphragError("eval/corpus.py is missing: run from a checkout of graphrag-code")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
 
 KINDS = ("symbol", "behaviour", "cross-file", "stacktrace", "negative")
 _TOKEN = re.compile(r"\w+|[^\w\s]")

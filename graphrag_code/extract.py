@@ -98,10 +98,6 @@ def _core(node: Node) -> Node:
     return node
 
 
-def _unwrap(node: Node) -> Node:
-    return node.named_children[0] if node.type == "expression_statement" and node.named_child_count == 1 else node
-
-
 def _find_body(node: Node, depth: int = 3) -> Node | None:
     body = node.child_by_field_name("body")
     if body is not None or depth == 0:
@@ -176,7 +172,7 @@ class _Builder:
         if self.spec.name != "python" or body is None:
             return False
         # the grammar gives a docstring and `...` bare or wrapped in an expression statement
-        statements = [_unwrap(c) for c in body.named_children if c.type != "comment"]
+        statements = [_core(c) for c in body.named_children if c.type != "comment"]
         if statements and statements[0].type == "string":
             statements = statements[1:]            # the docstring
         if len(statements) != 1:

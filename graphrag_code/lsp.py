@@ -44,12 +44,12 @@ SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _CRASH_AFTER_TIMEOUTS = 3
-_OVERLOAD_SPAN = 60
+_OVERLOAD_SPAN = 60         # lines between a TypeScript overload signature and the implementation below it
 _PARALLEL = {"python": 2}    # server processes per group (see _shards)
 # where one callHierarchy/outgoingCalls per function replaces the definition requests. Measured (bench_lsp.py):
 # gopls answers every call site of cobra alike either way with half the requests, 9% faster; tsserver (rxjs) is
 # 9% slower that way and clangd (lz4) 28% slower and sees through macros: they stay per call; jedi has none.
-_HIERARCHY = {"go"}        # lines between a TypeScript overload signature and the implementation below it
+_HIERARCHY = {"go"}
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
 ANSWER_FORMAT = 7
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
@@ -238,9 +238,7 @@ class _Asker:
                         answers[k] = await self._answer([loc], path, *sites[k])
 
     async def _raw(self, method: str, params: dict):
-        async def send():
-            return await self.server.server.send_request(method, params)
-        return await self._guarded(send(), method, params)
+        return await self._guarded(self.server.server.send_request(method, params), method, params)
 
     async def _answer(self, locations: list | None, path: str, line0: int, col16: int) -> list | None:
         """What the server's locations for one call site mean (see the module docstring)."""
@@ -452,13 +450,18 @@ def _quiet_logger():
     return MultilspyLogger()
 
 
+def server_id(spec: "lsp_servers.ServerSpec") -> str:
+    """What stored answers record as their server: another name or version means asking again."""
+    return f"{spec.name} {spec.version}".strip()
+
+
 def server_ids(root: Path, facts: dict[str, FileFacts], settings: LspSettings) -> dict[str, str]:
     """For each server group the files need: ``"name version"`` of the installed server, or ``"!why not"``."""
     groups = {SERVER_GROUPS[f.language] for f in facts.values() if settings.wants(f.language) and f.calls}
     out = {}
     for group in sorted(groups):
         spec = lsp_servers.find_server(group, root)
-        out[group] = f"{spec.name} {spec.version}".strip() if spec else "!" + lsp_servers.missing_reason(group)
+        out[group] = server_id(spec) if spec else "!" + lsp_servers.missing_reason(group)
     return out
 
 
@@ -528,7 +531,7 @@ def run_lsp_pass(root: Path, facts: dict[str, FileFacts], paths: Iterable[str], 
             rep.skipped = lsp_servers.missing_reason(group)
             report.files_not_asked.setdefault(f"no {group} language server", []).extend(group_paths)
             continue
-        rep.server = f"{spec.name} {spec.version}".strip()
+        rep.server = server_id(spec)
         t0, results = time.monotonic(), {}
         shards = _shards(group, group_paths, facts)
         askers = [_Asker(group, root, facts, sources, settings, rep) for _ in shards]

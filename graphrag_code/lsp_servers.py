@@ -350,7 +350,7 @@ def jedi_environment() -> str:
     configured = os.environ.get("GRAPHRAG_LSP_PYTHON")
     if configured:
         return configured
-    env = config.Settings().state_dir / "lsp" / "python-stdlib"
+    env = _lsp_state() / "python-stdlib"
     if not (env / "pyvenv.cfg").is_file():
         import venv
         venv.EnvBuilder(with_pip=False, system_site_packages=False, clear=True).create(env)
@@ -411,23 +411,15 @@ class OfflineTypeScriptServer(TypeScriptLanguageServer):
                                                                                        params.get("items", [])]))
         self.server.on_notification("$/typescriptVersion", _nothing)
 
-        # LanguageServer.start_server, not the stock subclass's: that one asserts on 4.3.3's exact capabilities
-        async with LanguageServer.start_server(self):
-            await self.server.start()
-            try:
-                await self.server.send.initialize(self._get_initialize_params(self.repository_root_path))
-                self.server.notify.initialized({})
-                self.completions_available.set()
-                async with contextlib.AsyncExitStack() as keep_open:
-                    anchor = _first_source(self.repository_root_path, _TS_SOURCES[:4]) or \
-                        _first_source(self.repository_root_path, _TS_SOURCES[4:])
-                    if anchor:
-                        keep_open.enter_context(self.open_file(anchor))
-                        await self._await_project(anchor)
-                    self.server_ready.set()
-                    yield self
-            finally:
-                await _shutdown(self)
+        # _initialized, not the stock subclass's start: that one asserts on 4.3.3's exact capabilities
+        async with _initialized(self), contextlib.AsyncExitStack() as keep_open:
+            anchor = _first_source(self.repository_root_path, _TS_SOURCES[:4]) or \
+                _first_source(self.repository_root_path, _TS_SOURCES[4:])
+            if anchor:
+                keep_open.enter_context(self.open_file(anchor))
+                await self._await_project(anchor)
+            self.server_ready.set()
+            yield self
 
     async def _await_project(self, anchor: str) -> None:
         """Opening a file makes tsserver load its project; with the syntax server off, any request on that file
@@ -464,6 +456,21 @@ def _quiet_handlers(ls: LanguageServer, progress: "_Progress") -> None:
     ls.server.on_notification("$/progress", progress.notify)
     ls.server.on_notification("window/logMessage", log_message)
     ls.server.on_notification("textDocument/publishDiagnostics", _nothing)
+
+
+@contextlib.asynccontextmanager
+async def _initialized(ls: LanguageServer) -> AsyncIterator[None]:
+    """The process started and the LSP handshake done (initialize, initialized), without checking the server's
+    capabilities as multilspy's stock classes do (they pin other versions); shut down on the way out."""
+    async with LanguageServer.start_server(ls):
+        await ls.server.start()
+        try:
+            await ls.server.send.initialize(ls._get_initialize_params(ls.repository_root_path))
+            ls.server.notify.initialized({})
+            ls.completions_available.set()
+            yield
+        finally:
+            await _shutdown(ls)
 
 
 async def _shutdown(server: LanguageServer) -> None:
@@ -515,10 +522,14 @@ class OfflineGopls(Gopls):
             yield self
 
 
+def _lsp_state() -> Path:
+    """Where the servers' scratch space lives: ``lsp/`` under the state directory (GRAPHRAG_STATE_DIR)."""
+    return config.Settings().state_dir / "lsp"
+
+
 def _default_cache(server: str, repo_root: str) -> Path:
-    state = Path(os.environ.get("GRAPHRAG_STATE_DIR") or config.DEFAULT_STATE_DIR)
     digest = hashlib.sha1(str(repo_root).encode()).hexdigest()[:12]
-    return state / "lsp" / server / f"{Path(repo_root).name}-{digest}"
+    return _lsp_state() / server / f"{Path(repo_root).name}-{digest}"
 
 
 def _go_mod(text: str) -> tuple[str, list[tuple[str, str]], set[str]]:
@@ -706,18 +717,11 @@ class IndexedClangd(ClangdLanguageServer):
         _quiet_handlers(self, self.index_progress)
         self.server.on_notification("textDocument/clangd.fileStatus", _nothing)
 
-        # LanguageServer.start_server, not the stock subclass's: that one asserts on clangd 19's exact capabilities
-        async with LanguageServer.start_server(self):
-            await self.server.start()
-            try:
-                await self.server.send.initialize(self._get_initialize_params(self.repository_root_path))
-                self.server.notify.initialized({})
-                self.completions_available.set()
-                await self._await_index()
-                self.server_ready.set()
-                yield self
-            finally:
-                await _shutdown(self)
+        # _initialized, not the stock subclass's start: that one asserts on clangd 19's exact capabilities
+        async with _initialized(self):
+            await self._await_index()
+            self.server_ready.set()
+            yield self
 
     async def _await_index(self) -> None:
         """The background index starts when the compilation database is loaded, which the first opened file

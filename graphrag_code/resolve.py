@@ -187,7 +187,7 @@ class _Resolver:
     def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool = False) -> None:
         self.repo, self.files, self.ix = repo, files, _Index(files)
         self.use_lsp = use_lsp
-        self.all_ids: set[str] = set()
+        self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         self.out = Resolution()
@@ -437,7 +437,7 @@ class _Resolver:
         """Apply a language server's answer for one call site; False leaves it to the tree-sitter resolution."""
         kind = answer[0]
         if kind == "sym":
-            defs = [i for i in answer[1] if i in self.all_ids]
+            defs = [i for i in answer[1] if i in self.where]
             if not defs:
                 return False          # stale: the symbol it named is gone
             ts_dst = self.files[hit[0]].ids[hit[1]] if hit[0] != "unresolved" else None
@@ -446,7 +446,7 @@ class _Resolver:
             for dst in defs:
                 self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
                 self.out.stats[f"calls:{method}"] += 1
-            impls = [i for i in answer[2] if i in self.all_ids and i not in defs]
+            impls = [i for i in answer[2] if i in self.where and i not in defs]
             method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
             for impl in impls:
                 self._add_edge("CALLS", src, impl, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
@@ -462,20 +462,24 @@ class _Resolver:
             self.out.stats["lsp:" + ("external" if hit[0] == "unresolved" else "corrected")] += 1
             self.out.stats["calls:lsp_external"] += 1
             return True
-        if kind == "none" and hit[0] != "unresolved" and hit[2] in _NAME_ONLY and f.language not in _LSP_DEFER_TO_NAMES:
+        if f.language in _LSP_DEFER_TO_NAMES:
+            return False
+        if kind == "none" and hit[0] != "unresolved" and hit[2] in _NAME_ONLY:
             # the server looked and found nothing: a guess by a unique name alone is not worth an edge
-            label = f"{receiver}.{name}" if receiver else name
-            self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:dynamic:lsp-no-definition")
+            self._unresolved(src, receiver, name, line, "dynamic:lsp-no-definition")
             self.out.stats["lsp:dropped_name_guess"] += 1
-            self.out.stats["unresolved:dynamic"] += 1
             return True
-        if kind == "var" and f.language not in _LSP_DEFER_TO_NAMES:
-            label = f"{receiver}.{name}" if receiver else name
-            self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:dynamic:lsp-variable")
+        if kind == "var":
+            self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
             self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
-            self.out.stats["unresolved:dynamic"] += 1
             return True
         return False
+
+    def _unresolved(self, src: str, receiver: str | None, name: str, line: int, reason: str) -> None:
+        """Keep a call no definition was found for on its caller, as ``receiver.name@line:reason``."""
+        label = f"{receiver}.{name}" if receiver else name
+        self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:{reason}")
+        self.out.stats[f"unresolved:{reason.split(':')[0]}"] += 1
 
     def _lsp_hierarchy(self) -> None:
         """The server landed on an abstract method and named no implementation (jedi has no such request):
@@ -484,7 +488,7 @@ class _Resolver:
         for etype, a, b in self.out.edges:
             if etype in ("INHERITS", "IMPLEMENTS"):
                 subclasses[b].append(a)
-        where = {sid: (path, i) for path, f in self.files.items() for i, sid in enumerate(f.ids)}
+        where = self.where
         for src, dst, line in self.lsp_abstract:
             path, i = where[dst]
             f = self.files[path]
@@ -508,7 +512,7 @@ class _Resolver:
         for path in sorted(self.files):
             f = self.files[path]
             f.ids = f.ids or symbol_ids(self.repo, path, f.defs)
-            self.all_ids.update(f.ids)
+            self.where.update((sid, (path, i)) for i, sid in enumerate(f.ids))
             self.abstract.update(f.ids[i] for i in f.abstract)
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
@@ -521,9 +525,7 @@ class _Resolver:
                 if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
                     continue
                 if hit[0] == "unresolved":
-                    label = f"{receiver}.{name}" if receiver else name
-                    self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:{hit[1]}")
-                    self.out.stats[f"unresolved:{hit[1].split(':')[0]}"] += 1
+                    self._unresolved(src, receiver, name, line, hit[1])
                     continue
                 dst = self.files[hit[0]].ids[hit[1]]
                 self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[hit[2]],

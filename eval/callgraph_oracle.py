@@ -10,7 +10,8 @@ Steps (everything under eval/.corpus/oracle/, git-ignored):
    and committed to a git repository with a fixed identity and date, so the indexed commit is reproducible.
 2. A child process runs click's test suite with ``src/`` first on ``sys.path`` under ``sys.setprofile``
    (call events: callee code object -> calling frame and its current line) and ``sys.settrace`` restricted to
-   click's and the tests' code (executed lines). Only calls whose callee is in ``src/click`` are kept.
+   click's and the tests' code (executed lines). Only calls whose callee is in ``src/click`` or ``tests/`` (the
+   traced code) are kept.
 3. The checkout is indexed as ``oracle-click-8.1.7`` with ``index_repository`` (every run: files already
    indexed are not parsed again, but edges are re-resolved with the current resolver).
 4. Runtime calls are mapped to indexed symbols: the caller by the calling line (innermost symbol containing it,
@@ -26,7 +27,8 @@ Report (numbers only, nothing is tuned to them):
   tests ("testable"), the share whose (caller, callee) pair was observed at run time. Constructor edges to
   classes with no Python-level __init__/__new__ anywhere up their in-repo ancestry cannot be observed and are
   counted apart; so are edges to ``@contextmanager`` generators, whose frame first runs under contextlib's
-  ``__enter__``, never under the calling line.
+  ``__enter__``, never under the calling line, and edges into code outside ``src/click`` and ``tests/``
+  (``examples/``, ``docs/``), which the tracer does not record.
 - CALLS recall: over runtime (caller, callee) pairs inside ``src/click``, the share the static graph has; misses
   are classified by what the static side has at the runtime call-site line(s): an unresolved call of that name
   (by reason), a call of that name resolved to another definition, or no call of that name at all (implicit
@@ -105,7 +107,7 @@ def _record_child(root: str, out: str) -> None:
             return
         code = frame.f_code
         fn = code.co_filename
-        if not fn.startswith(pkg):
+        if not (fn.startswith(pkg) or fn.startswith(tests)):
             return
         back = frame.f_back
         if back is None:
@@ -296,6 +298,10 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
         if not any((src_path, ln) in executed for ln in e["props"].get("lines", [])):
             continue
         dst = syms.by_id.get(e["dst"], {})
+        if not dst.get("path", "").startswith((PKG, TESTS)):
+            # only calls into src/click and tests/ are recorded: an edge into examples/ or docs/ cannot be seen
+            prec[by]["unobservable_outside_traced_code"] += 1
+            continue
         if (dst.get("path"), dst.get("start_line")) in managers:
             # a @contextmanager generator: its frame first runs inside contextlib's __enter__, never under
             # the calling line, so the pair cannot be seen at run time
@@ -351,7 +357,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
                       if syms.by_id.get(d, {}).get("name") in names]
             why = "resolved to another definition" if others else "no call of that name at the call site"
         misses[why] += 1
-        if len(examples[why]) < 5:
+        if len(examples[why]) < int(os.environ.get("ORACLE_EXAMPLES", "5")):
             examples[why].append(f"{src.split(':', 1)[1]} -> {dst.split(':', 1)[1]} @ {sorted(lines)[:3]}")
     syntactic = recall_c["runtime_pairs"] - misses["no call of that name at the call site"]
     recall = {"runtime_pairs": recall_c["runtime_pairs"], "found": recall_c["found"],
@@ -420,13 +426,14 @@ def print_report(r: dict) -> None:
           f"{rt['call_events_distinct']} distinct call events into src/click, mapped: {rt['mapping']}; "
           f"{rt['pairs']} (caller, callee) pairs")
     print("\nCALLS precision (static edges from src/click whose call-site line ran; confirmed = pair seen at run time)")
-    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs", "cm-unobs")
+    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs", "cm-unobs", "untraced")
     print(f"  {header[0]:16s} {header[1]:>6s} {header[2]:>9s} {header[3]:>10s} {header[4]:>10s} {header[5]:>10s} "
-          f"{header[6]:>9s}")
+          f"{header[6]:>9s} {header[7]:>9s}")
     for by, c in r["calls_precision"].items():
         p = "-" if c["precision"] is None else f"{c['precision']:.3f}"
         print(f"  {by:16s} {c.get('edges', 0):6d} {c.get('testable', 0):9d} {c.get('confirmed', 0):10d} {p:>10s} "
-              f"{c.get('unobservable_constructor', 0):10d} {c.get('unobservable_context_manager', 0):9d}")
+              f"{c.get('unobservable_constructor', 0):10d} {c.get('unobservable_context_manager', 0):9d} "
+              f"{c.get('unobservable_outside_traced_code', 0):9d}")
     rc = r["calls_recall"]
     print(f"\nCALLS recall over runtime pairs inside src/click: {rc['found']}/{rc['runtime_pairs']} = {rc['recall']}"
           f"   (where the call site names the callee: {rc['recall_where_a_call_of_that_name_exists']})")

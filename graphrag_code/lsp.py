@@ -15,7 +15,10 @@ An answer per call site (aligned with ``FileFacts.calls``):
 - ``["sym", [ids], [impl_ids]]`` indexed symbols (several for conditional definitions) and, when the definition
                                 is an interface or abstract method, the implementations the server knows
 - ``["ext", [modules]]``        outside the repository (standard library, a dependency)
-- ``["var", path]``             in the repository but not a definition we index (a variable, a parameter)
+- ``["var", path, [ids]]``      in the repository but not a definition we index (a variable, a parameter,
+                                a class attribute); for Python, the functions and classes the server infers the
+                                variable holds (``textDocument/typeDefinition``: ``context_class = Context``
+                                makes ``self.context_class()`` a construction of ``Context``)
 
 Robustness: start-up and per-request timeouts, a server that dies is restarted once and then skipped, the
 total time is bounded (files left unasked keep their tree-sitter edges), and a file whose working-tree content
@@ -44,14 +47,18 @@ SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _CRASH_AFTER_TIMEOUTS = 3
+_METHOD_NOT_FOUND = -32601   # JSON-RPC error code of a request the server does not implement
 _OVERLOAD_SPAN = 60         # lines between a TypeScript overload signature and the implementation below it
 _PARALLEL = {"python": 2}    # server processes per group (see _shards)
 # where one callHierarchy/outgoingCalls per function replaces the definition requests. Measured (bench_lsp.py):
 # gopls answers every call site of cobra alike either way with half the requests, 9% faster; tsserver (rxjs) is
 # 9% slower that way and clangd (lz4) 28% slower and sees through macros: they stay per call; jedi has none.
 _HIERARCHY = {"go"}
+# where a definition that lands on a variable is followed by typeDefinition: jedi's answer is its inference of
+# what the variable holds (a class or a function), which is what the call runs
+_INFER_VARIABLES = {"python"}
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
-ANSWER_FORMAT = 7
+ANSWER_FORMAT = 8
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
 
 Progress = Callable[[str, int, int], None]
@@ -81,6 +88,7 @@ class GroupReport:
     no_answer: int = 0
     errors: int = 0
     implementations: int = 0
+    inferred: int = 0                       # variables whose value the server inferred (a class, a function)
     definition_requests: int = 0
     hierarchy_requests: int = 0             # prepareCallHierarchy (each followed by one outgoingCalls)
     from_hierarchy: int = 0                 # call sites answered by outgoingCalls
@@ -180,6 +188,7 @@ class _Asker:
         self.server = None
         self.timeouts = 0
         self.hierarchy = settings.call_hierarchy and group in _HIERARCHY
+        self.unsupported: set[str] = set()      # requests the server answered "method not found"
         # directory and module names of the repository's files: an "external" answer in a package of one of
         # these names is the repository's own code seen through a stub or an installed copy
         self.own_names = {part.rsplit(".", 1)[0] for p, f in facts.items()
@@ -264,15 +273,22 @@ class _Asker:
                                             or []) if a[0] == "sym" and a[1] not in symbols}
             answer[2] = sorted(impls)
             self.report.implementations += bool(impls)
+        if answer[0] == "var" and self.group in _INFER_VARIABLES:
+            held = {a[1] for a in map(self._classify, await self._request("typeDefinition", path, line0, col16)
+                                      or []) if a[0] == "sym"}
+            answer = ["var", answer[1], sorted(held)]
+            self.report.inferred += bool(held)
         counter = _COUNTERS[answer[0]]
         setattr(self.report, counter, getattr(self.report, counter) + 1)
         return answer
 
     async def _request(self, what: str, path: str, line0: int, col16: int) -> list | None:
+        if what in self.unsupported:
+            return []
         if what == "definition":
             coro = self.server.request_definition(path, line0, col16)
         else:
-            coro = self._implementation(path, line0, col16)
+            coro = self._locations(what, path, line0, col16)
         return await self._guarded(coro, what, f"{path}:{line0}:{col16}")
 
     async def _guarded(self, coro, what: str, where) -> list | None:
@@ -294,14 +310,18 @@ class _Asker:
         except _ServerDied:
             raise
         except Exception as exc:           # a server error on one request (LSP error response, odd payload)
+            if getattr(exc, "code", None) == _METHOD_NOT_FOUND:
+                self.unsupported.add(what)     # jedi has no textDocument/implementation: not asked again
+                return None
             self.report.errors += 1
             logging.getLogger(__name__).debug("lsp %s %s failed: %s", what, where, exc)
             return None
 
-    async def _implementation(self, path: str, line0: int, col16: int) -> list:
+    async def _locations(self, method: str, path: str, line0: int, col16: int) -> list:
+        """``textDocument/<method>`` (implementation, typeDefinition) as locations like multilspy's."""
         uri = (self.root / path).as_uri()
-        raw = await self.server.server.send.implementation(
-            {"textDocument": {"uri": uri}, "position": {"line": line0, "character": col16}})
+        raw = await self.server.server.send_request(
+            f"textDocument/{method}", {"textDocument": {"uri": uri}, "position": {"line": line0, "character": col16}})
         raw = [raw] if isinstance(raw, dict) else (raw or [])
         out = []
         for item in raw:

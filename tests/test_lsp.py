@@ -161,6 +161,32 @@ def test_a_call_landing_on_an_abstract_method_reaches_its_overrides() -> None:
     assert calls == {"r:m.py#Base.run": "lsp", "r:m.py#Sub.run": "lsp_hierarchy"}   # not the unrelated Other.run
 
 
+def test_a_variable_the_server_inferred_is_a_call_of_what_it_holds() -> None:
+    # m.py: class Widget, class Callable with __call__ and its subclass Sub, function build
+    m = _facts("m.py", [["Widget", "class", "Widget", None, 1, 2], ["Callable", "class", "Callable", None, 3, 5],
+                        ["__call__", "method", "Callable.__call__", 1, 4, 5], ["Sub", "class", "Sub", None, 6, 7],
+                        ["build", "function", "build", None, 8, 9]], [])
+    m.bases = [[3, "Callable", "INHERITS", 6]]
+    user = _facts("u.py", [["go", "function", "go", None, 1, 5]],
+                  [[0, "widget_class", "self", 2, 8], [0, "maker", None, 3, 4], [0, "thing", None, 4, 4],
+                   [0, "either", None, 5, 4]],
+                  [["var", "u.py", ["r:m.py#Widget"]], ["var", "u.py", ["r:m.py#build"]],
+                   ["var", "u.py", ["r:m.py#Sub"]], ["var", "u.py", ["r:m.py#Widget", "r:m.py#build"]]])
+    res = resolve("r", {"m.py": m, "u.py": user}, use_lsp=True)
+    calls = {k[2]: v for k, v in res.edges.items() if k[0] == "CALLS"}
+    # line 5 holds one of two: both edges, at the lower confidence (merged into the surer edges of lines 2 and 3)
+    assert calls == {"r:m.py#Widget": {"lines": [2, 5], "confidence": 0.9, "resolved_by": "lsp_held"},
+                     "r:m.py#build": {"lines": [3, 5], "confidence": 0.9, "resolved_by": "lsp_held"}}
+    assert res.stats["calls:lsp_held"] == 2 and res.stats["calls:lsp_held_alt"] == 2
+    # Sub inherits __call__: the variable may hold an instance, so which call runs is left open
+    assert "thing@4:dynamic:lsp-instance-or-class" in res.unresolved["r:u.py#go"]
+    # an answer of the previous format (no inference) is a plain variable
+    user.lsp["answers"] = [["var", "u.py"]] * 4
+    res = resolve("r", {"m.py": m, "u.py": user}, use_lsp=True)
+    assert not [k for k in res.edges if k[0] == "CALLS"]
+    assert "self.widget_class@2:dynamic:lsp-variable" in res.unresolved["r:u.py#go"]
+
+
 def test_files_to_ask_again_after_a_change() -> None:
     files = _files([["sym", ["r:b.py#Cache.get"], []], None, None])
     other = _facts("c.py", [["f", "function", "f", None, 1, 2]], [[0, "unrelated", None, 2, 4]], [None])
@@ -269,6 +295,76 @@ def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
     # the same commit again: nothing to ask, nothing changes
     again = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
     assert again.files_parsed == 0 and _calls(graph, repo_name) == after
+
+
+HELD = textwrap.dedent("""\
+    class Widget:
+        def __init__(self, size):
+            self.size = size
+
+
+    class Gadget:
+        def __call__(self, x):
+            return x
+
+
+    def build(n):
+        return n
+
+
+    class Shop:
+        widget_class = Widget
+
+        def make(self):
+            return self.widget_class(3)
+
+
+    def run():
+        maker = build
+        gadget = Gadget()
+        return maker(2), gadget(1)
+
+
+    class Base:
+        def area(self):
+            raise NotImplementedError
+
+
+    class Square(Base):
+        def area(self):
+            return 4
+
+
+    def measure(shape: Base):
+        return shape.area()
+    """)
+
+
+@needs_jedi
+def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) -> None:
+    git_repo.write("held.py", HELD)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = _calls(graph, repo_name)
+    assert ("CALLS", "held.py#Shop.make", "held.py#Widget") not in before
+    assert ("CALLS", "held.py#run", "held.py#build") not in before
+
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
+    after = _calls(graph, repo_name)
+    # a class kept in a class attribute is constructed; a function kept in a variable runs
+    assert after[("CALLS", "held.py#Shop.make", "held.py#Widget")] == \
+        {"lines": [19], "confidence": 0.9, "resolved_by": "lsp_held"}
+    assert after[("CALLS", "held.py#run", "held.py#build")]["resolved_by"] == "lsp_held"
+    assert after[("CALLS", "held.py#run", "held.py#Gadget")]["lines"] == [24]      # `Gadget()` itself
+    # `gadget(1)` calls an instance (Gadget has __call__), not the class: no construction edge at line 25
+    run_node = [n for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"]
+                if n["props"].get("id") == f"{repo_name}:held.py#run"][0]
+    assert "gadget@25:dynamic:lsp-instance-or-class" in run_node["props"]["unresolved_calls"]
+    assert summary.lsp["groups"]["python"]["inferred"] == 3
+    # jedi has no textDocument/implementation: asked once, then not again, and not counted as an error; the
+    # override comes from the class hierarchy
+    assert after[("CALLS", "held.py#measure", "held.py#Square.area")]["resolved_by"] == "lsp_hierarchy"
+    assert summary.lsp["groups"]["python"]["errors"] == 0
 
 
 def _normalized(graph, repo: str) -> tuple[list, list]:

@@ -27,8 +27,9 @@ Report (numbers only, nothing is tuned to them):
   tests ("testable"), the share whose (caller, callee) pair was observed at run time. Constructor edges to
   classes with no Python-level __init__/__new__ anywhere up their in-repo ancestry cannot be observed and are
   counted apart; so are edges to ``@contextmanager`` generators, whose frame first runs under contextlib's
-  ``__enter__``, never under the calling line, and edges into code outside ``src/click`` and ``tests/``
-  (``examples/``, ``docs/``), which the tracer does not record.
+  ``__enter__``, never under the calling line, and edges into code the run could not call: outside ``src/click``
+  and ``tests/`` (``examples/``, ``docs/``: not traced) or in a file of which no line ran (``_winconsole.py`` on
+  Linux, ``tests/typing/`` which pytest never imports).
 - CALLS recall: over runtime (caller, callee) pairs inside ``src/click``, the share the static graph has; misses
   are classified by what the static side has at the runtime call-site line(s): an unresolved call of that name
   (by reason), a call of that name resolved to another definition, or no call of that name at all (implicit
@@ -288,6 +289,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
     static_pairs = {(e["src"], e["dst"]) for e in calls}
     managers = context_managers(syms, WORK / f"click-{VERSION}")
     # precision per resolved_by
+    ran_files = {path for path, _line in executed}
     prec: dict[str, Counter] = defaultdict(Counter)
     for e in calls:
         src_path = e["src"].split(":", 1)[1].split("#", 1)[0]
@@ -298,8 +300,9 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
         if not any((src_path, ln) in executed for ln in e["props"].get("lines", [])):
             continue
         dst = syms.by_id.get(e["dst"], {})
-        if not dst.get("path", "").startswith((PKG, TESTS)):
-            # only calls into src/click and tests/ are recorded: an edge into examples/ or docs/ cannot be seen
+        if not dst.get("path", "").startswith((PKG, TESTS)) or dst.get("path") not in ran_files:
+            # only calls into src/click and tests/ are recorded, and only code that was loaded can be called: an
+            # edge into examples/, docs/, a Windows-only module or a file pytest never imports cannot be seen
             prec[by]["unobservable_outside_traced_code"] += 1
             continue
         if (dst.get("path"), dst.get("start_line")) in managers:

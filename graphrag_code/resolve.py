@@ -10,6 +10,7 @@ an answer is only a lower bound.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from .languages import LANGUAGES
 CONFIDENCE = {
     "self": 0.95, "scope": 0.95, "same_file": 0.95, "import": 0.9, "module_attr": 0.9,
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
+    "receiver_name": 0.7,
     # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
     # the one implementation of the interface method it landed on; one of several implementations; an override
     # (found through the class hierarchy) of the abstract method it landed on. "One of several" is below 0.7:
@@ -34,6 +36,7 @@ CONFIDENCE = {
 _LSP_DEFER_TO_NAMES = {"c", "cpp"}
 _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-unique name and nothing else
 _MAX_BASE_DEPTH = 4
+_TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
 
 
 @dataclass
@@ -86,6 +89,7 @@ class _Index:
         self.global_top: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.global_methods: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.qualified: dict[str, list[tuple[str, int]]] = defaultdict(list)   # qualified name -> definitions
+        self.types: dict[str, list[tuple[str, int]]] = defaultdict(list)       # lower-cased type name -> types
         for path, f in sorted(files.items()):
             stem, _ = posixpath.splitext(path)
             self.stems[stem].append(path)
@@ -93,6 +97,8 @@ class _Index:
             top: dict[str, list[int]] = defaultdict(list)
             for i, (name, kind, qualified, parent, *_r) in enumerate(f.defs):
                 self.qualified[qualified].append((path, i))
+                if kind in _TYPE_KINDS:
+                    self.types[name.lower()].append((path, i))
                 if parent is None:
                     top[name].append(i)
                     self.global_top[name].append((path, i))
@@ -405,10 +411,25 @@ class _Resolver:
                     self.files[target[0]], target[1], name)
                 if hit:
                     return hit[0], hit[1], "class_attr"
+        hit = self._named_after_type(f, receiver, name)
+        if hit:
+            return hit[0], hit[1], "receiver_name"
         hits = [h for h in self.ix.global_methods.get(name, []) if self.files[h[0]].language == f.language]
         if len(hits) == 1 and not self.ix.global_top.get(name):
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
+
+    def _named_after_type(self, f: FileFacts, receiver: str, name: str) -> tuple[str, int] | None:
+        """`constructorConstructor.get()`, `this.typeAdapters.add()`: a receiver (a field, a variable) named after
+        the one type of that name in the repository that has such a method is, by the usual convention, of that
+        type."""
+        last = re.split(r"\.|->|::", receiver)[-1].lstrip("_")
+        if not last.isidentifier() or last.lower() == last.upper():
+            return None
+        types = [t for t in self.ix.types.get(last.lower(), []) if self.files[t[0]].language == f.language]
+        if len(types) != 1:
+            return None
+        return self.class_member(types[0][0], types[0][1], name)
 
     def _impl_method(self, f: FileFacts, owner: int, name: str) -> tuple[str, int] | None:
         """Rust: a method of a type may live in any `impl Type` block of the same file."""

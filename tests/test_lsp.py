@@ -55,14 +55,14 @@ def _facts(path: str, defs: list[list], calls: list[list], lsp_answers: list | N
 
 
 def _files(answers: list | None, language: str = "python") -> dict[str, FileFacts]:
-    # b.py defines two classes with a method `get` each and a function `callback`; a.py calls `store.get()`
+    # b.py defines two classes with a method `get` each and a function `callback`; a.py calls `box.get()`
     # (tree-sitter cannot tell which `get`), `callback()` (a parameter shadowing the global: tree-sitter binds
     # the global) and `join()` (unknown to tree-sitter)
     b = _facts("b.py", [["Store", "class", "Store", None, 1, 3], ["get", "method", "Store.get", 0, 2, 3],
                         ["Cache", "class", "Cache", None, 4, 6], ["get", "method", "Cache.get", 2, 5, 6],
                         ["callback", "function", "callback", None, 7, 8]], [], language=language)
     a = _facts("a.py", [["run", "function", "run", None, 1, 5]],
-               [[0, "get", "store", 2, 10], [0, "callback", None, 3, 4], [0, "join", "os.path", 4, 12]],
+               [[0, "get", "box", 2, 8], [0, "callback", None, 3, 4], [0, "join", "os.path", 4, 12]],
                answers, language=language)
     a.imports = [["b", "callback", None, 1, False]]
     return {"a.py": a, "b.py": b}
@@ -232,11 +232,11 @@ APP = textwrap.dedent("""\
 
 
     def run(callback, key):
-        store = make()
+        box = make()
         cache = Cache()
         callback(key)
         path = os.path.join("a", key)
-        return store.get(path), cache.get(key)
+        return box.get(path), cache.get(key)
     """)
 OTHER = "def shout(s):\n    return s.upper()\n\n\ndef main():\n    return shout('x')\n"
 
@@ -269,7 +269,7 @@ def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
     _demo(git_repo)
     plain = index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
-    # name-based: `store.get` has two candidates (unresolved), `callback` binds the imported global
+    # name-based: `box.get` has two candidates (unresolved), `callback` binds the imported global
     assert ("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get") not in before
     assert before[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
     assert plain.lsp is None
@@ -516,8 +516,8 @@ SHAPES_TS = textwrap.dedent("""\
 MAIN_TS = textwrap.dedent("""\
     import { Shape, Store, pick as choose } from "./shapes";
 
-    export function total(shapes: Shape[], store: Store): number {
-      let sum = store.get();
+    export function total(shapes: Shape[], box: Store): number {
+      let sum = box.get();
       for (const s of shapes) {
         sum += s.area();
       }

@@ -1,0 +1,38 @@
+"""Name-based resolution rules that need no database: facts in, edges out."""
+
+from __future__ import annotations
+
+from graphrag_code.resolve import FileFacts, resolve, symbol_ids
+
+
+def _facts(path: str, defs: list[list], calls: list[list], language: str = "java") -> FileFacts:
+    f = FileFacts(path, language, defs=defs, calls=calls, imports=[], bases=[])
+    f.ids = symbol_ids("r", path, defs)
+    return f
+
+
+def test_a_receiver_named_after_the_one_type_of_that_name_is_of_that_type() -> None:
+    cc = _facts("ConstructorConstructor.java", [["ConstructorConstructor", "class", "ConstructorConstructor", None, 1, 9],
+                                                ["get", "method", "ConstructorConstructor.get", 0, 2, 8]], [])
+    # two types called Store: a `store` receiver could be either
+    s1 = _facts("a/Store.java", [["Store", "class", "Store", None, 1, 3], ["get", "method", "Store.get", 0, 2, 2]], [])
+    s2 = _facts("b/Store.java", [["Store", "class", "Store", None, 1, 3], ["get", "method", "Store.get", 0, 2, 2]], [])
+    user = _facts("Factory.java", [["Factory", "class", "Factory", None, 1, 20],
+                                   ["create", "method", "Factory.create", 0, 2, 19]],
+                  [[1, "get", "constructorConstructor", 3, 8], [1, "get", "this.constructorConstructor", 4, 8],
+                   [1, "get", "store", 5, 8], [1, "get", "options", 6, 8], [1, "size", "constructorConstructor", 7, 8]])
+    res = resolve("r", {f.path: f for f in (cc, s1, s2, user)})
+    calls = {(k[2], tuple(v["lines"])): v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {("r:ConstructorConstructor.java#ConstructorConstructor.get", (3, 4)): "receiver_name"}
+    unresolved = res.unresolved["r:Factory.java#Factory.create"]
+    assert "store.get@5:dynamic" in unresolved and "options.get@6:dynamic" in unresolved
+    assert "constructorConstructor.size@7:unknown" in unresolved        # the type has no such method
+
+
+def test_a_receiver_named_after_a_type_of_another_language_is_not_taken_for_it() -> None:
+    cc = _facts("cc.py", [["Config", "class", "Config", None, 1, 3], ["load", "method", "Config.load", 0, 2, 3]], [],
+                language="python")
+    user = _facts("u.js", [["run", "function", "run", None, 1, 3]], [[0, "load", "config", 2, 8]],
+                  language="javascript")
+    res = resolve("r", {"cc.py": cc, "u.js": user})
+    assert not [k for k in res.edges if k[0] == "CALLS"]

@@ -22,6 +22,12 @@ _QUOTED = re.compile(r"\"([^\"]{3,200})\"|'([^']{3,200})'|`([^`]{2,200})`")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*")
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
+# questions about a relation of a named symbol: "what calls X", "who uses X", "callers of X", "where is X called",
+# "which operators are built on top of X" (callers); "what does X call", "callees of X" (callees)
+_ASKS_CALLEES = re.compile(r"\bwhat (?:functions |methods )?does \S+ (?:call|invoke|use)\b|\bcallees? of\b", re.I)
+_ASKS_CALLERS = re.compile(
+    r"\b(?:what|who|which(?: \w+){0,2})\s+(?:calls?|invokes?|uses?)\b|\bcallers? of\b|\bcalled (?:from|by)\b|"
+    r"\bwhere (?:is|are) \S+ (?:called|used|invoked)\b|\bbuilt on(?: top of)?\b", re.I)
 
 
 def is_identifier(word: str) -> bool:
@@ -44,6 +50,7 @@ class QueryAnalysis:
     phrases: list[str] = field(default_factory=list)         # word runs of an error message, matched in order
     terms: list[str] = field(default_factory=list)           # lower-cased content words and identifier parts
     about_tests: bool = False
+    relation: str | None = None          # "caller" / "callee": the question asks for that relation of a name
 
     @property
     def lexical_first(self) -> bool:
@@ -119,6 +126,8 @@ def analyze(query: str) -> QueryAnalysis:
     a.names = a.names[:12]
     a.terms = [t for t in dict.fromkeys(a.terms) if t not in _STOP]
     a.about_tests = bool(_TEST_WORDS & {w.lower() for w in _WORD.findall(query)})
+    if a.identifiers and not a.locations:      # a stack trace's "which frame calls my code" is about its frames
+        a.relation = "callee" if _ASKS_CALLEES.search(rest) else "caller" if _ASKS_CALLERS.search(rest) else None
     return a
 
 

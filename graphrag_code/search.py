@@ -25,6 +25,11 @@ EXPAND_SEEDS = 8
 EXPAND_PER_SEED = 3
 # weight of a neighbour relative to the seed that led to it
 EXPANSION_WEIGHT = {"callee": 0.5, "caller": 0.4, "parent": 0.3, "subtype": 0.3}
+# "what calls X": the callers of the symbols named X are the answer, ranked just above X itself (plus what the
+# channels found of them directly)
+RELATION_SEEDS = 3
+RELATION_LIMIT = 10
+RELATION_WEIGHT = 1.05
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 # RRF weight per channel: identifier / stack-trace queries trust exact channels more than the vector one
 # (measured on the golden set: the vector weight between 0.5 and 1.5 moves Hit@5 by under a point)
@@ -218,6 +223,8 @@ class Searcher:
         timings["fetch"] = round(time.perf_counter() - t, 4)
         if opts.hops > 0 and pool:
             t = time.perf_counter()
+            if a.relation:
+                pool = self._relation(pool, a, filters)
             pool = self._expand(pool, opts.hops, filters, a)
             timings["expand"] = round(time.perf_counter() - t, 4)
         pool = _best_part_per_symbol(pool)
@@ -244,6 +251,31 @@ class Searcher:
             channels = {c: ranked.index(cid) + 1 for c, ranked in rankings.items() if cid in ranked}
             hits.append(_hit(r, scores.get(cid, 0.0), channels))
         return hits
+
+    def _relation(self, pool: list[Hit], a: QueryAnalysis, filters: Filters) -> list[Hit]:
+        """The question asks for the callers (or callees) of a symbol it names: bring them in, above it."""
+        names = {n.lower() for n in a.names}
+        named = [h for h in sorted(pool, key=lambda h: h.score, reverse=True)
+                 if h.symbol_id and ((h.name or "").lower() in names or (h.qualified_name or "").lower() in names)]
+        seeds = {h.symbol_id: h for h in named[:RELATION_SEEDS]}
+        if not seeds:
+            return pool
+        rows = self.graph.run("relation_neighbors", seeds=list(seeds), rel=a.relation, limit=RELATION_LIMIT)
+        by_id = {h.id: h for h in pool}
+        fetched = {h.id: h for h in self._hits([r["id"] for r in rows if r["id"] not in by_id], {}, {})}
+        for r in rows:
+            seed = seeds[r["seed"]]
+            hit = by_id.get(r["id"]) or fetched.get(r["id"])
+            if hit is None or not _keep(hit, filters, a) or hit.symbol_id in seeds:
+                continue
+            if hit.id not in by_id:
+                hit.score = 0.0
+                by_id[hit.id] = hit
+            hit.score += seed.score * RELATION_WEIGHT
+            hit.channels[f"graph:{r['rel']}"] = 1
+            lines = f" (line {', '.join(map(str, r['lines']))})" if r["lines"] else ""
+            hit.via.append(f"{r['rel']} of {seed.qualified_name or seed.id}{lines}")
+        return list(by_id.values())
 
     def _expand(self, pool: list[Hit], hops: int, filters: Filters, a: QueryAnalysis) -> list[Hit]:
         by_id = {h.id: h for h in pool}

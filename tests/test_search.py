@@ -71,6 +71,37 @@ def test_graph_expansion_brings_callees_with_the_call_line(indexed) -> None:
     assert [h.qualified_name for h in none.hits] == ["refresh_route"]
 
 
+def test_what_calls_x_puts_the_callers_of_x_first(indexed) -> None:
+    searcher, repo = indexed
+    res = searcher.search("what calls check_signature?", Filters(repo=repo), OPTS)
+    assert res.analysis.relation == "caller"
+    names = [h.qualified_name for h in res.hits]
+    assert names[:2] == ["validate_refresh_token", "check_signature"]
+    assert "caller of check_signature (line 10)" in res.hits[0].via
+    assert res.hits[0].channels.get("graph:caller") == 1
+    callees = searcher.search("what does validate_refresh_token call?", Filters(repo=repo), OPTS)
+    assert callees.analysis.relation == "callee" and callees.hits[0].qualified_name == "check_signature"
+    # without graph expansion the question finds the named function itself first
+    plain = searcher.search("what calls check_signature?", Filters(repo=repo),
+                            SearchOptions(k=5, channels=OPTS.channels, hops=0))
+    assert plain.hits[0].qualified_name == "check_signature"
+
+
+@pytest.mark.parametrize("query, relation", [
+    ("What calls ConstructorConstructor.get?", "caller"),
+    ("who uses parse_token", "caller"),
+    ("Which operators are built on top of mergeInternals?", "caller"),
+    ("where is check_signature called", "caller"),
+    ("what does refresh_route call?", "callee"),
+    ("callees of refresh_route", "callee"),
+    ("how does refresh_route validate tokens", None),
+    ("what calls the database", None),              # no name to take the callers of
+    ('File "/srv/app/auth.py", line 9, in validate_refresh_token: which frame calls my_code', None),
+])
+def test_questions_about_callers_or_callees(query: str, relation: str | None) -> None:
+    assert analyze(query).relation == relation
+
+
 def test_filters_by_path_language_and_kind(indexed) -> None:
     searcher, repo = indexed
     res = searcher.search("token", Filters(repo=repo, path_glob="docs/*"), OPTS)

@@ -116,6 +116,7 @@ class _Builder:
         self.spec, self.source, self.root = spec, source, root
         self.result = FileExtraction(language=spec.name)
         self._def_nodes: list[Node] = []
+        self._name_bytes: list[int] = []       # where each definition's name starts
 
     # -- definitions ---------------------------------------------------------------------------------------
     def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
@@ -163,6 +164,7 @@ class _Builder:
         definition.visibility, definition.exported = self._visibility(head, core, name)
         self.result.definitions.append(definition)
         self._def_nodes.append(node)
+        self._name_bytes.append(caps["name"][0].start_byte)
 
     def _abstract(self, start: Node, core: Node, body: Node | None) -> bool:
         """A method declared to be overridden (see ``Definition.abstract``)."""
@@ -305,7 +307,12 @@ class _Builder:
             return
         receiver = " ".join(_text(caps["receiver"][0]).split())[:100] if "receiver" in caps else None
         line, column = caps["name"][0].start_point.row + 1, caps["name"][0].start_point.column
-        self.result.calls.append(CallSite(self.enclosing(node.start_byte), name, receiver, line, column))
+        caller = self.enclosing(node.start_byte)
+        while caller is not None and node.start_byte <= self._name_bytes[caller] < node.end_byte:
+            # a call wrapping the definition (`defineGetter(req, 'ip', function ip() {})`) is made by the code
+            # around it, not by the function it is given
+            caller = self.result.definitions[caller].parent
+        self.result.calls.append(CallSite(caller, name, receiver, line, column))
 
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)

@@ -6,8 +6,10 @@
 ; keyword are inside the range; when both the bare and the wrapped form match, the engine keeps the
 ; wider one. Function-valued assignments are definitions named by their whole left-hand side
 ; (`app.use = function use() {}` -> `app.use`, `module.exports = function () {}` -> `module.exports`).
-; Not captured: methods/functions in object literals, `this.x = function` assignments, named function
-; expressions passed as arguments, computed method names (`[Symbol.iterator]()`).
+; A named function expression passed to a call at the top level of a module is a definition by its own
+; name (`defineGetter(req, 'protocol', function protocol() {})`: Express defines its request getters so).
+; Not captured: methods/functions in object literals, `this.x = function` assignments, anonymous or nested
+; callbacks, computed method names (`[Symbol.iterator]()`).
 
 ; ---------------------------------------------------------------------------------------------------
 ; functions and classes
@@ -96,6 +98,11 @@
     left: [(identifier)
            (member_expression object: [(identifier) (member_expression)])] @name
     right: (class))) @definition.class
+
+(program
+  (expression_statement
+    (call_expression
+      arguments: (arguments (function_expression name: (identifier) @name)))) @definition.function)
 
 ; class members: methods, getters/setters, static methods, generators, and fields holding functions
 (class_body

@@ -420,10 +420,10 @@ class _Resolver:
         return "unresolved", "dynamic" if hits else "unknown"
 
     def _named_after_type(self, f: FileFacts, receiver: str, name: str) -> tuple[str, int] | None:
-        """`constructorConstructor.get()`, `this.typeAdapters.add()`: a receiver (a field, a variable) named after
-        the one type of that name in the repository that has such a method is, by the usual convention, of that
-        type."""
-        last = re.split(r"\.|->|::", receiver)[-1].lstrip("_")
+        """`constructorConstructor.get()`, `this.subscriber.next()`, `builder_->Build()`: a receiver (a field, a
+        variable; C++ members' trailing and Python's leading underscores aside) named after the one type of that
+        name in the repository that has such a method is, by the usual convention, of that type."""
+        last = re.split(r"\.|->|::", receiver)[-1].strip("_")
         if not last.isidentifier() or last.lower() == last.upper():
             return None
         types = [t for t in self.ix.types.get(last.lower(), []) if self.files[t[0]].language == f.language]

@@ -36,3 +36,12 @@ def test_a_receiver_named_after_a_type_of_another_language_is_not_taken_for_it()
                   language="javascript")
     res = resolve("r", {"cc.py": cc, "u.js": user})
     assert not [k for k in res.edges if k[0] == "CALLS"]
+
+
+def test_a_cpp_member_named_after_its_type_keeps_its_trailing_underscore_apart() -> None:
+    b = _facts("build.h", [["Builder", "class", "Builder", None, 1, 5], ["Build", "method", "Builder.Build", 0, 2, 2]],
+               [], language="cpp")
+    user = _facts("ninja.cc", [["Run", "function", "Run", None, 1, 4]], [[0, "Build", "builder_", 2, 12]],
+                  language="cpp")
+    res = resolve("r", {"build.h": b, "ninja.cc": user})
+    assert res.edges[("CALLS", "r:ninja.cc#Run", "r:build.h#Builder.Build")]["resolved_by"] == "receiver_name"

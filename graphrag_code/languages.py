@@ -24,14 +24,29 @@ class LanguageSpec:
     comment_prefixes: tuple[str, ...] = ("//", "/*", "*", "*/")
     test_path: re.Pattern[str] = field(default=re.compile(r"(^|/)(tests?|__tests__|spec)/"))
     test_name: re.Pattern[str] = field(default=re.compile(r"^(test_?|Test)"))
+    # methods of the language's built-in types: a repository's only definition of such a name says little about
+    # `x.update()`, which is far more often a dict's (see resolve.py, method_unique)
+    builtin_methods: frozenset[str] = frozenset()
 
 
 _C_LIKE_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+# the public methods of dict, list, set, frozenset, str, bytes, bytearray, tuple, int, float, collections.deque
+# and the io file objects (Python 3.11)
+_PYTHON_BUILTIN_METHODS = frozenset("""
+add append appendleft as_integer_ratio bit_count bit_length capitalize casefold center clear close conjugate copy
+count decode detach difference difference_update discard encode endswith expandtabs extend extendleft fileno find
+flush format format_map from_bytes fromhex fromkeys get getbuffer getvalue hex index insert intersection
+intersection_update is_integer isalnum isalpha isascii isatty isdecimal isdigit isdisjoint isidentifier islower
+isnumeric isprintable isspace issubset issuperset istitle isupper items join keys ljust lower lstrip maketrans
+partition peek pop popitem popleft read read1 readable readinto readinto1 readline readlines reconfigure remove
+removeprefix removesuffix replace reverse rfind rindex rjust rotate rpartition rsplit rstrip seek seekable
+setdefault sort split splitlines startswith strip swapcase symmetric_difference symmetric_difference_update tell
+title to_bytes translate truncate union update upper values writable write writelines zfill""".split())
 _JS_COMMENT_PREFIXES = ("//", "/**", "/*", "*", "*/")  # JSDoc / TSDoc
 
 LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("python", "python", (".py", ".pyi"), leading_types=frozenset({"comment"}),
-                 self_names=("self", "cls"), comment_prefixes=("#",),
+                 self_names=("self", "cls"), comment_prefixes=("#",), builtin_methods=_PYTHON_BUILTIN_METHODS,
                  test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
     LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), self_names=("this",),
                  comment_prefixes=_JS_COMMENT_PREFIXES,

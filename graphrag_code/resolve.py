@@ -415,7 +415,9 @@ class _Resolver:
         if hit:
             return hit[0], hit[1], "receiver_name"
         hits = [h for h in self.ix.global_methods.get(name, []) if self.files[h[0]].language == f.language]
-        if len(hits) == 1 and not self.ix.global_top.get(name):
+        if len(hits) == 1 and not self.ix.global_top.get(name) and name not in spec.builtin_methods:
+            # unique in the repository; a name the built-in types have too (`update`, `read`) is not unique where
+            # it counts: measured on click, 18 of 21 such guesses were a dict's or a file's method
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
 

@@ -45,3 +45,15 @@ def test_a_cpp_member_named_after_its_type_keeps_its_trailing_underscore_apart()
                   language="cpp")
     res = resolve("r", {"build.h": b, "ninja.cc": user})
     assert res.edges[("CALLS", "r:ninja.cc#Run", "r:build.h#Builder.Build")]["resolved_by"] == "receiver_name"
+
+
+def test_a_unique_method_name_that_builtin_types_share_is_no_evidence() -> None:
+    # the repository's only `update` and only `export_rows` live on Table; `d.update()` is a dict's, as likely as not
+    t = _facts("t.py", [["Table", "class", "Table", None, 1, 5], ["update", "method", "Table.update", 0, 2, 3],
+                        ["export_rows", "method", "Table.export_rows", 0, 4, 5]], [], language="python")
+    user = _facts("u.py", [["sync", "function", "sync", None, 1, 4]],
+                  [[0, "update", "d", 2, 6], [0, "export_rows", "sink", 3, 9]], language="python")
+    res = resolve("r", {"t.py": t, "u.py": user})
+    calls = {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {"r:t.py#Table.export_rows": "method_unique"}
+    assert "d.update@2:dynamic" in res.unresolved["r:u.py#sync"]

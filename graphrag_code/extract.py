@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from functools import lru_cache
 
 import tree_sitter_language_pack as ts_pack
@@ -129,6 +130,12 @@ class _Builder:
             old = chosen.get(key)
             if old is None or (node.end_byte - node.start_byte) > (old[1].end_byte - old[1].start_byte):
                 chosen[key] = (kind, node, caps)
+        # one statement captured for several names (`app.get('/', function auth() {}, function list() {})`):
+        # each definition is its own function then, not the whole statement
+        shared = Counter((node.start_byte, node.end_byte) for _kind, node, _caps in chosen.values())
+        chosen = {key: (kind, caps["name"][0].parent if shared[(node.start_byte, node.end_byte)] > 1 and
+                        caps["name"][0].parent is not None else node, caps)
+                  for key, (kind, node, caps) in chosen.items()}
         ordered = sorted(chosen.values(), key=lambda m: (m[1].start_byte, -m[1].end_byte))
         for kind, node, caps in ordered:
             self._add_definition(kind, node, caps)

@@ -7,6 +7,8 @@ Captures (anything else makes the query file fail to load):
     @definition.<kind>   the whole definition (kind: function, method, class, interface, struct, enum, trait,
                          module, impl, type, constant); with @name, optional @doc and @owner (receiver type)
     @reference.call      a call; with @name (the called identifier) and optional @receiver
+    @reference.read      an attribute read, with @name and @receiver: kept as a call when the name is a property
+                         defined in the same file and the read is not a call or an assignment target
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
 """
@@ -28,13 +30,15 @@ from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "inherits", "implements", "import"})
+_REFERENCE_KINDS = frozenset({"call", "read", "inherits", "implements", "import"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "import.module", "import.name", "import.alias",
                              "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
                              "storage_class_specifier", "visibility"})
 _VISIBILITY_WORDS = ("public", "private", "protected", "internal")
 _MAX_SIGNATURE = 300
+_PROPERTY = re.compile(rb"@(?:functools\.)?(?:cached_)?property\s*$", re.M)   # a getter's decorator
+_WRITES = {"assignment": "left", "augmented_assignment": "left", "delete_statement": None}
 
 
 def check_captures(names: list[str], source: str) -> None:
@@ -46,7 +50,7 @@ def check_captures(names: list[str], source: str) -> None:
               or (head == "reference" and tail in _REFERENCE_KINDS))
         if not ok:
             raise QueryFileError(f"{source}: unknown capture @{name}",
-                                 hint="use @definition.<kind>, @reference.<call|inherits|implements|import>, "
+                                 hint="use @definition.<kind>, @reference.<call|read|inherits|implements|import>, "
                                       "@name, @doc, @owner, @receiver or @import.*")
 
 
@@ -118,6 +122,7 @@ class _Builder:
         self.result = FileExtraction(language=spec.name)
         self._def_nodes: list[Node] = []
         self._name_bytes: list[int] = []       # where each definition's name starts
+        self._properties: set[str] = set()     # names of this file's property getters
 
     # -- definitions ---------------------------------------------------------------------------------------
     def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
@@ -140,6 +145,7 @@ class _Builder:
         for kind, node, caps in ordered:
             self._add_definition(kind, node, caps)
         self._link_parents()
+        self._properties = {d.name for d in self.result.definitions if d.property}
 
     def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
         core, head, end_row = _core(node), node, node.end_point.row
@@ -161,6 +167,7 @@ class _Builder:
             body_start_line=body.start_point.row + 1 if body is not None else None,
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
             abstract=self._abstract(start, core, body),
+            property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -321,6 +328,19 @@ class _Builder:
             caller = self.result.definitions[caller].parent
         self.result.calls.append(CallSite(caller, name, receiver, line, column))
 
+    def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`self.total` where `total` is a property of this file: reading it runs the getter."""
+        name = _text(caps["name"][0])
+        parent = node.parent
+        if name not in self._properties or parent is None:
+            return
+        if parent.type == "call" and parent.child_by_field_name("function") == node:
+            return                                          # a call: @reference.call has it
+        if parent.type in _WRITES and (_WRITES[parent.type] is None or parent.child_by_field_name("left") == node):
+            return                                          # assigned or deleted, not read
+        self.add_call(node, caps)
+        self.result.calls[-1].read = True
+
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)
         name_node = caps.get("name", [node])[0]
@@ -401,6 +421,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
     for kind, node, caps in refs:
         if kind == "call":
             builder.add_call(node, caps)
+        elif kind == "read":
+            builder.add_read(node, caps)
         elif kind == "import":
             builder.add_import(node, caps)
         else:
@@ -426,8 +448,8 @@ def summarize(result: FileExtraction) -> dict:
         "parse_status": result.parse_status,
         "definitions": [{"qualified_name": d.qualified_name, "kind": d.kind,
                          "start_line": d.start_line, "end_line": d.end_line} for d in defs],
-        "calls": [{"caller": qname(c.caller), "name": c.name, "receiver": c.receiver, "line": c.line}
-                  for c in result.calls],
+        "calls": [{"caller": qname(c.caller), "name": c.name, "receiver": c.receiver, "line": c.line,
+                   **({"read": True} if c.read else {})} for c in result.calls],
         "imports": [{"module": i.module, "name": i.name, "alias": i.alias, "line": i.line}
                     for i in result.imports],
         "bases": [{"owner": qname(b.owner), "name": b.name, "relation": b.relation, "line": b.line}

@@ -27,6 +27,7 @@ class Definition:
     # declared to be overridden: @abstractmethod, a body that only raises NotImplementedError / is `pass` or
     # `...`, an `abstract` modifier: a call that lands here runs an override
     abstract: bool = False
+    property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
 
 
 @dataclass
@@ -36,6 +37,7 @@ class CallSite:
     receiver: str | None     # text before the last `.`/`->`/`::`, e.g. "self", "os.path", "this.store"
     line: int
     column: int = 0          # 0-based byte column of the called name in its line (where a language server asks)
+    read: bool = False       # not a call but a read of an attribute that is a property of this file (see extract)
 
 
 @dataclass
@@ -85,10 +87,12 @@ class FileExtraction:
         return {
             "defs": [[d.name, d.kind, d.qualified_name, d.parent, d.start_line, d.end_line]
                      for d in self.definitions],
-            "calls": [[c.caller, c.name, c.receiver, c.line, c.column] for c in self.calls],
+            "calls": [[c.caller, c.name, c.receiver, c.line, c.column] + (["read"] if c.read else [])
+                      for c in self.calls],
             "imports": [[i.module, i.name, i.alias, i.line, i.wildcard] for i in self.imports],
             "bases": [[b.owner, b.name, b.relation, b.line] for b in self.bases],
             "abstract": [i for i, d in enumerate(self.definitions) if d.abstract and d.kind == "method"],
+            "properties": [i for i, d in enumerate(self.definitions) if d.property],
         }
 
 

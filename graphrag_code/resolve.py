@@ -48,6 +48,7 @@ class FileFacts:
     imports: list[list]       # [module, name, alias, line, wildcard]
     bases: list[list]         # [owner, name, relation, line]
     abstract: list[int] = field(default_factory=list)   # indexes of abstract methods (see Definition.abstract)
+    properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -198,6 +199,7 @@ class _Resolver:
         self.use_lsp = use_lsp
         self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
+        self.properties: set[str] = set()                        # ids of property getters
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, [function/class ids], line, receiver, name): a variable the server inferred the value of
         self.lsp_held: list[tuple[str, list[str], int, str | None, str]] = []
@@ -542,6 +544,20 @@ class _Resolver:
                                     "resolved_by": "lsp_hierarchy"})
                     self.out.stats["calls:lsp_hierarchy"] += 1
 
+    def _property_read(self, f: FileFacts, src: str, answer: list | None, hit: tuple, line: int) -> None:
+        """`self.total` read where `total` is a property of the file: an edge to the getter when the server (or,
+        without one, the class hierarchy) says the attribute is that property; otherwise it was a plain
+        attribute of the same name, and nothing is recorded."""
+        if answer and answer[0] == "sym":
+            targets, method = [i for i in answer[1] if i in self.properties], "lsp"
+        elif hit[0] != "unresolved":
+            targets, method = [t for t in [self.files[hit[0]].ids[hit[1]]] if t in self.properties], hit[2]
+        else:
+            return
+        for dst in targets:
+            self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
+            self.out.stats["calls:property_read"] += 1
+
     def _lsp_held_calls(self) -> None:
         """Calls of variables the server inferred to hold a function or a class. Calling a function runs it;
         calling a class constructs it, unless the class or a base defines ``__call__``: jedi names the class for an
@@ -582,14 +598,18 @@ class _Resolver:
             f.ids = f.ids or symbol_ids(self.repo, path, f.defs)
             self.where.update((sid, (path, i)) for i, sid in enumerate(f.ids))
             self.abstract.update(f.ids[i] for i in f.abstract)
+            self.properties.update(f.ids[i] for i in f.properties)
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
         for path in sorted(self.files):
             f = self.files[path]
             answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
-            for k, (caller, name, receiver, line, *_column) in enumerate(f.calls):
+            for k, (caller, name, receiver, line, *rest) in enumerate(f.calls):
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 hit = self.resolve_call(f, caller, name, receiver)
+                if rest[1:] == ["read"]:
+                    self._property_read(f, src, answers[k] if k < len(answers) else None, hit, line)
+                    continue
                 if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
                     continue
                 if hit[0] == "unresolved":

@@ -90,6 +90,10 @@ def test_python_call_edges_carry_lines_and_resolution(fixture_repo) -> None:
     assert calls[(f"{base}#OrderService.path", f"{base}#_slug")]["lines"] == [35]
     assert calls[(f"{base}#OrderService.path", f"{base}#_slug")]["resolved_by"] == "same_file"
     assert calls[(base, f"{base}#OrderService")]["lines"] == [47]        # module-level call
+    # reading a property runs its getter: an edge like a call's; assigning to it is not one
+    assert calls[(f"{base}#Basket.describe", f"{base}#Basket.total")] == \
+        {"lines": [56], "confidence": 0.95, "resolved_by": "self"}
+    assert (f"{base}#Basket.reset", f"{base}#Basket.total") not in calls
     inherits = [(e["src"], e["dst"]) for e in graph_dump["edges"] if e["type"] == "INHERITS"]
     assert (f"{base}#OrderService", f"{base}#Base") in inherits
     symbols = {s["qualified_name"]: s for s in symbols_of(graph_dump, "src/python/shop.py")}

@@ -337,6 +337,15 @@ HELD = textwrap.dedent("""\
 
     def measure(shape: Base):
         return shape.area()
+
+
+    class Meter:
+        @property
+        def level(self):
+            return 1
+
+        def show(self):
+            return self.level
     """)
 
 
@@ -365,6 +374,8 @@ def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) ->
     # override comes from the class hierarchy
     assert after[("CALLS", "held.py#measure", "held.py#Square.area")]["resolved_by"] == "lsp_hierarchy"
     assert summary.lsp["groups"]["python"]["errors"] == 0
+    # a property read is asked about like a call, and jedi names the getter
+    assert after[("CALLS", "held.py#Meter.show", "held.py#Meter.level")]["resolved_by"] == "lsp"
 
 
 def _normalized(graph, repo: str) -> tuple[list, list]:

@@ -30,6 +30,12 @@
     object: (_) @receiver
     attribute: (identifier) @name)) @reference.call
 
+; `self.total` / `cls.total`: an implicit call when `total` is a property of the same file (extract.py decides)
+(attribute
+  object: (identifier) @receiver
+  attribute: (identifier) @name
+  (#any-of? @receiver "self" "cls")) @reference.read
+
 (import_statement
   name: (dotted_name) @import.module) @reference.import
 

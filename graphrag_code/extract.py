@@ -9,6 +9,8 @@ Captures (anything else makes the query file fail to load):
     @reference.call      a call; with @name (the called identifier) and optional @receiver
     @reference.read      an attribute read, with @name and @receiver: kept as a call when the name is a property
                          defined in the same file and the read is not a call or an assignment target
+    @reference.with      a `with` item whose object is @receiver (a name or an attribute): calls of its
+                         __enter__ and __exit__
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
 """
@@ -30,7 +32,7 @@ from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "inherits", "implements", "import"})
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "inherits", "implements", "import"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "import.module", "import.name", "import.alias",
                              "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
@@ -50,7 +52,7 @@ def check_captures(names: list[str], source: str) -> None:
               or (head == "reference" and tail in _REFERENCE_KINDS))
         if not ok:
             raise QueryFileError(f"{source}: unknown capture @{name}",
-                                 hint="use @definition.<kind>, @reference.<call|read|inherits|implements|import>, "
+                                 hint="use @definition.<kind>, @reference.<call|read|with|inherits|implements|import>, "
                                       "@name, @doc, @owner, @receiver or @import.*")
 
 
@@ -339,7 +341,19 @@ class _Builder:
         if parent.type in _WRITES and (_WRITES[parent.type] is None or parent.child_by_field_name("left") == node):
             return                                          # assigned or deleted, not read
         self.add_call(node, caps)
-        self.result.calls[-1].read = True
+        self.result.calls[-1].implicit = "read"
+
+    def add_with(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`with ctx:` / `with self.lock as held:` calls the object's __enter__ and __exit__; the site is the
+        object's last name, where a language server can say what type the object has."""
+        obj = caps["receiver"][0]
+        at = obj.child_by_field_name("attribute") if obj.type == "attribute" else obj
+        if at is None:
+            return
+        receiver = " ".join(_text(obj).split())[:100]
+        for name in ("__enter__", "__exit__"):
+            self.result.calls.append(CallSite(self.enclosing(node.start_byte), name, receiver,
+                                              at.start_point.row + 1, at.start_point.column, implicit="with"))
 
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)
@@ -423,6 +437,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_call(node, caps)
         elif kind == "read":
             builder.add_read(node, caps)
+        elif kind == "with":
+            builder.add_with(node, caps)
         elif kind == "import":
             builder.add_import(node, caps)
         else:
@@ -449,7 +465,7 @@ def summarize(result: FileExtraction) -> dict:
         "definitions": [{"qualified_name": d.qualified_name, "kind": d.kind,
                          "start_line": d.start_line, "end_line": d.end_line} for d in defs],
         "calls": [{"caller": qname(c.caller), "name": c.name, "receiver": c.receiver, "line": c.line,
-                   **({"read": True} if c.read else {})} for c in result.calls],
+                   **({"implicit": c.implicit} if c.implicit else {})} for c in result.calls],
         "imports": [{"module": i.module, "name": i.name, "alias": i.alias, "line": i.line}
                     for i in result.imports],
         "bases": [{"owner": qname(b.owner), "name": b.name, "relation": b.relation, "line": b.line}

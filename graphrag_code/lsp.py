@@ -20,6 +20,9 @@ An answer per call site (aligned with ``FileFacts.calls``):
                                 variable holds (``textDocument/typeDefinition``: ``context_class = Context``
                                 makes ``self.context_class()`` a construction of ``Context``)
 
+A `with` item's site (``CallSite.implicit == "with"``) is asked ``textDocument/typeDefinition`` at its object's
+name instead, and answered ``["sym", [class ids], []]``: the resolver takes those classes' __enter__/__exit__.
+
 Robustness: start-up and per-request timeouts, a server that dies is restarted once and then skipped, the
 total time is bounded (files left unasked keep their tree-sitter edges), and a file whose working-tree content
 differs from the indexed blob is not asked about (the server would read other lines than we indexed).
@@ -58,7 +61,7 @@ _HIERARCHY = {"go"}
 # what the variable holds (a class or a function), which is what the call runs
 _INFER_VARIABLES = {"python"}
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
-ANSWER_FORMAT = 8
+ANSWER_FORMAT = 9
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
 
 Progress = Callable[[str, int, int], None]
@@ -200,20 +203,38 @@ class _Asker:
         sites: dict[int, tuple[int, int]] = {}          # call index -> (line0, UTF-16 column) of the called name
         for k, call in enumerate(f.calls):
             name, line, column = call[1], call[3], (call[4] if len(call) > 4 else None)
-            if column is None or line - 1 >= len(lines) or \
+            if _implicit(call) == "with":      # the site is the object's name: what type is it?
+                name = re.split(r"\.|\s", call[2] or "")[-1]
+            if column is None or line - 1 >= len(lines) or not name or \
                     lines[line - 1][column:column + len(name.encode())] != name.encode():
                 continue                  # the name is not where the extractor saw it (a redacted secret moved it)
             sites[k] = (line - 1, utf16_column(lines[line - 1], column))
         with self.server.open_file(path):
             if self.hierarchy:
-                await self._ask_hierarchy(path, f, lines, sites, answers)
+                await self._ask_hierarchy(path, f, lines, {k: v for k, v in sites.items()
+                                                           if not _implicit(f.calls[k])}, answers)
             for k, (line0, col16) in sites.items():
                 if answers[k] is None:
                     self.report.asked += 1
+                    if _implicit(f.calls[k]) == "with":
+                        answers[k] = await self._object_type(path, line0, col16)
+                        continue
                     self.report.definition_requests += 1
                     locations = await self._request("definition", path, line0, col16)
                     answers[k] = await self._answer(locations, path, line0, col16)
         return answers
+
+    async def _object_type(self, path: str, line0: int, col16: int) -> list | None:
+        """The classes the server infers the object of a `with` to be (``["sym", [class ids], []]``)."""
+        locations = await self._request("typeDefinition", path, line0, col16)
+        if locations is None:
+            return None
+        classes = sorted({a[1] for a in map(self._classify, locations) if a[0] == "sym"})
+        if not classes:
+            self.report.no_answer += 1
+            return ["none"]
+        self.report.symbol += 1
+        return ["sym", classes, []]
 
     async def _ask_hierarchy(self, path: str, f: FileFacts, lines: list[bytes], sites: dict[int, tuple[int, int]],
                              answers: list) -> None:
@@ -376,6 +397,11 @@ class _Asker:
         d = f.defs[i]
         return i in f.abstract or d[1] in _CONTAINERS_OF_ABSTRACT or \
             (d[3] is not None and f.defs[d[3]][1] in _CONTAINERS_OF_ABSTRACT)
+
+
+def _implicit(call: list) -> str | None:
+    """"read" / "with" for a call without call syntax (see ``CallSite.implicit``), else None."""
+    return call[5] if len(call) > 5 else None
 
 
 def _names_a_function(line: bytes, name: str) -> bool:

@@ -37,7 +37,9 @@ class CallSite:
     receiver: str | None     # text before the last `.`/`->`/`::`, e.g. "self", "os.path", "this.store"
     line: int
     column: int = 0          # 0-based byte column of the called name in its line (where a language server asks)
-    read: bool = False       # not a call but a read of an attribute that is a property of this file (see extract)
+    # a call without call syntax (see extract.py): "read", an attribute read naming a property getter of this
+    # file; "with", the __enter__/__exit__ a `with` statement calls on its object
+    implicit: str | None = None
 
 
 @dataclass
@@ -87,7 +89,7 @@ class FileExtraction:
         return {
             "defs": [[d.name, d.kind, d.qualified_name, d.parent, d.start_line, d.end_line]
                      for d in self.definitions],
-            "calls": [[c.caller, c.name, c.receiver, c.line, c.column] + (["read"] if c.read else [])
+            "calls": [[c.caller, c.name, c.receiver, c.line, c.column] + ([c.implicit] if c.implicit else [])
                       for c in self.calls],
             "imports": [[i.module, i.name, i.alias, i.line, i.wildcard] for i in self.imports],
             "bases": [[b.owner, b.name, b.relation, b.line] for b in self.bases],

@@ -545,18 +545,33 @@ class _Resolver:
                     self.out.stats["calls:lsp_hierarchy"] += 1
 
     def _property_read(self, f: FileFacts, src: str, answer: list | None, hit: tuple, line: int) -> None:
-        """`self.total` read where `total` is a property of the file: an edge to the getter when the server (or,
-        without one, the class hierarchy) says the attribute is that property; otherwise it was a plain
-        attribute of the same name, and nothing is recorded."""
+        """`x.total` read where `total` is a property of the file: an edge to the getter when the server says the
+        attribute is that property, or, without one, when `x` is self/cls and the class hierarchy has it;
+        otherwise it was a plain attribute of the same name, and nothing is recorded."""
         if answer and answer[0] == "sym":
             targets, method = [i for i in answer[1] if i in self.properties], "lsp"
-        elif hit[0] != "unresolved":
+        elif hit[0] != "unresolved" and hit[2] in ("self", "inherited"):
             targets, method = [t for t in [self.files[hit[0]].ids[hit[1]]] if t in self.properties], hit[2]
         else:
             return
         for dst in targets:
             self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
             self.out.stats["calls:property_read"] += 1
+
+    def _with_call(self, src: str, answer: list | None, hit: tuple, name: str, line: int) -> None:
+        """`with obj:` runs obj's __enter__/__exit__ (``name``): the method of the class the server infers obj to
+        be, or, without one, of self's class; a class without such a method (a library's context manager, a
+        plain object) gives no edge and no unresolved call."""
+        if answer and answer[0] == "sym":
+            found = [self.class_member(*self.where[c], name) for c in answer[1] if c in self.where]
+            targets, method = [self.files[p].ids[i] for p, i in filter(None, found)], "lsp"
+        elif hit[0] != "unresolved" and hit[2] in ("self", "inherited"):
+            targets, method = [self.files[hit[0]].ids[hit[1]]], hit[2]
+        else:
+            return
+        for dst in targets:
+            self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
+            self.out.stats["calls:with"] += 1
 
     def _lsp_held_calls(self) -> None:
         """Calls of variables the server inferred to hold a function or a class. Calling a function runs it;
@@ -609,6 +624,9 @@ class _Resolver:
                 hit = self.resolve_call(f, caller, name, receiver)
                 if rest[1:] == ["read"]:
                     self._property_read(f, src, answers[k] if k < len(answers) else None, hit, line)
+                    continue
+                if rest[1:] == ["with"]:
+                    self._with_call(src, answers[k] if k < len(answers) else None, hit, name, line)
                     continue
                 if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
                     continue

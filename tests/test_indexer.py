@@ -94,6 +94,10 @@ def test_python_call_edges_carry_lines_and_resolution(fixture_repo) -> None:
     assert calls[(f"{base}#Basket.describe", f"{base}#Basket.total")] == \
         {"lines": [56], "confidence": 0.95, "resolved_by": "self"}
     assert (f"{base}#Basket.reset", f"{base}#Basket.total") not in calls
+    # `with self:` runs the class's __enter__ and __exit__
+    for method in ("__enter__", "__exit__"):
+        assert calls[(f"{base}#Session.run", f"{base}#Session.{method}")] == \
+            {"lines": [70], "confidence": 0.95, "resolved_by": "self"}
     inherits = [(e["src"], e["dst"]) for e in graph_dump["edges"] if e["type"] == "INHERITS"]
     assert (f"{base}#OrderService", f"{base}#Base") in inherits
     symbols = {s["qualified_name"]: s for s in symbols_of(graph_dump, "src/python/shop.py")}

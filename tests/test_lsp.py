@@ -346,6 +346,19 @@ HELD = textwrap.dedent("""\
 
         def show(self):
             return self.level
+
+
+    class Gate:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+
+    def guarded(gate: Gate):
+        with gate:
+            return 1
     """)
 
 
@@ -376,6 +389,10 @@ def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) ->
     assert summary.lsp["groups"]["python"]["errors"] == 0
     # a property read is asked about like a call, and jedi names the getter
     assert after[("CALLS", "held.py#Meter.show", "held.py#Meter.level")]["resolved_by"] == "lsp"
+    # `with gate:` runs Gate's __enter__/__exit__: the server says what type gate is; names alone cannot
+    assert ("CALLS", "held.py#guarded", "held.py#Gate.__enter__") not in before
+    for method in ("__enter__", "__exit__"):
+        assert after[("CALLS", "held.py#guarded", f"held.py#Gate.{method}")]["resolved_by"] == "lsp"
 
 
 def _normalized(graph, repo: str) -> tuple[list, list]:

@@ -30,11 +30,19 @@
     object: (_) @receiver
     attribute: (identifier) @name)) @reference.call
 
-; `self.total` / `cls.total`: an implicit call when `total` is a property of the same file (extract.py decides)
+; `self.total`, `ctx.total`: an implicit call when `total` is a property of the same file (extract.py decides;
+; without a language server only reads through self/cls make edges)
 (attribute
-  object: (identifier) @receiver
-  attribute: (identifier) @name
-  (#any-of? @receiver "self" "cls")) @reference.read
+  object: (_) @receiver
+  attribute: (identifier) @name) @reference.read
+
+; `with ctx:` / `with self.lock as held:`: the object's __enter__ and __exit__ run (not for `with f(x):`, whose
+; object is a call's result)
+(with_item
+  value: [(identifier) (attribute)] @receiver) @reference.with
+
+(with_item
+  value: (as_pattern . [(identifier) (attribute)] @receiver)) @reference.with
 
 (import_statement
   name: (dotted_name) @import.module) @reference.import

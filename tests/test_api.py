@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -14,6 +13,7 @@ from graphrag_code.api import ApiConfig, create_app
 from graphrag_code.config import Neo4jSettings
 from graphrag_code.errors import ConfigError
 from graphrag_code.indexer import index_repository
+from serving import waitress_server
 
 APP_PY = '''def handler(request):
     """Handle a request by loading the user."""
@@ -162,14 +162,9 @@ def test_openapi_document_and_index_page(client) -> None:
 
 
 def test_real_http_client_against_waitress(neo4j_settings, indexed) -> None:
-    from waitress.server import create_server
-
     repo, _ = indexed
-    server = create_server(create_app(ApiConfig(neo4j=neo4j_settings)), host="127.0.0.1", port=0, threads=4)
-    port = server.effective_port
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
+    with waitress_server(create_app(ApiConfig(neo4j=neo4j_settings))) as server:
+        port = server.effective_port
         req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/search", method="POST",
                                      data=json.dumps({"query": "handler", "repo": repo}).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -182,8 +177,6 @@ def test_real_http_client_against_waitress(neo4j_settings, indexed) -> None:
                                                           data=b"{", headers={"Content-Type": "application/json"}),
                                    timeout=10)
         assert err.value.code == 400 and json.load(err.value)["error"]["code"] == "bad_input"
-    finally:
-        server.close()
 
 
 def test_ask_extractive_and_with_the_llm_stub(client, indexed, monkeypatch) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from graphrag_code.api import ApiConfig, create_app
@@ -14,7 +13,7 @@ from graphrag_code.api import ApiConfig, create_app
 
 def test_schemathesis_finds_no_server_errors(neo4j_settings, tmp_path, monkeypatch) -> None:
     from messages_stub import API_KEY, MessagesStub
-    from waitress.server import create_server
+    from serving import waitress_server
 
     stub = MessagesStub().start()   # `llm: true` requests reach a local Messages API, never the network
     for _ in range(500):
@@ -25,16 +24,14 @@ def test_schemathesis_finds_no_server_errors(neo4j_settings, tmp_path, monkeypat
     # indexing is allowed only under an empty temporary directory: generated paths never reach real code
     app = create_app(ApiConfig(neo4j=neo4j_settings, index_roots=(tmp_path / "allowed",),
                                tokens=frozenset({"schemathesis-token"})))
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
     cli = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or "schemathesis"
     try:
-        proc = subprocess.run(
-            [cli, "run", f"http://127.0.0.1:{server.effective_port}/openapi.json", "--checks", "all",
-             "--max-examples", "20", "--generation-deterministic", "--request-timeout", "20",
-             "--suppress-health-check", "all", "-H", "Authorization: Bearer schemathesis-token"],
-            capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        with waitress_server(app) as server:
+            proc = subprocess.run(
+                [cli, "run", f"http://127.0.0.1:{server.effective_port}/openapi.json", "--checks", "all",
+                 "--max-examples", "20", "--generation-deterministic", "--request-timeout", "20",
+                 "--suppress-health-check", "all", "-H", "Authorization: Bearer schemathesis-token"],
+                capture_output=True, text=True, timeout=600, cwd=tmp_path)
     finally:
-        server.close()
         stub.stop()
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]

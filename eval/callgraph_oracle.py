@@ -232,9 +232,9 @@ def context_managers(syms: "Symbols", root: Path) -> set[tuple[str, int]]:
 
 
 def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: str = REPO_NAME,
-             min_confidence: float = 0.0) -> dict:
+             min_confidence: float = 0.0, examples: int = 5) -> dict:
     """The report; with ``min_confidence``, only CALLS edges at least that confident count (and ``n_targets``
-    may be 0 to skip the impact part)."""
+    may be 0 to skip the impact part); ``examples`` missed pairs are listed per reason."""
     from graphrag_code.impact import analyze_impact
     from graphrag_code.paths import node_ref, parse_unresolved
 
@@ -336,7 +336,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
             static_at[(e["src"], ln)].append(e["dst"])
     recall_c: Counter[str] = Counter()
     misses: Counter[str] = Counter()
-    examples: dict[str, list[str]] = defaultdict(list)
+    miss_examples: dict[str, list[str]] = defaultdict(list)
     for (src, dst), lines in sorted(rt_pairs.items()):
         if not (in_pkg(src) and in_pkg(dst)):
             continue
@@ -360,13 +360,13 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
                       if syms.by_id.get(d, {}).get("name") in names]
             why = "resolved to another definition" if others else "no call of that name at the call site"
         misses[why] += 1
-        if len(examples[why]) < int(os.environ.get("ORACLE_EXAMPLES", "5")):
-            examples[why].append(f"{src.split(':', 1)[1]} -> {dst.split(':', 1)[1]} @ {sorted(lines)[:3]}")
+        if len(miss_examples[why]) < examples:
+            miss_examples[why].append(f"{src.split(':', 1)[1]} -> {dst.split(':', 1)[1]} @ {sorted(lines)[:3]}")
     syntactic = recall_c["runtime_pairs"] - misses["no call of that name at the call site"]
     recall = {"runtime_pairs": recall_c["runtime_pairs"], "found": recall_c["found"],
               "recall": round(recall_c["found"] / recall_c["runtime_pairs"], 3) if recall_c["runtime_pairs"] else None,
               "recall_where_a_call_of_that_name_exists": round(recall_c["found"] / syntactic, 3) if syntactic else None,
-              "misses": dict(misses.most_common()), "miss_examples": dict(examples)}
+              "misses": dict(misses.most_common()), "miss_examples": dict(miss_examples)}
 
     # impact recall
     rt_callers: dict[str, set[str]] = defaultdict(set)
@@ -462,6 +462,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--targets", type=int, default=200, help="impact targets sampled (seeded)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--examples", type=int, default=5, help="missed runtime pairs listed per reason in the JSON")
     ap.add_argument("--refresh", action="store_true", help="fetch and record again")
     ap.add_argument("--json", type=Path, default=WORK / "report.json", help="where the report goes")
     ap.add_argument("--lsp", action="store_true", help="index with the Python language server pass (--lsp python)")
@@ -479,7 +480,7 @@ def main() -> None:
         for lsp in modes:
             repo = REPO_NAME + ("-lsp" if lsp else "")
             dump, summary = index(graph, checkout, repo, lsp)
-            report = evaluate(graph, dump, runtime, args.targets, args.seed, repo)
+            report = evaluate(graph, dump, runtime, args.targets, args.seed, repo, examples=args.examples)
             confident = evaluate(graph, dump, runtime, 0, args.seed, repo, min_confidence=0.7)
             report["confidence_at_least_0.7"] = {"precision": confident["calls_precision"]["ALL"]["precision"],
                                                  "recall": confident["calls_recall"]["recall"]}

@@ -40,6 +40,7 @@ _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "ac
 _VISIBILITY_WORDS = ("public", "private", "protected", "internal")
 _MAX_SIGNATURE = 300
 _PROPERTY = re.compile(rb"@(?:functools\.)?(?:cached_)?property\s*$", re.M)   # a getter's decorator
+# statements that write an attribute rather than read it: the field holding the target (None: all of it)
 _WRITES = {"assignment": "left", "augmented_assignment": "left", "delete_statement": None}
 
 
@@ -338,7 +339,8 @@ class _Builder:
             return
         if parent.type == "call" and parent.child_by_field_name("function") == node:
             return                                          # a call: @reference.call has it
-        if parent.type in _WRITES and (_WRITES[parent.type] is None or parent.child_by_field_name("left") == node):
+        if parent.type in _WRITES and (_WRITES[parent.type] is None or
+                                       parent.child_by_field_name(_WRITES[parent.type]) == node):
             return                                          # assigned or deleted, not read
         self.add_call(node, caps)
         self.result.calls[-1].implicit = "read"
@@ -350,10 +352,10 @@ class _Builder:
         at = obj.child_by_field_name("attribute") if obj.type == "attribute" else obj
         if at is None:
             return
-        receiver = " ".join(_text(obj).split())[:100]
+        receiver, caller = " ".join(_text(obj).split())[:100], self.enclosing(node.start_byte)
         for name in ("__enter__", "__exit__"):
-            self.result.calls.append(CallSite(self.enclosing(node.start_byte), name, receiver,
-                                              at.start_point.row + 1, at.start_point.column, implicit="with"))
+            self.result.calls.append(CallSite(caller, name, receiver, at.start_point.row + 1, at.start_point.column,
+                                              implicit="with"))
 
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)

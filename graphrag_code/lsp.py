@@ -226,10 +226,9 @@ class _Asker:
 
     async def _object_type(self, path: str, line0: int, col16: int) -> list | None:
         """The classes the server infers the object of a `with` to be (``["sym", [class ids], []]``)."""
-        locations = await self._request("typeDefinition", path, line0, col16)
-        if locations is None:
+        classes = await self._symbols("typeDefinition", path, line0, col16)
+        if classes is None:
             return None
-        classes = sorted({a[1] for a in map(self._classify, locations) if a[0] == "sym"})
         if not classes:
             self.report.no_answer += 1
             return ["none"]
@@ -290,18 +289,23 @@ class _Asker:
         # several answers: conditional definitions (per platform, per version), kept in a stable order
         answer = ["sym", symbols, []] if symbols else ["ext", externals] if externals else found[0]
         if symbols and any(map(self._is_abstract, symbols)):
-            impls = {a[1] for a in map(self._classify, await self._request("implementation", path, line0, col16)
-                                            or []) if a[0] == "sym" and a[1] not in symbols}
-            answer[2] = sorted(impls)
+            impls = [i for i in await self._symbols("implementation", path, line0, col16) or [] if i not in symbols]
+            answer[2] = impls
             self.report.implementations += bool(impls)
         if answer[0] == "var" and self.group in _INFER_VARIABLES:
-            held = {a[1] for a in map(self._classify, await self._request("typeDefinition", path, line0, col16)
-                                      or []) if a[0] == "sym"}
-            answer = ["var", answer[1], sorted(held)]
+            held = await self._symbols("typeDefinition", path, line0, col16) or []
+            answer = ["var", answer[1], held]
             self.report.inferred += bool(held)
         counter = _COUNTERS[answer[0]]
         setattr(self.report, counter, getattr(self.report, counter) + 1)
         return answer
+
+    async def _symbols(self, what: str, path: str, line0: int, col16: int) -> list[str] | None:
+        """The indexed symbols ``textDocument/<what>`` names at a position, sorted; None on an error."""
+        locations = await self._request(what, path, line0, col16)
+        if locations is None:
+            return None
+        return sorted({a[1] for a in map(self._classify, locations) if a[0] == "sym"})
 
     async def _request(self, what: str, path: str, line0: int, col16: int) -> list | None:
         if what in self.unsupported:

@@ -201,8 +201,6 @@ class _Resolver:
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.properties: set[str] = set()                        # ids of property getters
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
-        # (caller, [function/class ids], line, receiver, name): a variable the server inferred the value of
-        self.lsp_held: list[tuple[str, list[str], int, str | None, str]] = []
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
@@ -462,6 +460,11 @@ class _Resolver:
         if props.get("confidence", 0) > old.get("confidence", 0):
             old["confidence"], old["resolved_by"] = props["confidence"], props["resolved_by"]
 
+    def _call_edge(self, src: str, dst: str, line: int, method: str, stat: str | None = None) -> None:
+        """A CALLS edge found by ``method`` (its confidence from CONFIDENCE), counted in the stats."""
+        self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
+        self.out.stats[stat or f"calls:{method}"] += 1
+
     def _lsp_edge(self, f: FileFacts, src: str, answer: list, hit: tuple, name: str, receiver: str | None,
                   line: int) -> bool:
         """Apply a language server's answer for one call site; False leaves it to the tree-sitter resolution."""
@@ -474,13 +477,11 @@ class _Resolver:
             self.out.stats["lsp:" + ("agreed" if ts_dst in defs else "added" if ts_dst is None else "corrected")] += 1
             method = "lsp" if len(defs) == 1 else "lsp_alt"
             for dst in defs:
-                self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
-                self.out.stats[f"calls:{method}"] += 1
+                self._call_edge(src, dst, line, method)
             impls = [i for i in answer[2] if i in self.where and i not in defs]
             method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
             for impl in impls:
-                self._add_edge("CALLS", src, impl, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
-                self.out.stats[f"calls:{method}"] += 1
+                self._call_edge(src, impl, line, method)
             if not impls:
                 self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
             return True
@@ -501,9 +502,16 @@ class _Resolver:
             return True
         held = [i for i in answer[2] if i in self.where] if kind == "var" and len(answer) > 2 else []
         if held:
-            # decided once every INHERITS edge is known (see _lsp_held_calls)
-            self.lsp_held.append((src, held, line, receiver, name))
             self.out.stats["lsp:" + ("inferred" if hit[0] == "unresolved" else "inferred_over_names")] += 1
+            if any(self._kind(h) == "class" and self.class_member(*self.where[h], "__call__") for h in held):
+                # jedi names the class for an instance too, and calling an instance runs __call__: which one the
+                # variable holds is unknown
+                self._unresolved(src, receiver, name, line, "dynamic:lsp-instance-or-class")
+                return True
+            # calling a function runs it, calling a class constructs it
+            method = "lsp_held" if len(held) == 1 else "lsp_held_alt"
+            for dst in held:
+                self._call_edge(src, dst, line, method)
             return True
         if kind == "var":
             self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
@@ -539,73 +547,30 @@ class _Resolver:
                 cpath, ci = where[cls]
                 hit = self.ix.members.get((cpath, ci), {}).get(name)
                 if hit is not None:
-                    self._add_edge("CALLS", src, self.files[cpath].ids[hit],
-                                   {"line": line, "confidence": CONFIDENCE["lsp_hierarchy"],
-                                    "resolved_by": "lsp_hierarchy"})
-                    self.out.stats["calls:lsp_hierarchy"] += 1
+                    self._call_edge(src, self.files[cpath].ids[hit], line, "lsp_hierarchy")
 
-    def _property_read(self, f: FileFacts, src: str, answer: list | None, hit: tuple, line: int) -> None:
-        """`x.total` read where `total` is a property of the file: an edge to the getter when the server says the
-        attribute is that property, or, without one, when `x` is self/cls and the class hierarchy has it;
-        otherwise it was a plain attribute of the same name, and nothing is recorded."""
+    def _implicit_call(self, src: str, implicit: str, answer: list | None, hit: tuple, name: str, line: int) -> None:
+        """A call without call syntax (``CallSite.implicit``): a property read (``x.total``, ``total`` a getter of
+        the file) or a ``with obj:`` (obj's ``__enter__``/``__exit__``, ``name``). The server's answer names the
+        getter, or obj's class whose method it is; without one only ``self``/``cls`` are followed. Finding nothing
+        records nothing: most attribute reads are plain attributes, most ``with`` objects library context
+        managers."""
         if answer and answer[0] == "sym":
-            targets, method = [i for i in answer[1] if i in self.properties], "lsp"
+            found, method = [self.where[i] for i in answer[1] if i in self.where], "lsp"
+            if implicit == "with":
+                found = [self.class_member(path, i, name) for path, i in found]
         elif hit[0] != "unresolved" and hit[2] in ("self", "inherited"):
-            targets, method = [t for t in [self.files[hit[0]].ids[hit[1]]] if t in self.properties], hit[2]
+            found, method = [hit[:2]], hit[2]
         else:
             return
-        for dst in targets:
-            self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
-            self.out.stats["calls:property_read"] += 1
-
-    def _with_call(self, src: str, answer: list | None, hit: tuple, name: str, line: int) -> None:
-        """`with obj:` runs obj's __enter__/__exit__ (``name``): the method of the class the server infers obj to
-        be, or, without one, of self's class; a class without such a method (a library's context manager, a
-        plain object) gives no edge and no unresolved call."""
-        if answer and answer[0] == "sym":
-            found = [self.class_member(*self.where[c], name) for c in answer[1] if c in self.where]
-            targets, method = [self.files[p].ids[i] for p, i in filter(None, found)], "lsp"
-        elif hit[0] != "unresolved" and hit[2] in ("self", "inherited"):
-            targets, method = [self.files[hit[0]].ids[hit[1]]], hit[2]
-        else:
-            return
-        for dst in targets:
-            self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
-            self.out.stats["calls:with"] += 1
-
-    def _lsp_held_calls(self) -> None:
-        """Calls of variables the server inferred to hold a function or a class. Calling a function runs it;
-        calling a class constructs it, unless the class or a base defines ``__call__``: jedi names the class for an
-        instance too, and calling an instance runs ``__call__`` (left unresolved: which one it is, is unknown)."""
-        parents: dict[str, list[str]] = defaultdict(list)
-        for etype, a, b in self.out.edges:
-            if etype in ("INHERITS", "IMPLEMENTS"):
-                parents[a].append(b)
-        for src, held, line, receiver, name in self.lsp_held:
-            if any(self._kind(h) == "class" and self._defines(h, "__call__", parents) for h in held):
-                self._unresolved(src, receiver, name, line, "dynamic:lsp-instance-or-class")
-                continue
-            method = "lsp_held" if len(held) == 1 else "lsp_held_alt"
-            for dst in held:
-                self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method})
-                self.out.stats[f"calls:{method}"] += 1
+        for path, i in filter(None, found):
+            dst = self.files[path].ids[i]
+            if implicit == "with" or dst in self.properties:
+                self._call_edge(src, dst, line, method, "calls:with" if implicit == "with" else "calls:property_read")
 
     def _kind(self, symbol_id: str) -> str:
         path, i = self.where[symbol_id]
         return self.files[path].defs[i][1]
-
-    def _defines(self, cls: str, name: str, parents: dict[str, list[str]]) -> bool:
-        """Whether the class or one of its in-repository ancestors defines ``name``."""
-        seen, todo = set(), [cls]
-        while todo:
-            c = todo.pop()
-            if c in seen or c not in self.where:
-                continue
-            seen.add(c)
-            if name in self.ix.members.get(self.where[c], {}):
-                return True
-            todo.extend(parents.get(c, []))
-        return False
 
     def run(self) -> Resolution:
         for path in sorted(self.files):
@@ -622,21 +587,15 @@ class _Resolver:
             for k, (caller, name, receiver, line, *rest) in enumerate(f.calls):
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 hit = self.resolve_call(f, caller, name, receiver)
-                if rest[1:] == ["read"]:
-                    self._property_read(f, src, answers[k] if k < len(answers) else None, hit, line)
-                    continue
-                if rest[1:] == ["with"]:
-                    self._with_call(src, answers[k] if k < len(answers) else None, hit, name, line)
+                if rest[1:]:
+                    self._implicit_call(src, rest[1], answers[k] if k < len(answers) else None, hit, name, line)
                     continue
                 if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
                     continue
                 if hit[0] == "unresolved":
                     self._unresolved(src, receiver, name, line, hit[1])
                     continue
-                dst = self.files[hit[0]].ids[hit[1]]
-                self._add_edge("CALLS", src, dst, {"line": line, "confidence": CONFIDENCE[hit[2]],
-                                                  "resolved_by": hit[2]})
-                self.out.stats[f"calls:{hit[2]}"] += 1
+                self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, hit[2])
             for owner, name, relation, line in f.bases:
                 target = self.lookup_name(f, f.defs[owner][3], name.split(".")[-1].split("::")[-1])
                 src = f.ids[owner]
@@ -649,8 +608,6 @@ class _Resolver:
                                                         "resolved_by": target[2]})
         if self.lsp_abstract:
             self._lsp_hierarchy()
-        if self.lsp_held:
-            self._lsp_held_calls()
         return self.out
 
 

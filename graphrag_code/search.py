@@ -273,8 +273,7 @@ class Searcher:
                 by_id[hit.id] = hit
             hit.score += seed.score * RELATION_WEIGHT
             hit.channels[f"graph:{r['rel']}"] = 1
-            lines = f" (line {', '.join(map(str, r['lines']))})" if r["lines"] else ""
-            hit.via.append(f"{r['rel']} of {seed.qualified_name or seed.id}{lines}")
+            hit.via.append(_via(r, seed))
         return list(by_id.values())
 
     def _expand(self, pool: list[Hit], hops: int, filters: Filters, a: QueryAnalysis) -> list[Hit]:
@@ -292,8 +291,7 @@ class Searcher:
             for r in rows:
                 seed = seeds[r["seed"]]
                 weight = EXPANSION_WEIGHT[r["rel"]] / hop
-                lines = f" (line {', '.join(map(str, r['lines']))})" if r["lines"] else ""
-                why = f"{r['rel']} of {seed.qualified_name or seed.id}{lines}"
+                why = _via(r, seed)
                 hit = by_id.get(r["id"])
                 if hit is None:
                     hit = fetched.get(r["id"])
@@ -309,6 +307,12 @@ class Searcher:
                     hit.via.append(why)
             frontier = next_frontier[:EXPAND_SEEDS]
         return list(by_id.values())
+
+
+def _via(row: dict, seed: Hit) -> str:
+    """How graph expansion reached a hit: "caller of Foo.bar (line 12)"."""
+    lines = f" (line {', '.join(map(str, row['lines']))})" if row["lines"] else ""
+    return f"{row['rel']} of {seed.qualified_name or seed.id}{lines}"
 
 
 def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:

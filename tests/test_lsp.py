@@ -8,7 +8,6 @@ import json
 import sys
 import textwrap
 import uuid
-from pathlib import Path
 
 import pytest
 

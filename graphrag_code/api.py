@@ -62,7 +62,8 @@ _SEARCH_FIELDS = {
     "language": Field(str, max_length=40),
     "kind": Field(str, max_length=40),
     "include_tests": Field(bool, description="Default: only when the query is about tests"),
-    "hops": Field(int, description="Graph expansion hops", minimum=0, maximum=2),
+    "hops": Field(int, description="Graph expansion hops (default: 2 inside a small repository, else 1)",
+                  minimum=0, maximum=2),
     "vectors": Field(bool, description="Use the vector channel (default true when vectors exist)"),
     "with_text": Field(bool, description="Include each hit's code (default true)"),
     "debug": Field(bool, description="Include Cypher statements, parameters and stage timings"),
@@ -232,6 +233,7 @@ class ApiConfig:
     neo4j: Neo4jSettings = field(default_factory=Neo4jSettings.from_env)
     index: IndexSettings = field(default_factory=IndexSettings)
     embedder_loader: Callable[[], Any] | None = None    # returns an embedder or raises; None: vectors off
+    reranker_loader: Callable[[], Any] | None = None    # returns a reranker (or None: off) or raises
     # directories under which POST /v1/repositories may index (none: indexing over the API is off)
     index_roots: tuple[Path, ...] = ()
     # tokens limited to some repositories (a token in ``tokens`` but not here may read every repository)
@@ -246,6 +248,8 @@ class ApiContext:
     jobs: JobRunner
     embedder: Any = None
     embedder_error: str | None = None
+    reranker: Any = None
+    reranker_error: str | None = None
     schema_ready: bool = False
 
     def ensure_schema(self) -> None:
@@ -292,6 +296,11 @@ def create_app(config: ApiConfig | None = None) -> Flask:
             ctx.embedder = config.embedder_loader()
         except Exception as exc:
             ctx.embedder_error = str(exc)
+    if config.reranker_loader is not None:
+        try:
+            ctx.reranker = config.reranker_loader()
+        except Exception as exc:   # searches run without it; /readyz says why
+            ctx.reranker_error = str(exc)
     app.extensions["graphrag"] = ctx
     _install_hooks(app, ctx)
     _install_routes(app, ctx)
@@ -400,6 +409,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         except GraphragError as exc:
             checks["neo4j"] = exc.message
         checks["embedder"] = "ok" if ctx.embedder is not None else (ctx.embedder_error or "off")
+        checks["reranker"] = ctx.reranker.name if ctx.reranker is not None else (ctx.reranker_error or "off")
         ready = checks.get("neo4j") == "ok" and checks.get("schema") == "ok"
         resp = jsonify({"ready": ready, "checks": checks})
         resp.status_code = 200 if ready else 503
@@ -415,10 +425,10 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         with ctx.graph.trace(recorder):
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
             channels = channels_for(ctx.embedder if use_vectors else None)
-            result = Searcher(ctx.graph, ctx.embedder if use_vectors else None).search(
+            result = Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker).search(
                 args["query"], Filters(repo=args.get("repo"), path_glob=args.get("path"), language=args.get("language"),
                                        kind=args.get("kind"), include_tests=args.get("include_tests")),
-                SearchOptions(k=args.get("k", 10), hops=args.get("hops", 1), channels=channels))
+                SearchOptions(k=args.get("k", 10), hops=args.get("hops"), channels=channels))
         out = result.to_dict(with_text=args.get("with_text", True))
         if args.get("debug"):
             out["debug"] = {"statements": recorder.debug()}
@@ -440,7 +450,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         channels = channels_for(ctx.embedder if use_vectors else None)
         result = answer(ctx.graph, args["question"], repo=args.get("repo"),
                         search_options=SearchOptions(k=args.get("k", 8), channels=channels),
-                        searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None),
+                        searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker),
                         no_llm=args.get("llm") is False, require_llm=args.get("llm") is True)
         return jsonify(result.to_dict())
 

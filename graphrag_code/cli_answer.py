@@ -39,6 +39,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     is re-read at the indexed commit and shown as path:start–end (symbol) with a permalink, or marked stale."""
     from .answer import answer
     from .llm import LLMSettings
+    from .rerankers import make_reranker
     from .search import Searcher, SearchOptions, channels_for
 
     settings = LLMSettings.from_env(model=model, max_tokens=max_tokens, context_window=context_window,
@@ -46,7 +47,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     embedder, why = _embedder(not no_vectors)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
-        result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder),
+        result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder, make_reranker(None)),
                         search_options=SearchOptions(k=k, channels=channels_for(embedder)),
                         llm=settings, no_llm=use_llm is False, require_llm=use_llm is True)
     if why:

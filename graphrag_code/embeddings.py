@@ -98,6 +98,24 @@ def _require_onnx() -> tuple[Any, Any, Any]:
     return np, ort, Tokenizer
 
 
+def onnx_session(model_path: Path, threads: int | None) -> Any:
+    """An onnxruntime CPU session with the thread settings every model here runs with."""
+    _, ort, _ = _require_onnx()
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads or default_threads()   # deliberate: ORT's default may oversubscribe
+    opts.inter_op_num_threads = 1
+    # No busy-waiting between operators: Neo4j, the fill's database threads and other work share the cores,
+    # and spinning threads burned ~20% more CPU per chunk here (2 threads: 10 vs 12.5 chunks per CPU-second).
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:   # onnxruntime raises its own exception types (Fail, InvalidGraph, ...)
+        raise ConfigError(f"cannot load ONNX model {model_path}: {exc}") from exc
+
+
 class OnnxEmbedder:
     """An ONNX sentence-embedding model run by onnxruntime on the CPU.
 
@@ -109,7 +127,7 @@ class OnnxEmbedder:
     def __init__(self, model_path: Path, tokenizer_path: Path, *, model_id: str,
                  max_tokens: int = DEFAULT_MAX_TOKENS, threads: int | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE) -> None:
-        np, ort, Tokenizer = _require_onnx()
+        np, _, Tokenizer = _require_onnx()
         self._np = np
         model_path, tokenizer_path = Path(model_path), Path(tokenizer_path)
         for p in (model_path, tokenizer_path):
@@ -124,20 +142,8 @@ class OnnxEmbedder:
         self.threads = threads or default_threads()
         self.model_path, self.tokenizer_path = model_path, tokenizer_path
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self.threads      # deliberate: ORT's default may oversubscribe a container
-        opts.inter_op_num_threads = 1
-        # No busy-waiting between operators: Neo4j, the fill's database threads and other work share the cores,
-        # and spinning threads burned ~20% more CPU per chunk here (2 threads: 10 vs 12.5 chunks per CPU-second).
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        opts.log_severity_level = 3
         started = time.perf_counter()
-        try:
-            self._session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:   # onnxruntime raises its own exception types (Fail, InvalidGraph, ...)
-            raise ConfigError(f"cannot load ONNX model {model_path}: {exc}") from exc
+        self._session = onnx_session(model_path, self.threads)
 
         inputs = {i.name: i for i in self._session.get_inputs()}
         unknown = set(inputs) - set(_MODEL_INPUTS)

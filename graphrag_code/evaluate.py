@@ -21,7 +21,8 @@ from typing import Any
 from .config import PROJECT_ROOT
 from .db import Graph
 from .errors import GraphragError, InputError
-from .search import LEXICAL_CHANNELS, Filters, Hit, Searcher, SearchOptions, StructuralReranker
+from .rerankers import StructuralReranker
+from .search import LEXICAL_CHANNELS, Filters, Hit, Searcher, SearchOptions
 
 
 def corpus_module():
@@ -140,7 +141,7 @@ def score(questions: list[Question], results: dict[str, Ranked], latencies: list
 class Config:
     name: str
     channels: tuple[str, ...]
-    hops: int = 0
+    hops: int | None = 0          # None: the search default (2 hops inside a small repository, else 1)
     rerank: bool = False
     needs_vectors: bool = False
 
@@ -150,8 +151,8 @@ ABLATIONS = (
     Config("fulltext only", ("fulltext",)),
     Config("dense only", ("vector",), needs_vectors=True),
     Config("hybrid RRF", LEXICAL_CHANNELS + ("vector",)),
-    Config("+ graph expansion", LEXICAL_CHANNELS + ("vector",), hops=1),
-    Config("+ rerank", LEXICAL_CHANNELS + ("vector",), hops=1, rerank=True),
+    Config("+ graph expansion", LEXICAL_CHANNELS + ("vector",), hops=None),
+    Config("+ rerank", LEXICAL_CHANNELS + ("vector",), hops=None, rerank=True),
 )
 
 

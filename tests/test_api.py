@@ -258,3 +258,29 @@ def test_tokens_limited_to_repositories(neo4j_settings, indexed) -> None:
     assert c.post("/v1/repositories", json={"path": "/tmp"}, headers=h("reader")).status_code == 403
     assert c.post("/v1/paths", json={"repo": repo, "source": "handler", "target": "load_user"},
                   headers=h("stranger")).status_code == 403
+
+
+def test_server_reranker_runs_on_search_and_shows_in_readiness(neo4j_settings, indexed, tmp_path) -> None:
+    from graphrag_code.rerankers import make_reranker
+    from test_rerankers import build_cross_encoder
+
+    repo, _ = indexed
+    build_cross_encoder(tmp_path / "ce")
+    c = create_app(ApiConfig(neo4j=neo4j_settings,
+                             reranker_loader=lambda: make_reranker("cross-encoder", str(tmp_path / "ce")))).test_client()
+    assert c.get("/readyz").json["checks"]["reranker"] == "cross-encoder:ce"
+    resp = c.post("/v1/search", json={"query": "load_user", "repo": repo})
+    assert resp.status_code == 200 and resp.json["reranker"] == "cross-encoder:ce"
+    assert resp.json["hits"][0]["qualified_name"] == "load_user"
+
+
+def test_a_reranker_that_cannot_load_leaves_search_working(neo4j_settings, indexed) -> None:
+    def broken():
+        raise ConfigError("cross-encoder model not found: /nowhere")
+
+    repo, _ = indexed
+    c = create_app(ApiConfig(neo4j=neo4j_settings, reranker_loader=broken)).test_client()
+    ready = c.get("/readyz")
+    assert ready.status_code == 200 and "model not found" in ready.json["checks"]["reranker"]
+    resp = c.post("/v1/search", json={"query": "load_user", "repo": repo})
+    assert resp.status_code == 200 and resp.json["reranker"] == "none" and resp.json["hits"]

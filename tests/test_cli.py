@@ -74,3 +74,24 @@ def test_plain_directory_is_indexed_with_content_hashes(tmp_path, repo_name, neo
     summary = json.loads(result.output)
     assert summary["commit"] is None and summary["snapshot_id"]
     assert summary["files_indexed"] == 1 and summary["symbols"] == 1
+
+
+def test_search_reranker_options(git_repo, repo_name, neo4j_settings, tmp_path, monkeypatch) -> None:
+    from test_rerankers import build_cross_encoder
+
+    monkeypatch.delenv("GRAPHRAG_RERANKER", raising=False)
+    monkeypatch.delenv("GRAPHRAG_RERANKER_MODEL", raising=False)
+    git_repo.write("app/main.py", "def hello():\n    return greet()\n\n\ndef greet():\n    return 'hi'\n")
+    git_repo.commit()
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name]).exit_code == 0
+    build_cross_encoder(tmp_path / "ce")
+    args = ["search", "greet", "--repo", repo_name, "--no-vectors"]
+    ran = runner.invoke(main, [*args, "--reranker", "cross-encoder", "--reranker-model", str(tmp_path / "ce"), "--json"])
+    assert ran.exit_code == 0, ran.output
+    assert json.loads(ran.output)["reranker"] == "cross-encoder:ce"
+    plain = runner.invoke(main, [*args, "--json"])
+    assert json.loads(plain.output)["reranker"] == "none"
+    missing = runner.invoke(main, [*args, "--reranker", "cross-encoder"])
+    assert missing.exit_code != 0 and "needs a model directory" in missing.output
+    assert "--reranker-model" in missing.output                          # the hint says how to fix it

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_code.errors import InputError
+import graphrag_code.search as search_module
+from graphrag_code.errors import InputError, LLMUnavailable
 from graphrag_code.indexer import index_repository
 from graphrag_code.query_analysis import analyze
-from graphrag_code.search import Filters, Searcher, SearchOptions, StructuralReranker, rrf
+from graphrag_code.rerankers import StructuralReranker, make_reranker
+from graphrag_code.search import Filters, Searcher, SearchOptions, rrf
 from token_app import AUTH, ROUTES
 
 TESTS = '''from app.auth import validate_refresh_token
@@ -179,3 +181,112 @@ def unrelated():
     assert len(converts) == 1
     assert (converts[0].start_line, converts[0].end_line) == (12, 16)
     assert "fulltext" in converts[0].channels
+
+
+# -- expansion: hops by repository size, implementations, tests; the path channel; rerankers -------------------
+def test_small_repository_gets_two_hops_unless_told(indexed, monkeypatch: pytest.MonkeyPatch) -> None:
+    searcher, repo = indexed
+    opts = SearchOptions(k=10, channels=("symbol",))          # hops not given
+    res = searcher.search("refresh_route", Filters(repo=repo), opts)
+    assert res.hits[0].qualified_name == "refresh_route"
+    two = next(h for h in res.hits if h.qualified_name == "check_signature")
+    assert two.channels.get("graph:callee") == 2
+    monkeypatch.setattr(search_module, "SMALL_REPO_SYMBOLS", 2)   # the fixture now counts as large: one hop
+    assert "check_signature" not in {h.qualified_name for h in searcher.search("refresh_route", Filters(repo=repo),
+                                                                                  opts).hits}
+
+
+SHAPES = '''class Shape:
+    def area(self):
+        raise NotImplementedError
+
+
+class Square(Shape):
+    def __init__(self, side):
+        self.side = side
+
+    def area(self):
+        return self.side * self.side
+
+
+def total_area(shapes):
+    return sum(s.area() for s in shapes)
+'''
+SHAPE_TESTS = '''from app.shapes import total_area as measure
+
+
+def test_measure_of_nothing_is_zero():
+    assert measure([]) == 0
+'''
+
+
+@pytest.fixture
+def shapes(graph, git_repo, repo_name):
+    git_repo.write("app/__init__.py", "")
+    git_repo.write("app/shapes.py", SHAPES)
+    git_repo.write("tests/test_shapes.py", SHAPE_TESTS)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    return Searcher(graph), repo_name
+
+
+def test_expansion_reaches_the_implementations_of_a_method(shapes) -> None:
+    searcher, repo = shapes
+    res = searcher.search("Shape.area", Filters(repo=repo), SearchOptions(k=10, channels=("symbol",), hops=1))
+    assert res.hits[0].qualified_name == "Shape.area"
+    impl = next(h for h in res.hits if h.qualified_name == "Square.area")
+    assert impl.channels.get("graph:implementation") == 1 and impl.start_line == 10
+    assert any(v.startswith("implementation of Shape.area") for v in impl.via)
+
+
+def test_expansion_brings_the_tests_that_call_a_hit_only_for_test_questions(shapes) -> None:
+    searcher, repo = shapes
+    opts = SearchOptions(k=10, channels=("symbol",), hops=1)
+    about = searcher.search("tests for total_area", Filters(repo=repo), opts)
+    test = next(h for h in about.hits if h.qualified_name == "test_measure_of_nothing_is_zero")
+    assert test.channels == {"graph:test": 1} and test.is_test       # reached only through the aliased call
+    assert any(v == "test of total_area (line 5)" for v in test.via)
+    plain = searcher.search("total_area", Filters(repo=repo), opts)
+    assert not any(h.is_test for h in plain.hits)
+
+
+def test_path_channel_seeds_from_a_file_the_query_names(indexed) -> None:
+    searcher, repo = indexed
+    res = searcher.search("what parses the token in app/routes.py?", Filters(repo=repo),
+                          SearchOptions(k=10, channels=("path",), hops=0))
+    assert res.channels_used == ["path"]
+    assert {h.path for h in res.hits} == {"app/routes.py"}
+    assert res.hits[0].qualified_name == "parse_token"                   # the name shares the query's terms
+    none = searcher.search("what parses the token?", Filters(repo=repo), SearchOptions(k=10, channels=("path",)))
+    assert none.hits == [] and none.channels_used == []
+
+
+class _BrokenReranker:
+    name = "broken"
+
+    def rerank(self, analysis, hits):
+        raise LLMUnavailable("the Anthropic API is rate-limiting this key")
+
+
+def test_a_failing_reranker_keeps_the_fused_order_and_says_so(indexed) -> None:
+    searcher, repo = indexed
+    plain = searcher.search("token expiry", Filters(repo=repo), OPTS)
+    searcher.reranker = _BrokenReranker()
+    res = searcher.search("token expiry", Filters(repo=repo), OPTS)
+    assert res.reranker == "none"
+    assert [h.id for h in res.hits] == [h.id for h in plain.hits]
+    assert any("reranker broken failed, fused order kept" in n and "rate-limiting" in n for n in res.notes)
+
+
+def test_cross_encoder_reranks_search_results(indexed, tmp_path) -> None:
+    from test_rerankers import build_cross_encoder
+
+    searcher, repo = indexed
+    plain = searcher.search("sign", Filters(repo=repo), OPTS)
+    assert plain.hits[0].qualified_name == "sign"
+    assert "validate_refresh_token" in {h.qualified_name for h in plain.hits}   # two callers up
+    build_cross_encoder(tmp_path / "ce")
+    searcher.reranker = make_reranker("cross-encoder", str(tmp_path / "ce"))
+    res = searcher.search("sign", Filters(repo=repo), OPTS)
+    assert res.reranker == "cross-encoder:ce"
+    assert res.hits[0].qualified_name == "validate_refresh_token"      # the one whose code says "expiry"

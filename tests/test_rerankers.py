@@ -182,3 +182,15 @@ def test_llm_reranker_failure_is_an_error_the_search_can_survive(stub: MessagesS
     with pytest.raises(LLMUnavailable):
         llm_reranker(stub).rerank(analyze("token"), candidates())
     assert json.loads(json.dumps(stub.requests[-1].body))["model"]
+
+
+def test_sentence_transformers_cross_encoder_without_the_package_names_the_fix(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)    # makes `import` fail
+    (tmp_path / "st").mkdir()
+    (tmp_path / "st" / "config.json").write_text("{}")
+    with pytest.raises(ConfigError, match="sentence-transformers is not installed") as err:
+        make_reranker("cross-encoder", str(tmp_path / "st"))
+    assert "model.onnx + tokenizer.json" in str(err.value)

@@ -98,6 +98,13 @@ class Graph:
         self._driver.close()
 
     def __enter__(self) -> "Graph":
+        # fail at once when nothing answers (the CLI's commands open the graph this way), instead of the
+        # driver retrying every first statement for retry_seconds; retries still cover Neo4j going away mid-job
+        try:
+            self.verify()
+        except Exception:
+            self.close()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:

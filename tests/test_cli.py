@@ -58,6 +58,20 @@ def test_unreachable_neo4j_exits_3_with_a_hint(tmp_path, monkeypatch) -> None:
     assert "Neo4j is not reachable" in result.output and "graphrag-code neo4j start" in result.output
 
 
+def test_commands_fail_before_any_statement_when_neo4j_is_unreachable(monkeypatch) -> None:
+    """No statement is attempted (each would be retried by the driver for 15 s) when nothing answers."""
+    from graphrag_code.db import Graph
+
+    def attempted(self, name, /, **params):
+        raise AssertionError(f"statement {name} attempted")
+
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
+    monkeypatch.setattr(Graph, "run", attempted)
+    for args in (["status"], ["search", "x", "--no-vectors"], ["impact", "x", "--repo", "r"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 3 and "Neo4j is not reachable" in result.output, (args, result.output)
+
+
 def test_bad_repository_name_is_rejected(tmp_path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     result = CliRunner().invoke(main, ["index", str(tmp_path), "--name", "bad:name"])

@@ -291,6 +291,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
     # precision per resolved_by
     ran_files = {path for path, _line in executed}
     prec: dict[str, Counter] = defaultdict(Counter)
+    wrong_examples: dict[str, list[str]] = defaultdict(list)   # static edges the run never showed
     for e in calls:
         src_path = e["src"].split(":", 1)[1].split("#", 1)[0]
         if not src_path.startswith(PKG):
@@ -320,7 +321,11 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
             ok = (e["src"], e["dst"]) in rt_set
         prec[by]["testable"] += 1
         prec[by]["confirmed"] += int(ok)
-    precision = {by: {**c, "precision": round(c["confirmed"] / c["testable"], 3) if c["testable"] else None}
+        if not ok and len(wrong_examples[by]) < examples:
+            wrong_examples[by].append(f"{src_path}#{e['src'].split('#', 1)[-1]} -> {dst.get('path')}#"
+                                      f"{e['dst'].split('#', 1)[-1]} @ {sorted(e['props'].get('lines', []))[:3]}")
+    precision = {by: {**c, "precision": round(c["confirmed"] / c["testable"], 3) if c["testable"] else None,
+                      **({"unconfirmed_examples": wrong_examples[by]} if wrong_examples[by] else {})}
                  for by, c in sorted(prec.items())}
     tot = Counter()
     for c in prec.values():
@@ -462,7 +467,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--targets", type=int, default=200, help="impact targets sampled (seeded)")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--examples", type=int, default=5, help="missed runtime pairs listed per reason in the JSON")
+    ap.add_argument("--examples", type=int, default=5, help="missed runtime pairs (per reason) and unconfirmed static edges (per method) listed in the JSON")
     ap.add_argument("--refresh", action="store_true", help="fetch and record again")
     ap.add_argument("--json", type=Path, default=WORK / "report.json", help="where the report goes")
     ap.add_argument("--lsp", action="store_true", help="index with the Python language server pass (--lsp python)")

@@ -1,7 +1,9 @@
 // name: callers_step
 // One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it; for a method, the
 // callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
-// override; kind 'dispatch', via = the base method); for a constructor (__init__, __new__, constructor, ...),
+// override; kind 'dispatch', via = the base method); for a placeholder method (its body only raises
+// NotImplementedError: calls to it were resolved to its overrides), the callers of its overrides through it
+// (kind 'dispatch', via = the override); for a constructor (__init__, __new__, constructor, ...),
 // the callers of its class or of a subclass (kind 'constructor', via = the class called). Each caller carries
 // what entry-point classification needs: callers_in (incoming CALLS), dispatch_in (a base method it overrides
 // is called), head (first lines of its chunk: decorators), main_guard (a File whose module code has an
@@ -18,6 +20,14 @@ CALL (t) {
   WHERE bm.name = t.name AND bm <> t
   MATCH (c:CodeNode)-[e:CALLS]->(bm)
   RETURN c, e, 'dispatch' AS kind, bm {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
+                                        .is_test, label: 'Symbol'} AS via
+  UNION
+  MATCH (t:Symbol {kind: 'method', placeholder: true})<-[:CONTAINS]-(:Symbol)
+        <-[:INHERITS|IMPLEMENTS]-{1,4}(:Symbol)-[:CONTAINS]->(om:Symbol)
+  WHERE om.name = t.name
+  MATCH (c:CodeNode)-[e:CALLS]->(om)
+  WHERE e.resolved_by IN ['override', 'lsp_hierarchy']
+  RETURN c, e, 'dispatch' AS kind, om {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
                                         .is_test, label: 'Symbol'} AS via
   UNION
   MATCH (t:Symbol)<-[:CONTAINS]-(cls:Symbol)<-[:INHERITS]-{0,4}(sub:Symbol)

@@ -169,7 +169,7 @@ class _Builder:
             docstring=self._docstring(caps, body, start, head),
             body_start_line=body.start_point.row + 1 if body is not None else None,
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
-            abstract=self._abstract(start, core, body),
+            **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
         )
         if "owner" in caps:
@@ -183,22 +183,24 @@ class _Builder:
         self._def_nodes.append(node)
         self._name_bytes.append(caps["name"][0].start_byte)
 
-    def _abstract(self, start: Node, core: Node, body: Node | None) -> bool:
-        """A method declared to be overridden (see ``Definition.abstract``)."""
+    def _abstract(self, start: Node, core: Node, body: Node | None) -> dict[str, bool]:
+        """Whether a method is declared to be overridden (``Definition.abstract``) and whether its body cannot do
+        the work (``Definition.placeholder``)."""
         head = self.source[start.start_byte:(body.start_byte if body is not None else core.end_byte)]
         if re.search(rb"\babstract(method)?\b", head) or re.search(rb"\)[^;{]*=\s*0\s*;?\s*$", head):
-            return True                            # `abstract`, `@abstractmethod`, C++ pure virtual `= 0;`
+            return {"abstract": True, "placeholder": True}   # `abstract`, `@abstractmethod`, C++ `= 0;`
         if self.spec.name != "python" or body is None:
-            return False
+            return {"abstract": False, "placeholder": False}
         # the grammar gives a docstring and `...` bare or wrapped in an expression statement
         statements = [_core(c) for c in body.named_children if c.type != "comment"]
         if statements and statements[0].type == "string":
             statements = statements[1:]            # the docstring
         if len(statements) != 1:
-            return not statements                  # a docstring alone (a protocol method)
+            return {"abstract": not statements, "placeholder": False}   # a docstring alone (a protocol method)
         only = statements[0]
-        return only.type in ("pass_statement", "ellipsis") or (
-            only.type == "raise_statement" and b"NotImplementedError" in self.source[only.start_byte:only.end_byte])
+        raises = only.type == "raise_statement" and b"NotImplementedError" in self.source[only.start_byte:only.end_byte]
+        # `pass` / `...` bodies are hooks that run as no-ops when not overridden: abstract, not placeholders
+        return {"abstract": raises or only.type in ("pass_statement", "ellipsis"), "placeholder": raises}
 
     def _leading_start(self, node: Node) -> Node:
         """Extend a definition upwards over doc comments, attributes and annotations touching it."""

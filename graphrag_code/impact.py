@@ -512,7 +512,8 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
         reasons.append(f"{len(low)} call edge(s) walked have confidence < {LOW_CONFIDENCE}: they may be false")
     if dispatch:
         reasons.append(f"{len(dispatch)} call edge(s) reach a callee only through dynamic dispatch (a base-class "
-                       f"method it overrides): they may not reach it at run time")
+                       f"method it overrides, or an override of the placeholder it is): they may not reach it at "
+                       f"run time")
     return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
 
 

@@ -201,6 +201,7 @@ class _Run:
                 "signature": d.signature, "docstring": d.docstring, "start_line": d.start_line,
                 "end_line": d.end_line, "start_byte": d.start_byte, "end_byte": d.end_byte,
                 "visibility": d.visibility, "exported": d.exported, "is_test": test_symbol,
+                "placeholder": d.placeholder or None,
                 "parent_id": ids[d.parent] if d.parent is not None else None}})
         for c in ex.chunks:
             owner = ids[c.definition] if c.definition is not None else fid

@@ -27,6 +27,9 @@ class Definition:
     # declared to be overridden: @abstractmethod, a body that only raises NotImplementedError / is `pass` or
     # `...`, an `abstract` modifier: a call that lands here runs an override
     abstract: bool = False
+    # a subset of abstract: the body cannot do the work (it only raises NotImplementedError, or the method is
+    # declared abstract / pure virtual), so a call that lands here runs an override whenever one exists
+    placeholder: bool = False
     property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
 
 
@@ -94,6 +97,7 @@ class FileExtraction:
             "imports": [[i.module, i.name, i.alias, i.line, i.wildcard] for i in self.imports],
             "bases": [[b.owner, b.name, b.relation, b.line] for b in self.bases],
             "abstract": [i for i, d in enumerate(self.definitions) if d.abstract and d.kind == "method"],
+            "placeholders": [i for i, d in enumerate(self.definitions) if d.placeholder and d.kind == "method"],
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
         }
 

@@ -29,6 +29,8 @@ CONFIDENCE = {
     "lsp_external": 0.98,
     # the called name is a variable the server infers to hold this function or class (one; one of several)
     "lsp_held": 0.9, "lsp_held_alt": 0.6,
+    # a call that landed on a placeholder method goes to its overrides instead: one of several
+    "override": 0.6,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -48,6 +50,7 @@ class FileFacts:
     imports: list[list]       # [module, name, alias, line, wildcard]
     bases: list[list]         # [owner, name, relation, line]
     abstract: list[int] = field(default_factory=list)   # indexes of abstract methods (see Definition.abstract)
+    placeholders: list[int] = field(default_factory=list)   # indexes of Definition.placeholder methods
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
@@ -199,6 +202,7 @@ class _Resolver:
         self.use_lsp = use_lsp
         self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
+        self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
         self.properties: set[str] = set()                        # ids of property getters
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         self.out = Resolution()
@@ -525,29 +529,55 @@ class _Resolver:
         self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:{reason}")
         self.out.stats[f"unresolved:{reason.split(':')[0]}"] += 1
 
-    def _lsp_hierarchy(self) -> None:
-        """The server landed on an abstract method and named no implementation (jedi has no such request):
-        the overrides in subclasses, found through the INHERITS/IMPLEMENTS edges, are what runs."""
+    def _subclasses(self) -> dict[str, list[str]]:
         subclasses: dict[str, list[str]] = defaultdict(list)
         for etype, a, b in self.out.edges:
             if etype in ("INHERITS", "IMPLEMENTS"):
                 subclasses[b].append(a)
-        where = self.where
+        return subclasses
+
+    def _overrides(self, method: str, subclasses: dict[str, list[str]]) -> list[str]:
+        """The methods of the same name in the (transitive) subclasses of ``method``'s class."""
+        path, i = self.where[method]
+        f = self.files[path]
+        name, parent = f.defs[i][0], f.defs[i][3]
+        found, seen = [], set()
+        todo = list(subclasses.get(f.ids[parent], []) if parent is not None else [])
+        while todo and len(seen) < 200:
+            cls = todo.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            todo.extend(subclasses.get(cls, []))
+            cpath, ci = self.where[cls]
+            hit = self.ix.members.get((cpath, ci), {}).get(name)
+            if hit is not None:
+                found.append(self.files[cpath].ids[hit])
+        return found
+
+    def _lsp_hierarchy(self, subclasses: dict[str, list[str]]) -> None:
+        """The server landed on an abstract method and named no implementation (jedi has no such request):
+        the overrides in subclasses, found through the INHERITS/IMPLEMENTS edges, are what runs."""
         for src, dst, line in self.lsp_abstract:
-            path, i = where[dst]
-            f = self.files[path]
-            name, parent = f.defs[i][0], f.defs[i][3]
-            seen, todo = set(), list(subclasses.get(f.ids[parent], []) if parent is not None else [])
-            while todo and len(seen) < 200:
-                cls = todo.pop()
-                if cls in seen:
-                    continue
-                seen.add(cls)
-                todo.extend(subclasses.get(cls, []))
-                cpath, ci = where[cls]
-                hit = self.ix.members.get((cpath, ci), {}).get(name)
-                if hit is not None:
-                    self._call_edge(src, self.files[cpath].ids[hit], line, "lsp_hierarchy")
+            for override in self._overrides(dst, subclasses):
+                self._call_edge(src, override, line, "lsp_hierarchy")
+
+    def _dispatch_placeholders(self, subclasses: dict[str, list[str]]) -> None:
+        """A call that landed on a placeholder (a method whose body only raises NotImplementedError, or that is
+        declared abstract) runs an override whenever the class has any: the edge goes to the overrides instead
+        (``override``, or ``lsp_hierarchy`` when a language server gave the placeholder). An override calling
+        its own placeholder (``super().m()``) keeps the edge: that call does run it."""
+        for key in [k for k in self.out.edges if k[0] == "CALLS" and k[2] in self.placeholders]:
+            _, src, dst = key
+            overrides = self._overrides(dst, subclasses)
+            if not overrides or src in overrides:
+                continue
+            props = self.out.edges.pop(key)
+            method = "lsp_hierarchy" if props["resolved_by"].startswith("lsp") else "override"
+            for override in overrides:
+                for line in props["lines"]:
+                    self._call_edge(src, override, line, method, "calls:placeholder_dispatch")
+            self.out.stats["calls:" + props["resolved_by"]] -= len(props["lines"])
 
     def _implicit_call(self, src: str, implicit: str, answer: list | None, hit: tuple, name: str, line: int) -> None:
         """A call without call syntax (``CallSite.implicit``): a property read (``x.total``, ``total`` a getter of
@@ -578,6 +608,7 @@ class _Resolver:
             f.ids = f.ids or symbol_ids(self.repo, path, f.defs)
             self.where.update((sid, (path, i)) for i, sid in enumerate(f.ids))
             self.abstract.update(f.ids[i] for i in f.abstract)
+            self.placeholders.update(f.ids[i] for i in f.placeholders)
             self.properties.update(f.ids[i] for i in f.properties)
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
@@ -606,8 +637,11 @@ class _Resolver:
                 if dst != src:
                     self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
                                                         "resolved_by": target[2]})
+        subclasses = self._subclasses()
         if self.lsp_abstract:
-            self._lsp_hierarchy()
+            self._lsp_hierarchy(subclasses)
+        if self.placeholders:
+            self._dispatch_placeholders(subclasses)
         return self.out
 
 

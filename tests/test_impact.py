@@ -265,3 +265,36 @@ def test_overloads_are_one_candidate_and_the_last_definition_is_shown() -> None:
     assert "3 definitions of Cmd.main in core.py" in res.reason
     two = _choose("Cmd.main", [(sym(1, 10), "exact_qualified"), (sym(1, 10, "other.py"), "exact_qualified")], "name")
     assert two.ambiguous and two.node.path == "core.py"
+
+
+PLACEHOLDER_SHOP = '''class Exporter:
+    def run(self, rows):
+        return self.render(rows)
+
+    def render(self, rows):
+        raise NotImplementedError
+
+
+class CsvExporter(Exporter):
+    def render(self, rows):
+        return ",".join(rows)
+
+
+def export(rows):
+    return CsvExporter().run(rows)
+'''
+
+
+def test_a_placeholder_method_reaches_callers_through_its_overrides(graph, git_repo, repo_name) -> None:
+    git_repo.write("app/export.py", PLACEHOLDER_SHOP)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    # the call in run() goes to what runs: the override
+    direct = analyze_impact(graph, repo_name, "CsvExporter.render", depth=1)
+    assert grouped(direct) == {1: [("Exporter.run", "call", ["app/export.py:3"])]}
+    # changing the placeholder still puts run() at risk: reached through the override, flagged as dispatch
+    base = analyze_impact(graph, repo_name, "Exporter.render", depth=1)
+    assert grouped(base) == {1: [("Exporter.run", "dispatch", ["app/export.py:3"])]}
+    (run,) = base.callers
+    assert run.via.qualified_name == "CsvExporter.render"
+    assert any("dynamic dispatch" in r for r in base.completeness.reasons)

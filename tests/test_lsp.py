@@ -140,8 +140,11 @@ def test_abstract_methods_are_recognised() -> None:
         def k(): pass
         ''').encode(), "python")
     assert [py.definitions[i].name for i in py.facts()["abstract"]] == ["f", "g", "i"]   # methods only
+    # placeholders cannot do the work (`...` is a hook that runs as a no-op when not overridden)
+    assert [py.definitions[i].name for i in py.facts()["placeholders"]] == ["f", "g"]
     ts = extract(b"abstract class S { abstract get(): number; run() { return this.get(); } }", "typescript")
     assert [ts.definitions[i].name for i in ts.facts()["abstract"]] == ["get"]
+    assert [ts.definitions[i].name for i in ts.facts()["placeholders"]] == ["get"]
 
 
 def test_a_call_landing_on_an_abstract_method_reaches_its_overrides() -> None:
@@ -154,10 +157,14 @@ def test_a_call_landing_on_an_abstract_method_reaches_its_overrides() -> None:
                   [["sym", ["r:m.py#Base.run"], []]])
     concrete = resolve("r", {"m.py": base, "u.py": user}, use_lsp=True)
     assert {k[2] for k in concrete.edges if k[0] == "CALLS"} == {"r:m.py#Base.run"}   # a concrete method: as is
-    base.abstract = [1]
+    base.abstract = [1]    # a hook (`pass`, `...`): the base may run, so it keeps its edge
     res = resolve("r", {"m.py": base, "u.py": user}, use_lsp=True)
     calls = {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
     assert calls == {"r:m.py#Base.run": "lsp", "r:m.py#Sub.run": "lsp_hierarchy"}   # not the unrelated Other.run
+    base.placeholders = [1]   # it only raises NotImplementedError: only the override runs
+    res = resolve("r", {"m.py": base, "u.py": user}, use_lsp=True)
+    calls = {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {"r:m.py#Sub.run": "lsp_hierarchy"}
 
 
 def test_a_variable_the_server_inferred_is_a_call_of_what_it_holds() -> None:

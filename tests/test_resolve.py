@@ -57,3 +57,38 @@ def test_a_unique_method_name_that_builtin_types_share_is_no_evidence() -> None:
     calls = {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
     assert calls == {"r:t.py#Table.export_rows": "method_unique"}
     assert "d.update@2:dynamic" in res.unresolved["r:u.py#sync"]
+
+
+def _shell_classes() -> FileFacts:
+    """Base.complete calls self.format (a placeholder) and self.close (a hook); Bash and Fish override
+    format, Bash.format calls super().format(); Plain overrides nothing."""
+    f = _facts("shell.py", [["Base", "class", "Base", None, 1, 9], ["complete", "method", "Base.complete", 0, 2, 4],
+                            ["format", "method", "Base.format", 0, 5, 6], ["close", "method", "Base.close", 0, 7, 8],
+                            ["Bash", "class", "Bash", None, 10, 13], ["format", "method", "Bash.format", 4, 11, 12],
+                            ["Fish", "class", "Fish", None, 14, 16], ["format", "method", "Fish.format", 6, 15, 16],
+                            ["Plain", "class", "Plain", None, 17, 18]],
+               [[1, "format", "self", 3, 13], [1, "close", "self", 4, 13], [5, "format", "super()", 12, 23]],
+               language="python")
+    f.bases = [[4, "Base", "INHERITS", 10], [6, "Base", "INHERITS", 14], [8, "Base", "INHERITS", 17]]
+    f.abstract, f.placeholders = [2, 3], [2]
+    return f
+
+
+def test_a_call_of_a_placeholder_method_goes_to_its_overrides() -> None:
+    res = resolve("r", {"shell.py": _shell_classes()})
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): (v["resolved_by"], v["lines"], v["confidence"])
+             for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {
+        ("Base.complete", "Bash.format"): ("override", [3], 0.6),    # what runs: one of the overrides
+        ("Base.complete", "Fish.format"): ("override", [3], 0.6),
+        ("Base.complete", "Base.close"): ("self", [4], 0.95),        # a hook may run: it keeps its edge
+        ("Bash.format", "Base.format"): ("inherited", [12], 0.8),    # super().format() does run the base
+    }
+    assert res.stats["calls:placeholder_dispatch"] == 2 and res.stats["calls:self"] == 1
+
+
+def test_a_placeholder_without_overrides_keeps_its_edge() -> None:
+    f = _shell_classes()
+    f.bases = [[8, "Base", "INHERITS", 17]]          # only Plain, which overrides nothing
+    res = resolve("r", {"shell.py": f})
+    assert res.edges[("CALLS", "r:shell.py#Base.complete", "r:shell.py#Base.format")]["resolved_by"] == "self"

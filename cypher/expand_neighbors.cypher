@@ -1,5 +1,6 @@
 // name: expand_neighbors
-// Graph expansion, one hop from seed symbols: callees, callers, the enclosing definition, subtypes
+// Graph expansion, one hop from seed symbols: callees, callers (of a placeholder method: the calls that were
+// resolved to its overrides), the enclosing definition, subtypes
 // (subclasses / implementing types), the implementations of a method (same-named methods of subtypes of its
 // class: an interface method reaches its implementations, a base method its overrides) and, when $tests,
 // the tests that call it. At most $per_seed of each relation per seed, most confident edges first. Returns
@@ -12,6 +13,11 @@ CALL (s) {
   MATCH (s)-[e:CALLS]->(t:Symbol) RETURN t, 'callee' AS rel, e.lines AS lines, e.confidence AS confidence
   UNION ALL
   MATCH (t:Symbol)-[e:CALLS]->(s) WHERE NOT coalesce(t.is_test, false)
+  RETURN t, 'caller' AS rel, e.lines AS lines, e.confidence AS confidence
+  UNION ALL
+  MATCH (s {kind: 'method', placeholder: true})<-[:CONTAINS]-(:Symbol)<-[:INHERITS|IMPLEMENTS]-{1,4}(:Symbol)
+        -[:CONTAINS]->(om:Symbol {name: s.name})<-[e:CALLS]-(t:Symbol)
+  WHERE e.resolved_by IN ['override', 'lsp_hierarchy'] AND NOT coalesce(t.is_test, false)
   RETURN t, 'caller' AS rel, e.lines AS lines, e.confidence AS confidence
   UNION ALL
   MATCH (t:Symbol)-[e:CALLS]->(s) WHERE $tests AND t.is_test

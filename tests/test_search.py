@@ -200,6 +200,9 @@ SHAPES = '''class Shape:
     def area(self):
         raise NotImplementedError
 
+    def describe(self):
+        return f"area {self.area()}"
+
 
 class Square(Shape):
     def __init__(self, side):
@@ -235,8 +238,11 @@ def test_expansion_reaches_the_implementations_of_a_method(shapes) -> None:
     res = searcher.search("Shape.area", Filters(repo=repo), SearchOptions(k=10, channels=("symbol",), hops=1))
     assert res.hits[0].qualified_name == "Shape.area"
     impl = next(h for h in res.hits if h.qualified_name == "Square.area")
-    assert impl.channels.get("graph:implementation") == 1 and impl.start_line == 10
+    assert impl.channels.get("graph:implementation") == 1 and impl.start_line == 13
     assert any(v.startswith("implementation of Shape.area") for v in impl.via)
+    # describe() calls the placeholder; its edge goes to the override, and it is still a caller of Shape.area
+    caller = next(h for h in res.hits if h.qualified_name == "Shape.describe")
+    assert caller.channels.get("graph:caller") == 1 and "caller of Shape.area (line 6)" in caller.via
 
 
 def test_expansion_brings_the_tests_that_call_a_hit_only_for_test_questions(shapes) -> None:
@@ -290,3 +296,12 @@ def test_cross_encoder_reranks_search_results(indexed, tmp_path) -> None:
     res = searcher.search("sign", Filters(repo=repo), OPTS)
     assert res.reranker == "cross-encoder:ce"
     assert res.hits[0].qualified_name == "validate_refresh_token"      # the one whose code says "expiry"
+
+
+def test_what_calls_a_placeholder_lists_the_calls_resolved_to_its_overrides(shapes, graph) -> None:
+    searcher, repo = shapes
+    res = searcher.search("what calls Shape.area?", Filters(repo=repo), SearchOptions(k=5, channels=("symbol",)))
+    assert res.hits[0].qualified_name == "Shape.describe" and res.hits[0].channels.get("graph:caller") == 1
+    (detail,) = graph.run("symbol_detail", id=f"{repo}:app/shapes.py#Shape.area")
+    assert [(c["qualified_name"], c["lines"], c["via"]) for c in detail["callers"]] == [
+        ("Shape.describe", [6], "Square.area")]

@@ -533,6 +533,12 @@ def find_paths(graph: Graph, repo: str, source: str, target: str, *, max_hops: i
         if res.members:
             notes.append(f"{res.node.display} is a {res.node.kind}: paths from/to any of its {len(res.members)} "
                          f"members count")
+    overrides = [node_ref(r["node"], repo, commit)
+                 for r in graph.run("placeholder_overrides", ids=[n.id for n in (dst.node, *dst.variants)])]
+    if overrides:   # calls that landed on a placeholder were resolved to its overrides: reaching one counts
+        dst.members += overrides
+        notes.append(f"{dst.node.display} only raises NotImplementedError (or is abstract): calls to it go to its "
+                     f"{len(overrides)} override(s), and paths to any of them count")
     if src.node.id == dst.node.id:
         raise InputError(f"{source!r} and {target!r} resolve to the same node ({src.node.id})")
     # one endpoint may lie inside the other (a method and its class): the chosen nodes stay, the expansions give way

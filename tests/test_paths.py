@@ -335,3 +335,18 @@ def test_cli_path_text_json_and_errors(shop, monkeypatch) -> None:
     monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:9")
     down = runner.invoke(path_command, ["a", "b", "--repo", "x"])
     assert down.exit_code == 3 and "Neo4j is not reachable" in down.output
+
+
+def test_a_path_to_a_placeholder_ends_at_the_override_its_call_was_resolved_to(graph, git_repo, repo_name) -> None:
+    from test_impact import PLACEHOLDER_SHOP
+
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("app/export.py", PLACEHOLDER_SHOP)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    r = find_paths(graph, repo_name, "export", "Exporter.render")
+    assert [[(h.caller.display, h.callee.display, h.citations) for h in p.hops] for p in r.paths] == [[
+        ("export", "Exporter.run", ["app/export.py:15"]),
+        ("Exporter.run", "CsvExporter.render", ["app/export.py:3"])]]
+    assert any("only raises NotImplementedError" in n for n in r.notes)

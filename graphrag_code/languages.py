@@ -21,6 +21,9 @@ class LanguageSpec:
     namespace_kinds: frozenset[str] = frozenset()
     self_names: tuple[str, ...] = ()  # receivers meaning "this object"
     implicit_this: bool = False       # a bare name inside a method may be a member of its class (Java, C++, C#)
+    # functions assigned to object properties (`app.set = function`, `View.prototype.render = function`) are
+    # members of that object: `this` in them is the object, and their names are no lexical bindings (JS, TS)
+    member_assignments: bool = False
     comment_prefixes: tuple[str, ...] = ("//", "/*", "*", "*/")
     test_path: re.Pattern[str] = field(default=re.compile(r"(^|/)(tests?|__tests__|spec)/"))
     test_name: re.Pattern[str] = field(default=re.compile(r"^(test_?|Test)"))
@@ -48,14 +51,14 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("python", "python", (".py", ".pyi"), leading_types=frozenset({"comment"}),
                  self_names=("self", "cls"), comment_prefixes=("#",), builtin_methods=_PYTHON_BUILTIN_METHODS,
                  test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
-    LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), self_names=("this",),
+    LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), self_names=("this",), member_assignments=True,
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$")),
-    LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), self_names=("this",),
+    LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), self_names=("this",), member_assignments=True,
                  leading_types=frozenset({"comment", "decorator"}),  # method decorators are class-body siblings
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$")),
-    LanguageSpec("tsx", "tsx", (".tsx",), self_names=("this",), leading_types=frozenset({"comment", "decorator"}),
+    LanguageSpec("tsx", "tsx", (".tsx",), self_names=("this",), member_assignments=True, leading_types=frozenset({"comment", "decorator"}),
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$")),
     LanguageSpec("go", "go", (".go",), test_path=re.compile(r"_test\.go$"), test_name=re.compile(r"^(Test|Benchmark|Example|Fuzz)")),

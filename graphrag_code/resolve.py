@@ -292,7 +292,7 @@ class _Resolver:
             hit = self.member_of_own_class(f, caller, name)
             if hit:
                 return hit[0], hit[1], "self"
-        top = self.ix.top[f.path].get(name)
+        top = [i for i in self.ix.top[f.path].get(name, []) if self._binds(f, i)]
         if top:
             return f.path, top[-1], "same_file"
         bind = self.bindings[f.path].get(name)
@@ -313,10 +313,16 @@ class _Resolver:
                     for i in self.ix.top.get(p, {}).get(name, [])]
             if len(hits) == 1:
                 return hits[0][0], hits[0][1], "same_package"
-        hits = [h for h in self.ix.global_top.get(name, []) if self.files[h[0]].language == f.language]
+        hits = [h for h in self.ix.global_top.get(name, []) if self.files[h[0]].language == f.language
+                and self._binds(self.files[h[0]], h[1])]
         if len(hits) == 1:
             return hits[0][0], hits[0][1], "global_unique"
         return None
+
+    def _binds(self, f: FileFacts, i: int) -> bool:
+        """Whether top-level definition ``i`` binds its name: `res.send = function send() {}` sets a property;
+        a bare `send()` elsewhere calls some other `send` (Express: `var send = require('send')`)."""
+        return not (LANGUAGES[f.language].member_assignments and "." in f.defs[i][2])
 
     def _reexport(self, paths: list[str], name: str) -> tuple[str, int] | None:
         """`pkg.name()` where pkg/__init__.py only imports `name` from a submodule: follow that import."""
@@ -385,8 +391,9 @@ class _Resolver:
             return "unresolved", "super-unknown"
         if receiver in spec.self_names:
             cls = self.enclosing_class(f, caller)
-            if cls is None and spec.implicit_this and caller is not None:
-                hit = self.member_of_own_class(f, caller, name)        # `this->x()` in `void B::Run() {`
+            if cls is None and (spec.implicit_this or spec.member_assignments) and caller is not None:
+                # `this->x()` in `void B::Run() {`; `this.set()` in `app.defaultConfiguration = function () {`
+                hit = self.member_of_own_class(f, caller, name)
                 if hit:
                     return hit[0], hit[1], "self"
             if cls is not None:
@@ -426,16 +433,23 @@ class _Resolver:
         return "unresolved", "dynamic" if hits else "unknown"
 
     def _named_after_type(self, f: FileFacts, receiver: str, name: str) -> tuple[str, int] | None:
-        """`constructorConstructor.get()`, `this.subscriber.next()`, `builder_->Build()`: a receiver (a field, a
-        variable; C++ members' trailing and Python's leading underscores aside) named after the one type of that
-        name in the repository that has such a method is, by the usual convention, of that type."""
+        """`constructorConstructor.get()`, `this.subscriber.next()`, `builder_->Build()`, `layer.handle_request()`:
+        a receiver (a field, a variable; C++ members' trailing and Python's leading underscores aside) named after
+        the one type of that name in the repository that has such a method (in JavaScript, a constructor function
+        whose prototype has it) is, by the usual convention, of that type."""
         last = re.split(r"\.|->|::", receiver)[-1].strip("_")
         if not last.isidentifier() or last.lower() == last.upper():
             return None
         types = [t for t in self.ix.types.get(last.lower(), []) if self.files[t[0]].language == f.language]
-        if len(types) != 1:
-            return None
-        return self.class_member(types[0][0], types[0][1], name)
+        if len(types) == 1:
+            return self.class_member(types[0][0], types[0][1], name)
+        if LANGUAGES[f.language].member_assignments and not types:
+            # a constructor function and its prototype: `layer.handle_request()`, `Layer.prototype.handle_request`
+            hits = [h for h in self.ix.qualified.get(f"{last[0].upper()}{last[1:]}.prototype.{name}", [])
+                    if self.files[h[0]].language == f.language]
+            if len(hits) == 1:
+                return hits[0]
+        return None
 
     def _impl_method(self, f: FileFacts, owner: int, name: str) -> tuple[str, int] | None:
         """Rust: a method of a type may live in any `impl Type` block of the same file."""

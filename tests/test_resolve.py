@@ -92,3 +92,35 @@ def test_a_placeholder_without_overrides_keeps_its_edge() -> None:
     f.bases = [[8, "Base", "INHERITS", 17]]          # only Plain, which overrides nothing
     res = resolve("r", {"shell.py": f})
     assert res.edges[("CALLS", "r:shell.py#Base.complete", "r:shell.py#Base.format")]["resolved_by"] == "self"
+
+
+def test_javascript_this_in_a_function_assigned_to_an_object_is_that_object() -> None:
+    # application.js: `app.init = function () { this.set(...); send(...) }`, `app.set = function set() {}`,
+    # `var send = require('send')` is not indexed: a bare send() is not the property res.send of response.js
+    app = _facts("lib/application.js", [["init", "function", "app.init", None, 1, 4],
+                                         ["set", "function", "app.set", None, 5, 6],
+                                         ["lookup", "function", "View.prototype.lookup", None, 7, 8],
+                                         ["render", "function", "View.prototype.render", None, 9, 11]],
+                 [[0, "set", "this", 2, 9], [0, "send", None, 3, 4], [3, "lookup", "this", 10, 9],
+                  [0, "render", "this", 4, 9]], language="javascript")
+    res_js = _facts("lib/response.js", [["send", "function", "res.send", None, 1, 2]], [], language="javascript")
+    res = resolve("r", {f.path: f for f in (app, res_js)})
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS"}
+    assert calls == {("app.init", "app.set"): "self", ("View.prototype.render", "View.prototype.lookup"): "self"}
+    unresolved = res.unresolved["r:lib/application.js#app.init"]
+    assert "send@3:unknown" in unresolved            # not res.send: a property assignment binds no name
+    assert "this.render@4:self-unknown" in unresolved   # app has no render (View.prototype's is another object)
+
+
+def test_javascript_receiver_named_after_a_constructor_with_that_prototype_method() -> None:
+    layer = _facts("lib/layer.js", [["Layer", "function", "Layer", None, 1, 3],
+                                    ["handle_request", "function", "Layer.prototype.handle_request", None, 4, 6]],
+                   [], language="javascript")
+    router = _facts("lib/router.js", [["handle", "function", "proto.handle", None, 1, 5]],
+                    [[0, "handle_request", "layer", 2, 6], [0, "handle_request", "this.layer", 3, 11],
+                     [0, "close", "layer", 4, 6]], language="javascript")
+    res = resolve("r", {f.path: f for f in (layer, router)})
+    calls = {(k[2], tuple(v["lines"])): v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {("r:lib/layer.js#Layer.prototype.handle_request", (2, 3)): "receiver_name"}
+    assert "layer.close@4:unknown" in res.unresolved["r:lib/router.js#proto.handle"]

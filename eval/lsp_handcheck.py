@@ -257,10 +257,15 @@ class Dump:
                     by = {self.strip(d): "lsp" if len(found) == 1 else "lsp_alt" for d in found}
                     impls = [i for i in answer[2] if i in self.sym_name and i not in found]
                     by.update({self.strip(i): "lsp_impl" if len(impls) == 1 else "lsp_impls" for i in impls})
+                    here = {dst for etype, dst, rb in self.edges.get((src, line), []) if etype == "CALLS"}
                     for etype, dst, rb in self.edges.get((src, line), []):
                         if rb == "lsp_hierarchy" and self.sym_name.get(dst) == name:
                             by.setdefault(self.strip(dst), rb)
-                    return list(by), by
+                    # what the resolver kept of the answer: a placeholder's edge went to its overrides, an
+                    # interface (never called) got none
+                    by = {d: rb for d, rb in by.items() if self.prefix + d in here}
+                    if by:
+                        return list(by), by
         # CALLS edges at (caller, line): attribute to this call by the target's name when the line has several
         same_line = [c for c in calls if c[0] == caller and c[3] == line]
         names_on_line = {c[1] for c in same_line}

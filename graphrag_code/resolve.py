@@ -491,6 +491,13 @@ class _Resolver:
             defs = [i for i in answer[1] if i in self.where]
             if not defs:
                 return False          # stale: the symbol it named is gone
+            if all(self._kind(d) == "interface" for d in defs) and \
+                    not [i for i in answer[2] if i in self.where and i not in defs]:
+                # `new EmptyError()` where the interface EmptyError shares its name with the (unindexed) const
+                # that constructs: no code of an interface runs
+                self._unresolved(src, receiver, name, line, "interface")
+                self.out.stats["lsp:interface"] += 1
+                return True
             ts_dst = self.files[hit[0]].ids[hit[1]] if hit[0] != "unresolved" else None
             self.out.stats["lsp:" + ("agreed" if ts_dst in defs else "added" if ts_dst is None else "corrected")] += 1
             method = "lsp" if len(defs) == 1 else "lsp_alt"
@@ -637,6 +644,8 @@ class _Resolver:
                     continue
                 if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
                     continue
+                if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
+                    hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
                 if hit[0] == "unresolved":
                     self._unresolved(src, receiver, name, line, hit[1])
                     continue

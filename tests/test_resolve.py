@@ -124,3 +124,17 @@ def test_javascript_receiver_named_after_a_constructor_with_that_prototype_metho
     calls = {(k[2], tuple(v["lines"])): v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
     assert calls == {("r:lib/layer.js#Layer.prototype.handle_request", (2, 3)): "receiver_name"}
     assert "layer.close@4:unknown" in res.unresolved["r:lib/router.js#proto.handle"]
+
+
+def test_an_interface_is_never_the_callee() -> None:
+    # EmptyError.ts: `export interface EmptyError extends Error {}` and `export const EmptyError = createErrorClass(...)`
+    # (the const, what `new EmptyError()` constructs, is no indexed definition)
+    err = _facts("EmptyError.ts", [["EmptyError", "interface", "EmptyError", None, 1, 2]], [], language="typescript")
+    user = _facts("op.ts", [["throwIfEmpty", "function", "throwIfEmpty", None, 1, 3]],
+                  [[0, "EmptyError", None, 2, 10]], language="typescript")
+    user.imports = [["./EmptyError", "EmptyError", None, 1, False]]
+    for use_lsp in (False, True):
+        user.lsp = {"answers": [["sym", ["r:EmptyError.ts#EmptyError"], []]]} if use_lsp else None
+        res = resolve("r", {f.path: f for f in (err, user)}, use_lsp=use_lsp)
+        assert not [k for k in res.edges if k[0] == "CALLS"], use_lsp
+        assert res.unresolved["r:op.ts#throwIfEmpty"] == ["EmptyError@2:interface"]

@@ -171,6 +171,8 @@ class _Builder:
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
+            param_types=self._param_types(core) if self.spec.name == "python" and kind in ("function", "method")
+            else {},
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -216,6 +218,26 @@ class _Builder:
             start = sibling
             sibling = sibling.prev_named_sibling
         return start
+
+    def _param_types(self, core: Node) -> dict[str, str]:
+        """Python parameters -> the one class each is annotated with (`ctx: Context`, `param:
+        "t.Optional[Parameter]"`, `f: click.File | None`), or "" (no annotation, a builtin, a union of two
+        classes, a generic): a parameter shadows one of the same name in an enclosing function."""
+        params = core.child_by_field_name("parameters")
+        out: dict[str, str] = {}
+        for p in params.named_children if params is not None else []:
+            if p.type == "identifier":           # unannotated: it still shadows a parameter of an outer function
+                out[_text(p)] = ""
+                continue
+            if p.type not in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+                continue
+            name = p.child_by_field_name("name") or next((c for c in p.named_children if c.type == "identifier"), None)
+            annotation = p.child_by_field_name("type")
+            if name is not None:
+                out[_text(name)] = (_annotated_class(_text(annotation)) or "") if annotation is not None else ""
+        out.pop("self", None)
+        out.pop("cls", None)
+        return out
 
     def _signature(self, core: Node, body: Node | None) -> str:
         end = body.start_byte if body is not None and body.start_byte > core.start_byte else core.end_byte
@@ -487,3 +509,22 @@ if __name__ == "__main__":  # python -m graphrag_code.extract FILE LANGUAGE: pri
     lang = sys.argv[2] if len(sys.argv) > 2 else language_for_path(file_path)
     with open(file_path, "rb") as fh:
         print(json.dumps(summarize(extract(fh.read(), lang)), indent=1))
+
+
+_OPTIONAL = re.compile(r"^(?:(?:t|typing)\.)?Optional\[(.*)\]$")
+
+
+def _annotated_class(text: str) -> str | None:
+    """The one class an annotation names: `Context`, `"Context"`, `t.Optional["Context"]`, `Context | None`,
+    `click.Context` -> `Context`; builtins and containers (`str`, `t.List[X]`) -> None."""
+    text = text.strip().strip("\"'").strip()
+    m = _OPTIONAL.match(text)
+    if m:
+        text = m.group(1).strip().strip("\"'")
+    parts = [p.strip().strip("\"'") for p in text.split("|")]
+    parts = [p for p in parts if p != "None"]
+    if len(parts) != 1 or not re.fullmatch(r"[A-Za-z_][\w.]*", parts[0]):
+        return None
+    last = parts[0].rsplit(".", 1)[-1]
+    return last if last[:1].isupper() and not last.isupper() else None
+

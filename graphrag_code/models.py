@@ -30,6 +30,8 @@ class Definition:
     # a subset of abstract: the body cannot do the work (it only raises NotImplementedError, or the method is
     # declared abstract / pure virtual), so a call that lands here runs an override whenever one exists
     placeholder: bool = False
+    # Python: parameters annotated with a class (`ctx: Context`, `param: "t.Optional[Parameter]"`) -> class name
+    param_types: dict[str, str] = field(default_factory=dict)
     property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
 
 
@@ -99,6 +101,10 @@ class FileExtraction:
             "abstract": [i for i, d in enumerate(self.definitions) if d.abstract and d.kind == "method"],
             "placeholders": [i for i, d in enumerate(self.definitions) if d.placeholder and d.kind == "method"],
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
+            # a function's parameters when one names a class, or when it is nested (its parameters may shadow)
+            "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
+                any(d.param_types.values()) or (d.parent is not None and
+                                                self.definitions[d.parent].kind in ("function", "method")))],
         }
 
 

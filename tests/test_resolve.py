@@ -138,3 +138,49 @@ def test_an_interface_is_never_the_callee() -> None:
         res = resolve("r", {f.path: f for f in (err, user)}, use_lsp=use_lsp)
         assert not [k for k in res.edges if k[0] == "CALLS"], use_lsp
         assert res.unresolved["r:op.ts#throwIfEmpty"] == ["EmptyError@2:interface"]
+
+
+def test_a_parameter_annotated_with_a_class_is_of_that_class() -> None:
+    from graphrag_code.extract import extract
+
+    core = extract(b'''import typing as t
+
+
+class Context:
+    def fail(self, message):
+        raise SystemExit(message)
+
+
+class Logger:
+    def fail(self, message):
+        return message
+
+
+class Command:
+    def run(self, ctx: "Context", other: t.Optional[str] = None, *, maybe: t.Optional["Context"] = None):
+        ctx.fail("no")
+        maybe.fail("no")
+        other.fail("no")
+
+        def inner():
+            ctx.fail("inner")
+        return inner
+
+
+def shadowed(ctx: Context):
+    def nested(ctx):
+        ctx.fail("which?")
+''', "python")
+    run = next(d for d in core.definitions if d.name == "run")
+    assert run.param_types == {"ctx": "Context", "other": "", "maybe": "Context"}
+    f = FileFacts("core.py", "python", **core.facts())
+    f.ids = symbol_ids("r", "core.py", f.defs)
+    res = resolve("r", {"core.py": f})
+    calls = {(k[1].split("#")[1], tuple(v["lines"])): v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[2] == "r:core.py#Context.fail"}
+    # through the parameter of the caller and of the function around it; `other: str` is no class of ours, and
+    # nested's own `ctx` (unannotated) shadows shadowed's
+    assert calls == {("Command.run", (16, 17)): "annotation", ("Command.run.inner", (21,)): "annotation"}
+    unresolved = res.unresolved
+    assert "other.fail@18:dynamic" in unresolved["r:core.py#Command.run"]
+    assert "ctx.fail@27:dynamic" in unresolved["r:core.py#shadowed.nested"]

@@ -1,10 +1,10 @@
 // name: path_files
-// Path seeds, step 1: the files whose path contains one of the query's terms (a cheap substring prefilter;
-// the caller matches whole path segments and scores the files).
+// Path seeds, step 1: the files whose path contains one of the paths the query names (a cheap substring
+// prefilter; the caller keeps the files whose path is that path or ends with it).
 // returns: repo, path
-// params: terms, repo, limit
+// params: paths, repo, limit
 MATCH (f:File)
 WHERE ($repo IS NULL OR f.repo = $repo)
-  AND any(t IN $terms WHERE toLower(f.path) CONTAINS t)
+  AND any(p IN $paths WHERE toLower(f.path) CONTAINS p)
 RETURN f.repo AS repo, f.path AS path
 LIMIT $limit

@@ -20,7 +20,7 @@ from .cli_neo4j import neo4j_group
 from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
 from .errors import GraphragError
-from .rerankers import RERANKERS
+from .rerankers import RERANKERS, make_reranker
 
 SAMPLE_CYPHER = ("MATCH (r:Repository {id: $repo})-[:CONTAINS]->(f:File)-[:CONTAINS]->(s:Symbol)"
                  "-[c:CALLS]->(t:Symbol) RETURN f, s, c, t LIMIT 50")
@@ -240,7 +240,6 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
            reranker_model: str | None, show_text: bool, as_json: bool, explain: bool) -> None:
     """Find the code that answers QUERY: an identifier (parseFlow, OrderService.cancel), a stack trace or
     error message, or a question in plain words. Each hit says where it is and which channel found it."""
-    from .rerankers import make_reranker
     from .search import Filters, Searcher, SearchOptions, channels_for
 
     ranker = make_reranker(reranker or "none", reranker_model)
@@ -459,7 +458,6 @@ def _api_config(host: str):
 
     tokens, token_repos = parse_tokens(os.environ.get("GRAPHRAG_API_TOKENS", ""))
     roots = tuple(Path(p) for p in os.environ.get("GRAPHRAG_INDEX_ROOTS", "").split(os.pathsep) if p.strip())
-    from .rerankers import make_reranker
     return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0], index_roots=roots,
                      token_repos=token_repos, reranker_loader=make_reranker)
 

@@ -116,6 +116,59 @@ def onnx_session(model_path: Path, threads: int | None) -> Any:
         raise ConfigError(f"cannot load ONNX model {model_path}: {exc}") from exc
 
 
+class OnnxTextModel:
+    """What every ONNX text model here shares: the onnxruntime session, its token inputs (``input_ids`` and
+    optionally ``attention_mask``, ``token_type_ids``, int32 or int64) and the model's ``tokenizer.json``,
+    truncating at ``max_tokens`` (``truncation``: the tokenizers strategy; pairs may cut only the second text)
+    and never padding: batches are padded by ``feeds`` with the file's pad id."""
+
+    def __init__(self, model_path: Path, tokenizer_path: Path, max_tokens: int, threads: int | None,
+                 truncation: str = "longest_first") -> None:
+        np, _, Tokenizer = _require_onnx()
+        self.np = np
+        self.session = onnx_session(model_path, threads)
+        inputs = {i.name: i for i in self.session.get_inputs()}
+        if "input_ids" not in inputs or set(inputs) - set(_MODEL_INPUTS):
+            raise ConfigError(f"{model_path}: unsupported model inputs {sorted(inputs)}; expected input_ids and "
+                              f"optionally attention_mask, token_type_ids")
+        self.inputs = [n for n in _MODEL_INPUTS if n in inputs]
+        self._int_type = {n: (np.int32 if "int32" in inputs[n].type else np.int64) for n in self.inputs}
+        try:
+            tok = Tokenizer.from_file(str(tokenizer_path))
+        except Exception as exc:  # tokenizers raises a bare Exception on a malformed file
+            raise ConfigError(f"cannot load tokenizer {tokenizer_path}: {exc}") from exc
+        # The file's own settings win otherwise (gt's truncates at 128 and pads to 128): set both explicitly
+        self.pad_id = int((tok.padding or {}).get("pad_id") or 0)
+        tok.enable_truncation(max_length=max_tokens, strategy=truncation)
+        tok.no_padding()
+        self.tokenizer = tok
+
+    def feeds(self, encodings: list) -> tuple[dict[str, Any], Any]:
+        """The model's inputs for a batch of encodings, padded to the longest; and the attention mask."""
+        np = self.np
+        width = max(1, max(len(e.ids) for e in encodings))
+        ids = np.full((len(encodings), width), self.pad_id, dtype=np.int64)
+        mask = np.zeros((len(encodings), width), dtype=np.int64)
+        types = np.zeros((len(encodings), width), dtype=np.int64)
+        for row, e in enumerate(encodings):
+            n = len(e.ids)
+            ids[row, :n] = e.ids
+            mask[row, :n] = 1
+            types[row, :n] = e.type_ids
+        arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        return {n: arrays[n].astype(self._int_type[n], copy=False) for n in self.inputs}, mask
+
+
+def tokenizer_beside(onnx_file: Path, directory: Path) -> Path:
+    """The ``tokenizer.json`` next to a model file, or in the model's directory."""
+    found = next((p for p in (onnx_file.parent / "tokenizer.json", directory / "tokenizer.json") if p.is_file()),
+                 None)
+    if found is None:
+        raise ConfigError(f"{onnx_file} has no tokenizer.json beside it",
+                          hint="save the model's fast tokenizer (tokenizer.json) into the same directory")
+    return found
+
+
 class OnnxEmbedder:
     """An ONNX sentence-embedding model run by onnxruntime on the CPU.
 
@@ -127,8 +180,7 @@ class OnnxEmbedder:
     def __init__(self, model_path: Path, tokenizer_path: Path, *, model_id: str,
                  max_tokens: int = DEFAULT_MAX_TOKENS, threads: int | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE) -> None:
-        np, _, Tokenizer = _require_onnx()
-        self._np = np
+        self._np, _, _ = _require_onnx()
         model_path, tokenizer_path = Path(model_path), Path(tokenizer_path)
         for p in (model_path, tokenizer_path):
             if not p.is_file():
@@ -143,34 +195,16 @@ class OnnxEmbedder:
         self.model_path, self.tokenizer_path = model_path, tokenizer_path
 
         started = time.perf_counter()
-        self._session = onnx_session(model_path, self.threads)
-
-        inputs = {i.name: i for i in self._session.get_inputs()}
-        unknown = set(inputs) - set(_MODEL_INPUTS)
-        if "input_ids" not in inputs or unknown:
-            raise ConfigError(f"{model_path}: unsupported model inputs {sorted(inputs)}; expected input_ids and "
-                              f"optionally attention_mask, token_type_ids")
-        self._inputs = [n for n in _MODEL_INPUTS if n in inputs]
-        self._int_type = {n: (np.int32 if "int32" in inputs[n].type else np.int64) for n in self._inputs}
-        outputs = {o.name: o for o in self._session.get_outputs()}
+        self._model = OnnxTextModel(model_path, tokenizer_path, max_tokens, self.threads)
+        session = self._model.session
+        outputs = {o.name: o for o in session.get_outputs()}
         chosen = next((n for n in (*_POOLED_OUTPUTS, *_HIDDEN_OUTPUTS) if n in outputs),
-                      self._session.get_outputs()[0].name)
+                      session.get_outputs()[0].name)
         self._output = chosen
         shape = outputs[chosen].shape
         if len(shape) not in (2, 3):
             raise ConfigError(f"{model_path}: output {chosen!r} has shape {shape}; expected (batch, [seq,] dim)")
         self._pooled = len(shape) == 2
-
-        try:
-            tok = Tokenizer.from_file(str(tokenizer_path))
-        except Exception as exc:  # tokenizers raises a bare Exception on a malformed file
-            raise ConfigError(f"cannot load tokenizer {tokenizer_path}: {exc}") from exc
-        # The file's own settings win otherwise (gt's truncates at 128 and pads to 128): set both explicitly;
-        # batches are padded here, per batch, with the file's pad id (masked out either way).
-        self._pad_id = int((tok.padding or {}).get("pad_id") or 0)
-        tok.enable_truncation(max_length=max_tokens)
-        tok.no_padding()
-        self._tokenizer = tok
         dim = shape[-1]
         self.dim = dim if isinstance(dim, int) and dim > 0 else len(self._run_sorted(["dimension probe"])[0])
         self.load_seconds = time.perf_counter() - started
@@ -181,7 +215,7 @@ class OnnxEmbedder:
 
     def token_counts(self, texts: list[str]) -> list[int]:
         """Tokens each text is given to the model (after truncation, special tokens included)."""
-        return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
+        return [len(e.ids) for e in self._model.tokenizer.encode_batch(texts)]
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
@@ -190,24 +224,13 @@ class OnnxEmbedder:
 
     def _run_sorted(self, texts: list[str]) -> list[list[float]]:
         np = self._np
-        encodings = self._tokenizer.encode_batch(texts)
+        encodings = self._model.tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out: list[list[float] | None] = [None] * len(texts)
         for start in range(0, len(order), self.batch_size):
             idx = order[start:start + self.batch_size]
-            width = max(1, max(len(encodings[i].ids) for i in idx))
-            ids = np.full((len(idx), width), self._pad_id, dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            types = np.zeros((len(idx), width), dtype=np.int64)
-            for row, i in enumerate(idx):
-                e = encodings[i]
-                n = len(e.ids)
-                ids[row, :n] = e.ids
-                mask[row, :n] = 1
-                types[row, :n] = e.type_ids
-            arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-            feeds = {n: arrays[n].astype(self._int_type[n], copy=False) for n in self._inputs}
-            hidden = self._session.run([self._output], feeds)[0].astype(np.float32, copy=False)
+            feeds, mask = self._model.feeds([encodings[i] for i in idx])
+            hidden = self._model.session.run([self._output], feeds)[0].astype(np.float32, copy=False)
             if self._pooled:
                 pooled = hidden
             else:
@@ -313,7 +336,7 @@ def _resource(module: Any, name: str) -> Path:
     return Path(str(files(module.__name__).joinpath(name)))
 
 
-def _find_onnx(directory: Path) -> Path | None:
+def find_onnx(directory: Path) -> Path | None:
     for candidate in (directory / "model.onnx", directory / "onnx" / "model.onnx"):
         if candidate.is_file():
             return candidate
@@ -353,14 +376,10 @@ def load_embedder(name_or_path: str | os.PathLike | None = None, *, threads: int
     if force_st:
         return SentenceTransformerEmbedder(path, model_id=_st_model_id(path.name, path, max_tokens),
                                            max_tokens=max_tokens, batch_size=batch_size, threads=threads)
-    onnx_file = path if path.is_file() and path.suffix == ".onnx" else _find_onnx(path)
+    onnx_file = path if path.is_file() and path.suffix == ".onnx" else find_onnx(path)
     directory = path.parent if path.is_file() else path
     if onnx_file is not None:
-        tok_file = next((p for p in (onnx_file.parent / "tokenizer.json", directory / "tokenizer.json")
-                         if p.is_file()), None)
-        if tok_file is None:
-            raise ConfigError(f"{onnx_file} has no tokenizer.json beside it",
-                              hint="save the model's fast tokenizer (tokenizer.json) into the same directory")
+        tok_file = tokenizer_beside(onnx_file, directory)
         model_id = make_model_id(directory.name or "model", _sha256_file(onnx_file), _sha256_file(tok_file),
                                  f"max_tokens={max_tokens}")
         return OnnxEmbedder(onnx_file, tok_file, model_id=model_id, max_tokens=max_tokens, threads=threads,

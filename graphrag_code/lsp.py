@@ -42,7 +42,7 @@ from pathlib import Path
 
 from . import lsp_servers
 from .discovery import git_blob_sha
-from .resolve import FileFacts
+from .resolve import FileFacts, implicit_of
 
 # our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
 SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
@@ -203,7 +203,7 @@ class _Asker:
         sites: dict[int, tuple[int, int]] = {}          # call index -> (line0, UTF-16 column) of the called name
         for k, call in enumerate(f.calls):
             name, line, column = call[1], call[3], (call[4] if len(call) > 4 else None)
-            if _implicit(call) == "with":      # the site is the object's name: what type is it?
+            if implicit_of(call) == "with":      # the site is the object's name: what type is it?
                 name = re.split(r"\.|\s", call[2] or "")[-1]
             if column is None or line - 1 >= len(lines) or not name or \
                     lines[line - 1][column:column + len(name.encode())] != name.encode():
@@ -212,11 +212,11 @@ class _Asker:
         with self.server.open_file(path):
             if self.hierarchy:
                 await self._ask_hierarchy(path, f, lines, {k: v for k, v in sites.items()
-                                                           if not _implicit(f.calls[k])}, answers)
+                                                           if not implicit_of(f.calls[k])}, answers)
             for k, (line0, col16) in sites.items():
                 if answers[k] is None:
                     self.report.asked += 1
-                    if _implicit(f.calls[k]) == "with":
+                    if implicit_of(f.calls[k]) == "with":
                         answers[k] = await self._object_type(path, line0, col16)
                         continue
                     self.report.definition_requests += 1
@@ -401,11 +401,6 @@ class _Asker:
         d = f.defs[i]
         return i in f.abstract or d[1] in _CONTAINERS_OF_ABSTRACT or \
             (d[3] is not None and f.defs[d[3]][1] in _CONTAINERS_OF_ABSTRACT)
-
-
-def _implicit(call: list) -> str | None:
-    """"read" / "with" for a call without call syntax (see ``CallSite.implicit``), else None."""
-    return call[5] if len(call) > 5 else None
 
 
 def _names_a_function(line: bytes, name: str) -> bool:

@@ -115,11 +115,12 @@ class CrossEncoderReranker:
                                    "CrossEncoder directory")
         self.top_n, self.batch_size = top_n, batch_size
         path = path.resolve()
-        from .embeddings import _find_onnx
-        onnx_file = path if path.is_file() and path.suffix == ".onnx" else _find_onnx(path)
+        from .embeddings import find_onnx
+        onnx_file = path if path.is_file() and path.suffix == ".onnx" else find_onnx(path)
         if onnx_file is not None:
-            self._score = _OnnxPairScorer(onnx_file, max_tokens, threads).score
-            label = (path.parent if path.is_file() else path).name
+            directory = path.parent if path.is_file() else path
+            self._score = _OnnxPairScorer(onnx_file, directory, max_tokens, threads).score
+            label = directory.name
         elif path.is_dir() and (path / "config.json").is_file():
             self._score = _sentence_transformers_scorer(path, max_tokens)
             label = path.name
@@ -145,44 +146,16 @@ class CrossEncoderReranker:
 class _OnnxPairScorer:
     """An ONNX sequence-classification model (one relevance logit per pair) with its ``tokenizer.json``."""
 
-    def __init__(self, model_path: Path, max_tokens: int, threads: int | None) -> None:
-        from .embeddings import _MODEL_INPUTS, _require_onnx, onnx_session
-        np, _, Tokenizer = _require_onnx()
-        self._np = np
-        tok_file = next((p for p in (model_path.parent / "tokenizer.json", model_path.parent.parent / "tokenizer.json")
-                         if p.is_file()), None)
-        if tok_file is None:
-            raise ConfigError(f"{model_path} has no tokenizer.json beside it",
-                              hint="save the model's fast tokenizer (tokenizer.json) into the same directory")
-        self._session = onnx_session(model_path, threads)
-        inputs = {i.name: i for i in self._session.get_inputs()}
-        if "input_ids" not in inputs or set(inputs) - set(_MODEL_INPUTS):
-            raise ConfigError(f"{model_path}: unsupported model inputs {sorted(inputs)}; expected input_ids and "
-                              f"optionally attention_mask, token_type_ids")
-        self._inputs = [n for n in _MODEL_INPUTS if n in inputs]
-        self._int_type = {n: (np.int32 if "int32" in inputs[n].type else np.int64) for n in self._inputs}
-        try:
-            tok = Tokenizer.from_file(str(tok_file))
-        except Exception as exc:  # tokenizers raises a bare Exception on a malformed file
-            raise ConfigError(f"cannot load tokenizer {tok_file}: {exc}") from exc
-        self._pad_id = int((tok.padding or {}).get("pad_id") or 0)
-        tok.enable_truncation(max_length=max_tokens, strategy="only_second")   # never cut the query
-        tok.no_padding()
-        self._tokenizer = tok
+    def __init__(self, model_path: Path, directory: Path, max_tokens: int, threads: int | None) -> None:
+        from .embeddings import OnnxTextModel, tokenizer_beside
+        # never cut the query: only the candidate is truncated
+        self._model = OnnxTextModel(model_path, tokenizer_beside(model_path, directory), max_tokens, threads,
+                                    truncation="only_second")
 
     def score(self, query: str, texts: list[str]) -> list[float]:
-        np = self._np
-        encodings = self._tokenizer.encode_batch([(query, t) for t in texts])
-        width = max(1, max(len(e.ids) for e in encodings))
-        arrays = {n: np.zeros((len(texts), width), dtype=np.int64) for n in ("input_ids", "attention_mask",
-                                                                            "token_type_ids")}
-        arrays["input_ids"][:] = self._pad_id
-        for row, e in enumerate(encodings):
-            arrays["input_ids"][row, :len(e.ids)] = e.ids
-            arrays["attention_mask"][row, :len(e.ids)] = 1
-            arrays["token_type_ids"][row, :len(e.ids)] = e.type_ids
-        feeds = {n: arrays[n].astype(self._int_type[n], copy=False) for n in self._inputs}
-        logits = np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
+        feeds, _mask = self._model.feeds(self._model.tokenizer.encode_batch([(query, t) for t in texts]))
+        np = self._model.np
+        logits = np.asarray(self._model.session.run(None, feeds)[0], dtype=np.float32)
         if logits.ndim == 2 and logits.shape[1] > 2 or logits.ndim > 2:
             raise ConfigError(f"the cross-encoder's output has shape {logits.shape}: expected one relevance "
                               f"logit per pair (or two: not relevant / relevant)")

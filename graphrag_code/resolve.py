@@ -206,6 +206,7 @@ class _Resolver:
         self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
+        self.param_types: dict[str, dict[int, dict[str, str]]] = {}   # path -> def index -> {parameter: class}
         self.properties: set[str] = set()                        # ids of property getters
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         self.out = Resolution()
@@ -443,9 +444,9 @@ class _Resolver:
         """`ctx.fail()` in `def f(ctx: Context)`: a parameter of the caller (or of a function around it, unless
         a nearer one shadows it) annotated with a class of the repository is of that class; its method (or an
         inherited one)."""
-        if not f.param_types or not receiver.isidentifier():
+        types = self.param_types.get(f.path)
+        if not types or not receiver.isidentifier():
             return None
-        types = {i: t for i, t in f.param_types}
         scope = caller
         while scope is not None:
             if receiver in types.get(scope, {}):
@@ -516,8 +517,8 @@ class _Resolver:
             defs = [i for i in answer[1] if i in self.where]
             if not defs:
                 return False          # stale: the symbol it named is gone
-            if all(self._kind(d) == "interface" for d in defs) and \
-                    not [i for i in answer[2] if i in self.where and i not in defs]:
+            impls = [i for i in answer[2] if i in self.where and i not in defs]
+            if not impls and all(self._kind(d) == "interface" for d in defs):
                 # `new EmptyError()` where the interface EmptyError shares its name with the (unindexed) const
                 # that constructs: no code of an interface runs
                 self._unresolved(src, receiver, name, line, "interface")
@@ -528,7 +529,6 @@ class _Resolver:
             method = "lsp" if len(defs) == 1 else "lsp_alt"
             for dst in defs:
                 self._call_edge(src, dst, line, method)
-            impls = [i for i in answer[2] if i in self.where and i not in defs]
             method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
             for impl in impls:
                 self._call_edge(src, impl, line, method)
@@ -655,17 +655,20 @@ class _Resolver:
             self.where.update((sid, (path, i)) for i, sid in enumerate(f.ids))
             self.abstract.update(f.ids[i] for i in f.abstract)
             self.placeholders.update(f.ids[i] for i in f.placeholders)
+            self.param_types[path] = {i: types for i, types in f.param_types}
             self.properties.update(f.ids[i] for i in f.properties)
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
         for path in sorted(self.files):
             f = self.files[path]
             answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
-            for k, (caller, name, receiver, line, *rest) in enumerate(f.calls):
+            for k, call in enumerate(f.calls):
+                caller, name, receiver, line = call[:4]
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 hit = self.resolve_call(f, caller, name, receiver)
-                if rest[1:]:
-                    self._implicit_call(src, rest[1], answers[k] if k < len(answers) else None, hit, name, line)
+                if implicit_of(call):
+                    self._implicit_call(src, implicit_of(call), answers[k] if k < len(answers) else None, hit,
+                                        name, line)
                     continue
                 if k < len(answers) and answers[k] and self._lsp_edge(f, src, answers[k], hit, name, receiver, line):
                     continue
@@ -691,6 +694,11 @@ class _Resolver:
         if self.placeholders:
             self._dispatch_placeholders(subclasses)
         return self.out
+
+
+def implicit_of(call: list) -> str | None:
+    """"read" / "with" for a stored call site without call syntax (see ``CallSite.implicit``), else None."""
+    return call[5] if len(call) > 5 else None
 
 
 def _last_segment(module: str) -> str:

@@ -40,7 +40,6 @@ MODULE_CHUNK_WEIGHT = 0.5
 # path channel: a path the query names (`lib/router/index.js`, `types.py`) picks at most PATH_FILES files
 PATH_WEIGHT = 0.5
 PATH_FILES = 5
-PATH_NAMED = 5          # path_score of a file whose path the query names
 PATH_PREFILTER = 2000
 LEXICAL_WEIGHTS = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "path": PATH_WEIGHT, "vector": 0.6}
 PROSE_WEIGHTS = {"symbol": 1.0, "location": 1.0, "fulltext": 1.0, "path": PATH_WEIGHT, "vector": 1.0}
@@ -211,21 +210,16 @@ class Searcher:
         """Chunks of the files the query names by path (`lib/router/index.js`, `types.py`), the chunks whose
         names share the query's terms first. Only named paths seed: matching query words to path segments
         (`router` -> lib/router/*) lost 2-4 points of Hit@5 on the golden set, at every weight tried."""
-        if not a.paths:
-            return []
-        terms = {t for t in a.terms if len(t) >= 3}
-        files = self.graph.run("path_files", terms=sorted({p.lower() for p in a.paths}), repo=repo,
-                               limit=PATH_PREFILTER)
-        scored = sorted(((path_score(f["path"], terms, a.paths), f) for f in files),
-                        key=lambda sf: (-sf[0], sf[1]["path"]))
-        picked = {(f["repo"], f["path"]): score for score, f in scored[:PATH_FILES] if score >= PATH_NAMED}
+        named = [p.lower() for p in a.paths]
+        files = self.graph.run("path_files", paths=sorted(set(named)), repo=repo, limit=PATH_PREFILTER)
+        picked = sorted({(f["repo"], f["path"]) for f in files if _names_path(f["path"], named)})[:PATH_FILES]
         if not picked:
             return []
+        terms = {t for t in a.terms if len(t) >= 3}
         rows = self.graph.run("path_chunks", files=[{"repo": r, "path": p} for r, p in picked])
 
         def rank(r: dict) -> tuple:
-            named = len(terms & set(split_identifier(r["name"] or "")))
-            return (-(picked[(r["repo"], r["path"])] + 2 * named), r["chunk_kind"] == "module", r["path"],
+            return (-len(terms & set(split_identifier(r["name"] or ""))), r["chunk_kind"] == "module", r["path"],
                     r["start_line"])
         return [r["id"] for r in sorted(rows, key=rank)][:limit]
 
@@ -234,8 +228,8 @@ class Searcher:
             return opts.hops
         if not filters.repo:
             return 1
-        rows = self.graph.run("repo_symbol_count", repo=filters.repo)
-        return 2 if rows and rows[0]["symbols"] <= SMALL_REPO_SYMBOLS else 1
+        rows = self.graph.run("repo_get", repo=filters.repo)   # the count indexing stored on the repository
+        return 2 if rows and (rows[0]["repo"].get("symbols") or 0) <= SMALL_REPO_SYMBOLS else 1
 
     # -- pipeline -----------------------------------------------------------------------------------------------
     def search(self, query: str, filters: Filters | None = None, options: SearchOptions | None = None) -> SearchResult:
@@ -390,24 +384,10 @@ def _hit(r: dict, score: float, channels: dict[str, int]) -> Hit:
                content_hash=r["content_hash"] or "")
 
 
-def path_score(path: str, terms: set[str], paths: list[str]) -> int:
-    """How well a file's path matches the query: 2 per term naming its file name, 1 per term naming a
-    directory, 5 when the query quotes (the tail of) the path itself. Plurals match singulars."""
-    *dirs, base = path.split("/")
-    stem = base.rsplit(".", 1)[0] if "." in base else base
-
-    def tokens(segments: list[str]) -> set[str]:
-        out = {p for seg in segments for piece in re.split(r"[.\-]+", seg) for p in split_identifier(piece)}
-        out |= {seg.lower() for seg in segments}
-        return {_singular(t) for t in out}
-    in_name, in_dirs = tokens([stem]), tokens(dirs)
-    score = sum(2 if _singular(t) in in_name else 1 if _singular(t) in in_dirs else 0 for t in terms)
+def _names_path(path: str, named: list[str]) -> bool:
+    """Whether the query names this file: its whole path or a tail of it (`router/index.js`, `types.py`)."""
     low = path.lower()
-    return score + 5 * sum(1 for p in paths if low == p.lower() or low.endswith("/" + p.lower()))
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return any(low == n or low.endswith("/" + n) for n in named)
 
 
 def _tests_included(f: Filters, a: QueryAnalysis) -> bool:

@@ -1,5 +1,6 @@
 // name: callers_step
-// One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it; for a method, the
+// One level of a breadth-first walk up the call graph. For each id: the nodes that CALL it (kind 'dispatch', via =
+// the method the call names, for an edge the resolver gave an override: `self.m()` in a base class); for a method, the
 // callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
 // override; kind 'dispatch', via = the base method); for a placeholder method (its body only raises
 // NotImplementedError: calls to it were resolved to its overrides), the callers of its overrides through it
@@ -14,7 +15,9 @@ UNWIND $ids AS tid
 MATCH (t:CodeNode {id: tid})
 CALL (t) {
   MATCH (c:CodeNode)-[e:CALLS]->(t)
-  RETURN c, e, 'call' AS kind, null AS via
+  OPTIONAL MATCH (named:CodeNode {id: e.via})
+  RETURN c, e, CASE WHEN named IS NULL THEN 'call' ELSE 'dispatch' END AS kind,
+         named {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line, .is_test, label: 'Symbol'} AS via
   UNION
   MATCH (t:Symbol {kind: 'method'})<-[:CONTAINS]-(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(:Symbol)-[:CONTAINS]->(bm:Symbol)
   WHERE bm.name = t.name AND bm <> t

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from functools import lru_cache
 
 import tree_sitter_language_pack as ts_pack
@@ -149,6 +149,8 @@ class _Builder:
             self._add_definition(kind, node, caps)
         self._link_parents()
         self._properties = {d.name for d in self.result.definitions if d.property}
+        if self.spec.name == "python":
+            self._attribute_types()
 
     def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
         core, head, end_row = _core(node), node, node.end_point.row
@@ -171,8 +173,8 @@ class _Builder:
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
-            param_types=self._param_types(core) if self.spec.name == "python" and kind in ("function", "method")
-            else {},
+            **(self._python_types(core, body) if self.spec.name == "python" and kind in ("function", "method")
+               else {}),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -219,6 +221,14 @@ class _Builder:
             sibling = sibling.prev_named_sibling
         return start
 
+    def _python_types(self, core: Node, body: Node | None) -> dict:
+        """What annotations and assignments tell of a Python function: its parameters' classes, what it returns
+        (``_annotated_type``) and what each local variable is assigned (``_local_values``)."""
+        returns = core.child_by_field_name("return_type")
+        return {"param_types": self._param_types(core),
+                "return_type": (_annotated_type(_text(returns)) or "") if returns is not None else "",
+                "var_types": _local_values(body) if body is not None else {}}
+
     def _param_types(self, core: Node) -> dict[str, str]:
         """Python parameters -> the one class each is annotated with (`ctx: Context`, `param:
         "t.Optional[Parameter]"`, `f: click.File | None`), or "" (no annotation, a builtin, a union of two
@@ -238,6 +248,57 @@ class _Builder:
         out.pop("self", None)
         out.pop("cls", None)
         return out
+
+    def _attribute_types(self) -> None:
+        """Python classes: each attribute that holds one class of instances (``Definition.attr_types``). An
+        annotation says so (``type: ParamType`` in the class body, ``self.type: ParamType = ...`` in a method);
+        without one, every assignment must agree: ``self.command = command`` (a parameter annotated with a class)
+        or ``self.x = Thing(...)``, where any other value (``None`` aside) leaves the attribute unknown."""
+        defs = self.result.definitions
+        for i, d in enumerate(defs):
+            if d.kind != "class":
+                continue
+            annotated: dict[str, set[str]] = defaultdict(set)
+            inferred: dict[str, set[str]] = defaultdict(set)
+            body = _find_body(_core(self._def_nodes[i]))
+            for stmt in body.named_children if body is not None else []:
+                a = _core(stmt)
+                left, ann = a.child_by_field_name("left"), a.child_by_field_name("type")
+                if a.type == "assignment" and ann is not None and left is not None and left.type == "identifier":
+                    annotated[_text(left)].add(_annotated_type(_text(ann)) or "")
+            for j, m in enumerate(defs):
+                if m.parent == i and m.kind == "method":
+                    self._self_assignments(self._def_nodes[j], m.param_types, annotated, inferred)
+            types = {name: next(iter(got)) for name, got in annotated.items() if len(got) == 1}
+            types.update((name, next(iter(got))) for name, got in inferred.items()
+                         if name not in annotated and len(got) == 1)
+            d.attr_types = {name: cls for name, cls in types.items() if cls}
+
+    @staticmethod
+    def _self_assignments(method: Node, params: dict[str, str], annotated: dict[str, set[str]],
+                          inferred: dict[str, set[str]]) -> None:
+        """The ``self.x = ...`` / ``self.x: T = ...`` of one method (nested functions and classes aside)."""
+        todo = list(_core(method).named_children)
+        while todo:
+            node = todo.pop()
+            if node.type in ("function_definition", "class_definition", "lambda", "decorated_definition"):
+                continue
+            todo.extend(node.named_children)
+            left = node.child_by_field_name("left") if node.type == "assignment" else None
+            if left is None or left.type != "attribute" or _text(left.child_by_field_name("object")) != "self":
+                continue
+            name = _text(left.child_by_field_name("attribute"))
+            ann, right = node.child_by_field_name("type"), node.child_by_field_name("right")
+            if ann is not None:
+                annotated[name].add(_annotated_type(_text(ann)) or "")
+            elif right is None or right.type == "none":
+                continue
+            elif right.type == "identifier" and params.get(_text(right)):
+                inferred[name].add(params[_text(right)])
+            elif right.type == "call" and right.child_by_field_name("function").type == "identifier":
+                inferred[name].add(_annotated_class(_text(right.child_by_field_name("function"))) or "")
+            else:
+                inferred[name].add("")
 
     def _signature(self, core: Node, body: Node | None) -> str:
         end = body.start_byte if body is not None and body.start_byte > core.start_byte else core.end_byte
@@ -512,6 +573,75 @@ if __name__ == "__main__":  # python -m graphrag_code.extract FILE LANGUAGE: pri
 
 
 _OPTIONAL = re.compile(r"^(?:(?:t|typing)\.)?Optional\[(.*)\]$")
+# annotations of a collection whose items are of one class: List[X], t.Iterator[X], Tuple[X, ...], list[X]
+_ITEMS = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc)\.)?(?:List|Sequence|MutableSequence|Iterable|"
+                    r"Iterator|Set|FrozenSet|AbstractSet|Collection|Generator|Tuple|list|set|frozenset|tuple)"
+                    r"\[\s*([^,\[\]]+?)\s*(,\s*\.\.\.\s*)?(,[^\[\]]*)?\]$")
+_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_NESTED_SCOPES = frozenset({"function_definition", "class_definition", "lambda", "decorated_definition"})
+
+
+def _annotated_type(text: str) -> str | None:
+    """``X`` for an annotation naming one class (``_annotated_class``), ``[]X`` for a collection of them
+    (``t.List["Parameter"]``, ``t.Iterator[X]``, ``Tuple[X, ...]``; a Tuple of several types is not one)."""
+    text = text.strip().strip("\"'").strip()
+    m = _OPTIONAL.match(text)
+    inner = m.group(1).strip().strip("\"'") if m else text
+    items = _ITEMS.match(inner)
+    if items and not (inner.lower().startswith(("tuple", "t.tuple", "typing.tuple")) and items.group(3)
+                      and not items.group(2)):
+        item = _annotated_class(items.group(1))
+        return f"[]{item}" if item else None
+    return _annotated_class(text)
+
+
+def _value_of(node: Node, iterated: bool) -> str:
+    """What a local variable is assigned, for resolution to type later: ``class:X`` (``X(...)``),
+    ``call:a.b.f`` (the value ``a.b.f(...)`` returns), ``attr:a.b`` (an attribute), and for a ``for`` target
+    ``itercall:`` / ``iterattr:`` (an item of them); "" when it cannot tell."""
+    prefix = "iter" if iterated else ""
+    if node.type == "call":
+        fn = node.child_by_field_name("function")
+        text = _text(fn) if fn is not None else ""
+        if not _CHAIN.fullmatch(text):
+            return ""
+        args = node.child_by_field_name("arguments")
+        if text in ("cast", "t.cast", "typing.cast") and args is not None and args.named_children:
+            cast = _annotated_class(_text(args.named_children[0]))     # `t.cast(MultiCommand, ctx.command)`
+            return f"{prefix}class:{cast}" if cast and not iterated else ""
+        if not iterated and "." not in text and _annotated_class(text):
+            return f"class:{text}"
+        return f"{prefix}call:{text}"
+    if node.type == "attribute" and _CHAIN.fullmatch(_text(node)):
+        return f"{prefix}attr:{_text(node)}"
+    return ""
+
+
+def _local_values(body: Node) -> dict[str, str]:
+    """Python: each local variable of a function body (nested functions and classes aside) -> what it is
+    assigned (``_value_of``), or an annotation's class (``class:X``); a variable assigned two different things
+    is left out (``None`` does not count)."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    todo = list(body.named_children)
+    while todo:
+        node = todo.pop()
+        if node.type in _NESTED_SCOPES:
+            continue
+        todo.extend(node.named_children)
+        if node.type == "assignment":
+            left, ann, right = (node.child_by_field_name(k) for k in ("left", "type", "right"))
+            if left is None or left.type != "identifier":
+                continue
+            if ann is not None:
+                item = _annotated_type(_text(ann))
+                seen[_text(left)].add(f"class:{item}" if item and not item.startswith("[]") else "")
+            elif right is not None and right.type != "none":
+                seen[_text(left)].add(_value_of(right, False))
+        elif node.type == "for_statement":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and right is not None:
+                seen[_text(left)].add(_value_of(right, True))
+    return {name: next(iter(v)) for name, v in seen.items() if len(v) == 1 and next(iter(v))}
 
 
 def _annotated_class(text: str) -> str | None:

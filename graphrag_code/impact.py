@@ -388,6 +388,7 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
     nodes: dict[str, NodeRef] = {t.node.id: t.node for t in targets}
     best: dict[str, Caller] = {}
     edges: list[Caller] = []
+    seen: set[tuple] = set()
     frontier = sorted(target_ids)
     truncated = False
     level = 0
@@ -399,6 +400,10 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
             node = node_ref(r["caller"], repo, commit)
             nodes.setdefault(node.id, node)
             via = node_ref(r["via"], repo, commit) if r["via"] else None
+            key = (node.id, r["target"], r["kind"], via.id if via else None)
+            if key in seen:
+                continue    # an override's edge the resolver wrote and the same dispatch found by the query
+            seen.add(key)
             c = Caller(node, level, nodes[r["target"]], r["kind"], sorted(r["lines"] or []), r["confidence"],
                        r["resolved_by"], via, entry_point_reasons(node, {**r, "exported": r["caller"].get("exported")}),
                        bool(r["callers_in"] or r["dispatch_in"]))

@@ -30,6 +30,9 @@ class LanguageSpec:
     # methods of the language's built-in types: a repository's only definition of such a name says little about
     # `x.update()`, which is far more often a dict's (see resolve.py, method_unique)
     builtin_methods: frozenset[str] = frozenset()
+    # every method is virtual: a call on an object of class C may run an override in any subclass of C
+    # (Python, JavaScript, TypeScript, Java, Ruby, C#, PHP; not C++, where only `virtual` ones are, nor Go or Rust)
+    virtual_dispatch: bool = False
 
 
 _C_LIKE_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
@@ -48,21 +51,21 @@ title to_bytes translate truncate union update upper values writable write write
 _JS_COMMENT_PREFIXES = ("//", "/**", "/*", "*", "*/")  # JSDoc / TSDoc
 
 LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
-    LanguageSpec("python", "python", (".py", ".pyi"), leading_types=frozenset({"comment"}),
+    LanguageSpec("python", "python", (".py", ".pyi"), virtual_dispatch=True, leading_types=frozenset({"comment"}),
                  self_names=("self", "cls"), comment_prefixes=("#",), builtin_methods=_PYTHON_BUILTIN_METHODS,
                  test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
-    LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), self_names=("this",), member_assignments=True,
+    LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), virtual_dispatch=True, self_names=("this",), member_assignments=True,
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$")),
-    LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), self_names=("this",), member_assignments=True,
+    LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), virtual_dispatch=True, self_names=("this",), member_assignments=True,
                  leading_types=frozenset({"comment", "decorator"}),  # method decorators are class-body siblings
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$")),
-    LanguageSpec("tsx", "tsx", (".tsx",), self_names=("this",), member_assignments=True, leading_types=frozenset({"comment", "decorator"}),
+    LanguageSpec("tsx", "tsx", (".tsx",), virtual_dispatch=True, self_names=("this",), member_assignments=True, leading_types=frozenset({"comment", "decorator"}),
                  comment_prefixes=_JS_COMMENT_PREFIXES,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$")),
     LanguageSpec("go", "go", (".go",), test_path=re.compile(r"_test\.go$"), test_name=re.compile(r"^(Test|Benchmark|Example|Fuzz)")),
-    LanguageSpec("java", "java", (".java",), leading_types=_C_LIKE_COMMENTS, self_names=("this",), implicit_this=True,
+    LanguageSpec("java", "java", (".java",), virtual_dispatch=True, leading_types=_C_LIKE_COMMENTS, self_names=("this",), implicit_this=True,
                  comment_prefixes=("//", "/**", "/*", "*", "*/"),
                  test_path=re.compile(r"(^|/)src/test/|Tests?\.java$")),
     LanguageSpec("rust", "rust", (".rs",), leading_types=_C_LIKE_COMMENTS | {"attribute_item"}, self_names=("self",),
@@ -73,11 +76,11 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), self_names=("this",), implicit_this=True,
                  namespace_kinds=frozenset({"module"}), comment_prefixes=("/**", "//", "/*", "*", "*/"),
                  test_path=re.compile(r"(^|/)tests?/|_test\.(cc|cpp)$")),
-    LanguageSpec("ruby", "ruby", (".rb",), self_names=("self",), comment_prefixes=("#",),
+    LanguageSpec("ruby", "ruby", (".rb",), virtual_dispatch=True, self_names=("self",), comment_prefixes=("#",),
                  test_path=re.compile(r"(^|/)(test|spec)/|_(test|spec)\.rb$")),
-    LanguageSpec("csharp", "csharp", (".cs",), self_names=("this",), implicit_this=True,
+    LanguageSpec("csharp", "csharp", (".cs",), virtual_dispatch=True, self_names=("this",), implicit_this=True,
                  test_path=re.compile(r"(^|/)[^/]*Tests?/|Tests?\.cs$")),
-    LanguageSpec("php", "php", (".php",), self_names=("$this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
+    LanguageSpec("php", "php", (".php",), virtual_dispatch=True, self_names=("$this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
                  namespace_kinds=frozenset({"module"}),
                  test_path=re.compile(r"(^|/)tests?/|Test\.php$")),
 )}

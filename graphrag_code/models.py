@@ -32,6 +32,13 @@ class Definition:
     placeholder: bool = False
     # Python: parameters annotated with a class (`ctx: Context`, `param: "t.Optional[Parameter]"`) -> class name
     param_types: dict[str, str] = field(default_factory=dict)
+    # Python classes: attributes that hold instances of one class (`self.type: ParamType`) -> class name, or
+    # `[]Name` for a collection of them (`params: t.List["Parameter"]`)
+    attr_types: dict[str, str] = field(default_factory=dict)
+    # Python functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection of them, or ""
+    return_type: str = ""
+    # Python functions: local variable -> what it is assigned (extract._value_of: `call:self.make_parser`)
+    var_types: dict[str, str] = field(default_factory=dict)
     property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
 
 
@@ -105,6 +112,9 @@ class FileExtraction:
             "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
                 any(d.param_types.values()) or (d.parent is not None and
                                                 self.definitions[d.parent].kind in ("function", "method")))],
+            "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
+            "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
+            "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
         }
 
 

@@ -490,7 +490,9 @@ def _hops(nodes: list[dict], rels: list[dict], repo: str, commit: str | None) ->
         if r["type"] == "CALLS":
             caller, callee = by_id[r["src"]], by_id[r["dst"]]
             lines = sorted(r.get("lines") or [])
-            hops.append(Hop(caller, callee, "call", lines, float(r.get("confidence") or 0.0),
+            # an edge the resolver gave an override (`self.validate()` in a base class) is dynamic dispatch too
+            kind = "dispatch" if r.get("resolved_by") == "dispatch" else "call"
+            hops.append(Hop(caller, callee, kind, lines, float(r.get("confidence") or 0.0),
                             r.get("resolved_by") or "?", [f"{caller.path}:{ln}" for ln in lines]))
             i += 1
             continue

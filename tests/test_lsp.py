@@ -362,7 +362,12 @@ HELD = textwrap.dedent("""\
             return False
 
 
-    def guarded(gate: Gate):
+    def open_gate():
+        return Gate()
+
+
+    def guarded():
+        gate = open_gate()
         with gate:
             return 1
     """)
@@ -384,10 +389,11 @@ def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) ->
         {"lines": [19], "confidence": 0.9, "resolved_by": "lsp_held"}
     assert after[("CALLS", "held.py#run", "held.py#build")]["resolved_by"] == "lsp_held"
     assert after[("CALLS", "held.py#run", "held.py#Gadget")]["lines"] == [24]      # `Gadget()` itself
-    # `gadget(1)` calls an instance (Gadget has __call__), not the class: no construction edge at line 25
-    run_node = [n for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"]
-                if n["props"].get("id") == f"{repo_name}:held.py#run"][0]
-    assert "gadget@25:dynamic:lsp-instance-or-class" in run_node["props"]["unresolved_calls"]
+    # `gadget(1)` calls an instance (Gadget has __call__), not the class: no construction edge at line 25.
+    # jedi names the class for both; the assignment `gadget = Gadget()` says it holds an instance: its __call__
+    assert before[("CALLS", "held.py#run", "held.py#Gadget.__call__")]["resolved_by"] == "annotation"
+    assert after[("CALLS", "held.py#run", "held.py#Gadget.__call__")] == \
+        {"lines": [25], "confidence": 0.85, "resolved_by": "annotation"}
     assert summary.lsp["groups"]["python"]["inferred"] == 3
     # jedi has no textDocument/implementation: asked once, then not again, and not counted as an error; the
     # override comes from the class hierarchy

@@ -184,3 +184,186 @@ def shadowed(ctx: Context):
     unresolved = res.unresolved
     assert "other.fail@18:dynamic" in unresolved["r:core.py#Command.run"]
     assert "ctx.fail@27:dynamic" in unresolved["r:core.py#shadowed.nested"]
+
+
+def _python(source: str, path: str = "m.py") -> tuple:
+    """Extract ``source`` and resolve it alone: (definitions by qualified name, CALLS edges, resolution)."""
+    from graphrag_code.extract import extract
+
+    ex = extract(source.encode(), "python")
+    f = FileFacts(path, "python", **ex.facts())
+    f.ids = symbol_ids("r", path, f.defs)
+    res = resolve("r", {path: f})
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): (v["resolved_by"], v["lines"], v.get("via", "").split("#")[-1])
+             for k, v in res.edges.items() if k[0] == "CALLS"}
+    return {d.qualified_name: d for d in ex.definitions}, calls, res
+
+
+DISPATCH = '''\
+class Base:
+    def show(self):
+        return self.format()
+
+    def format(self):
+        return 0
+
+
+class Mid(Base):
+    def format(self):
+        return 1
+
+
+class Leaf(Mid):
+    def format(self):
+        return 2
+
+
+class Loud(Base):
+    def show(self):
+        return "!"
+
+    def format(self):
+        return 3
+
+
+class Polite(Base):
+    def show(self):
+        return super().show()
+
+    def format(self):
+        return 4
+
+
+class Sibling(Base):
+    def run(self):
+        return self.format()
+
+
+def use(b: Base):
+    return b.format()
+'''
+
+
+def test_self_call_may_run_the_override_of_any_subclass_that_inherits_the_caller() -> None:
+    _, calls, res = _python(DISPATCH)
+    from_show = {dst: v for (src, dst), v in calls.items() if src == "Base.show"}
+    assert from_show == {
+        "Base.format": ("self", [3], ""),
+        "Mid.format": ("dispatch", [3], "Base.format"),     # self may be a Mid or a Leaf
+        "Leaf.format": ("dispatch", [3], "Base.format"),
+        "Polite.format": ("dispatch", [3], "Base.format"),   # Polite.show runs Base.show through super()
+    }                                                        # Loud.show never runs Base.show: not Loud.format
+    # a sibling's self is a Sibling (or a subclass): no other subclass's override; a typed receiver gets no
+    # dispatch edges (every subclass would be a candidate: the queries follow overrides for it instead)
+    assert {dst for (src, dst) in calls if src == "Sibling.run"} == {"Base.format"}
+    assert {dst for (src, dst) in calls if src == "use"} == {"Base.format"}
+    assert res.stats["calls:dispatch"] == 3
+
+
+def test_dispatch_is_for_languages_whose_methods_are_all_virtual() -> None:
+    defs = [["Base", "class", "Base", None, 1, 9], ["show", "method", "Base.show", 0, 2, 4],
+            ["format", "method", "Base.format", 0, 5, 6], ["Sub", "class", "Sub", None, 10, 13],
+            ["format", "method", "Sub.format", 3, 11, 12]]
+    edges = {}
+    for language, path in (("java", "Base.java"), ("cpp", "base.cpp")):
+        f = _facts(path, defs, [[1, "format", None, 3, 8]], language=language)
+        f.bases = [[3, "Base", "INHERITS", 10]]
+        res = resolve("r", {path: f})
+        edges[language] = sorted(k[2].split("#")[1] for k in res.edges if k[0] == "CALLS")
+    # Java: a bare format() is this.format(), virtual; C++: only `virtual` methods are, which we do not track
+    assert edges == {"java": ["Base.format", "Sub.format"], "cpp": ["Base.format"]}
+
+
+TYPED = '''\
+import typing as t
+
+
+class Formatter:
+    def write(self, text):
+        return text
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class ParamType:
+    def __call__(self, value):
+        return value
+
+    def convert(self, value):
+        return value
+
+
+class Param:
+    type: ParamType
+
+    def __init__(self, kind: "ParamType", fmt: Formatter, other):
+        self.kind = kind
+        self.fmt = fmt
+        self.fmt = None
+        self.other = kind
+        self.other = other
+
+    def run(self, value):
+        self.type(value)
+        self.kind.convert(value)
+        self.fmt.write(value)
+        self.other.convert(value)
+
+
+class Command:
+    params: t.List["Param"]
+
+    def make_formatter(self) -> "Formatter":
+        return Formatter()
+
+    def get_params(self) -> t.List[Param]:
+        return self.params
+
+    def help(self, something):
+        formatter = self.make_formatter()
+        formatter.write("x")
+        for param in self.get_params():
+            param.run(1)
+        for p in self.params:
+            p.run(2)
+        proc = ParamType()
+        proc(3)
+        cmd = t.cast(Command, something)
+        cmd.make_formatter()
+        with formatter:
+            pass
+
+    def convert(self, value):
+        return value
+'''
+
+
+def test_python_attribute_and_local_variable_types_from_annotations_and_assignments() -> None:
+    defs, calls, res = _python(TYPED)
+    # attributes: annotated in the class body, or every assignment agrees (None aside); `other` is assigned a
+    # ParamType and an unknown value
+    assert defs["Param"].attr_types == {"type": "ParamType", "kind": "ParamType", "fmt": "Formatter"}
+    assert defs["Command"].attr_types == {"params": "[]Param"}
+    assert (defs["Command.make_formatter"].return_type, defs["Command.get_params"].return_type) == \
+        ("Formatter", "[]Param")
+    assert defs["Command.help"].var_types == {
+        "formatter": "call:self.make_formatter", "param": "itercall:self.get_params", "p": "iterattr:self.params",
+        "proc": "class:ParamType", "cmd": "class:Command"}
+    assert {k: v[:2] for k, v in calls.items() if k[0] in ("Param.run", "Command.help")} == {
+        ("Param.run", "ParamType.__call__"): ("annotation", [34]),       # calling an instance runs __call__
+        ("Param.run", "ParamType.convert"): ("annotation", [35]),
+        ("Param.run", "Formatter.write"): ("annotation", [36]),
+        ("Command.help", "Formatter.write"): ("annotation", [51]),       # by make_formatter's return annotation
+        ("Command.help", "Command.get_params"): ("self", [52]),
+        ("Command.help", "Param.run"): ("annotation", [53, 55]),         # items of List[Param]
+        ("Command.help", "ParamType"): ("same_file", [56]),
+        ("Command.help", "ParamType.__call__"): ("annotation", [57]),
+        ("Command.help", "Command.make_formatter"): ("self", [50, 59]),  # self.…, and cmd (a cast) at 59
+        ("Command.help", "Formatter.__enter__"): ("annotation", [60]),   # `with formatter:`
+        ("Command.help", "Formatter.__exit__"): ("annotation", [60]),
+    }
+    assert "self.other.convert@37:dynamic" in res.unresolved["r:m.py#Param.run"]

@@ -26,11 +26,15 @@ Report (numbers only, nothing is tuned to them):
 - CALLS precision per ``resolved_by``: over static edges from ``src/click`` whose call-site line ran in the
   tests ("testable"), the share whose (caller, callee) pair was observed at run time. Constructor edges to
   classes with no Python-level __init__/__new__ anywhere up their in-repo ancestry cannot be observed and are
-  counted apart; so are edges to ``@contextmanager`` generators, whose frame first runs under contextlib's
-  ``__enter__``, never under the calling line, and edges into code the run could not call: outside ``src/click``
-  and ``tests/`` (``examples/``, ``docs/``: not traced) or in a file of which no line ran (``_winconsole.py`` on
-  Linux, ``tests/typing/`` which pytest never imports).
-- CALLS recall: over runtime (caller, callee) pairs inside ``src/click``, the share the static graph has; misses
+  counted apart; so are edges to generator functions (a ``yield`` in their own body; ``@contextmanager`` ones
+  too): calling one runs none of its code, its frame first runs under whatever resumes it (``next()``,
+  contextlib's ``__enter__``), never under the calling line; and edges into code the run could not call: outside
+  ``src/click`` and ``tests/`` (``examples/``, ``docs/``: not traced) or in a file of which no line ran
+  (``_winconsole.py`` on Linux, ``tests/typing/`` which pytest never imports). A line counts as run when a frame
+  other than a lambda's ran it: ``x = f(lambda: sys.stdin)`` at module level ran at import (before tracing), and
+  the lambda running later does not make the call of ``f`` testable.
+- CALLS recall: over runtime (caller, callee) pairs inside ``src/click`` (but those into generator functions,
+  which record who resumed the generator, not who called it), the share the static graph has; misses
   are classified by what the static side has at the runtime call-site line(s): an unresolved call of that name
   (by reason), a call of that name resolved to another definition, or no call of that name at all (implicit
   calls: dunder methods, properties, callbacks held in variables, decorator wrappers).
@@ -124,6 +128,8 @@ def _record_child(root: str, out: str) -> None:
 
     def trace(frame, event, arg):
         fn = frame.f_code.co_filename
+        if frame.f_code.co_name == "<lambda>":
+            return None           # its line ran as the lambda's body, not as the statement that made it
         if fn.startswith(pkg) or fn.startswith(tests):
             lines.add((fn, frame.f_lineno))
             return local
@@ -209,9 +215,21 @@ class Symbols:
         return best["id"], "ok"
 
 
-def context_managers(syms: "Symbols", root: Path) -> set[tuple[str, int]]:
-    """(path, start_line) of the symbols that are ``@contextmanager`` generator functions."""
+def generator_functions(syms: "Symbols", root: Path) -> set[tuple[str, int]]:
+    """(path, start_line) of the symbols that are generator functions: a ``yield`` in their own body (not in a
+    nested function or lambda); ``@contextmanager`` ones among them."""
     import ast
+
+    def yields(fn: ast.AST) -> bool:
+        todo = list(ast.iter_child_nodes(fn))
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                return True
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                todo.extend(ast.iter_child_nodes(node))
+        return False
+
     out = set()
     by_path: dict[str, list[dict]] = defaultdict(list)
     for sym in syms.by_id.values():
@@ -223,8 +241,7 @@ def context_managers(syms: "Symbols", root: Path) -> set[tuple[str, int]]:
         except (OSError, SyntaxError):
             continue
         for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                    "contextmanager" in ast.unparse(d) for d in node.decorator_list):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and yields(node):
                 for sym in symbols:
                     if sym["name"] == node.name and sym["start_line"] <= node.lineno <= sym["end_line"]:
                         out.add((path, sym["start_line"]))
@@ -287,7 +304,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
 
     rt_set = set(rt_pairs)
     static_pairs = {(e["src"], e["dst"]) for e in calls}
-    managers = context_managers(syms, WORK / f"click-{VERSION}")
+    generators = generator_functions(syms, WORK / f"click-{VERSION}")
     # precision per resolved_by
     ran_files = {path for path, _line in executed}
     prec: dict[str, Counter] = defaultdict(Counter)
@@ -306,10 +323,10 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
             # edge into examples/, docs/, a Windows-only module or a file pytest never imports cannot be seen
             prec[by]["unobservable_outside_traced_code"] += 1
             continue
-        if (dst.get("path"), dst.get("start_line")) in managers:
-            # a @contextmanager generator: its frame first runs inside contextlib's __enter__, never under
-            # the calling line, so the pair cannot be seen at run time
-            prec[by]["unobservable_context_manager"] += 1
+        if (dst.get("path"), dst.get("start_line")) in generators:
+            # a generator function: its frame first runs under whatever resumes it (next(), contextlib's
+            # __enter__), never under the calling line, so the pair cannot be seen at run time
+            prec[by]["unobservable_generator"] += 1
             continue
         if dst.get("kind") == "class":
             ctors = constructors(e["dst"])
@@ -345,6 +362,9 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
     for (src, dst), lines in sorted(rt_pairs.items()):
         if not (in_pkg(src) and in_pkg(dst)):
             continue
+        if (syms.by_id[dst]["path"], syms.by_id[dst]["start_line"]) in generators:
+            recall_c["generator_resumes"] += 1    # who resumed the generator, not who called it
+            continue
         recall_c["runtime_pairs"] += 1
         name = syms.by_id[dst]["name"]
         cls = syms.by_id[dst]["parent_id"] if name in CONSTRUCTORS else None
@@ -369,6 +389,7 @@ def evaluate(graph, dump: dict, runtime: dict, n_targets: int, seed: int, repo: 
             miss_examples[why].append(f"{src.split(':', 1)[1]} -> {dst.split(':', 1)[1]} @ {sorted(lines)[:3]}")
     syntactic = recall_c["runtime_pairs"] - misses["no call of that name at the call site"]
     recall = {"runtime_pairs": recall_c["runtime_pairs"], "found": recall_c["found"],
+              "generator_resumes_left_out": recall_c["generator_resumes"],
               "recall": round(recall_c["found"] / recall_c["runtime_pairs"], 3) if recall_c["runtime_pairs"] else None,
               "recall_where_a_call_of_that_name_exists": round(recall_c["found"] / syntactic, 3) if syntactic else None,
               "misses": dict(misses.most_common()), "miss_examples": dict(miss_examples)}
@@ -434,19 +455,22 @@ def print_report(r: dict) -> None:
           f"{rt['call_events_distinct']} distinct call events into src/click, mapped: {rt['mapping']}; "
           f"{rt['pairs']} (caller, callee) pairs")
     print("\nCALLS precision (static edges from src/click whose call-site line ran; confirmed = pair seen at run time)")
-    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs", "cm-unobs", "untraced")
+    header = ("resolved_by", "edges", "testable", "confirmed", "precision", "ctor-unobs", "gen-unobs", "untraced")
     print(f"  {header[0]:16s} {header[1]:>6s} {header[2]:>9s} {header[3]:>10s} {header[4]:>10s} {header[5]:>10s} "
           f"{header[6]:>9s} {header[7]:>9s}")
     for by, c in r["calls_precision"].items():
         p = "-" if c["precision"] is None else f"{c['precision']:.3f}"
         print(f"  {by:16s} {c.get('edges', 0):6d} {c.get('testable', 0):9d} {c.get('confirmed', 0):10d} {p:>10s} "
-              f"{c.get('unobservable_constructor', 0):10d} {c.get('unobservable_context_manager', 0):9d} "
+              f"{c.get('unobservable_constructor', 0):10d} {c.get('unobservable_generator', 0):9d} "
               f"{c.get('unobservable_outside_traced_code', 0):9d}")
     rc = r["calls_recall"]
     print(f"\nCALLS recall over runtime pairs inside src/click: {rc['found']}/{rc['runtime_pairs']} = {rc['recall']}"
-          f"   (where the call site names the callee: {rc['recall_where_a_call_of_that_name_exists']})")
+          f"   (where the call site names the callee: {rc['recall_where_a_call_of_that_name_exists']}; "
+          f"{rc.get('generator_resumes_left_out', 0)} pairs into generators left out)")
     for why, n in rc["misses"].items():
         print(f"  missed, {why}: {n}   e.g. {rc['miss_examples'].get(why, [''])[0]}")
+    if not r["targets_sampled"]:
+        return
     print(f"\nimpact recall ({r['targets_sampled']} targets with runtime callers; runtime callers inside src/click)")
     for d in ("1", "2", "3"):
         c = r["impact_recall"][d]
@@ -473,6 +497,8 @@ def main() -> None:
     ap.add_argument("--lsp", action="store_true", help="index with the Python language server pass (--lsp python)")
     ap.add_argument("--compare", action="store_true",
                     help="tree-sitter alone and tree-sitter + LSP, one after the other, side by side")
+    ap.add_argument("--min-precision", type=float, help="exit 1 when a mode's CALLS precision is below this (CI)")
+    ap.add_argument("--min-recall", type=float, help="exit 1 when a mode's CALLS recall is below this (CI)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from graphrag_code.db import Graph
@@ -500,6 +526,12 @@ def main() -> None:
         print_comparison(reports)
     args.json.write_text(json.dumps(reports if len(reports) > 1 else report, indent=2))
     print(f"\nreport: {args.json}")
+    failed = [f"{name}: {what} {got} < {floor}" for name, r in reports.items()
+              for what, got, floor in (("precision", r["calls_precision"]["ALL"]["precision"], args.min_precision),
+                                       ("recall", r["calls_recall"]["recall"], args.min_recall))
+              if floor is not None and (got or 0) < floor]
+    if failed:
+        raise SystemExit("call-graph gate failed: " + "; ".join(failed))
 
 
 def print_comparison(reports: dict[str, dict]) -> None:
@@ -515,6 +547,8 @@ def print_comparison(reports: dict[str, dict]) -> None:
             ("impact recall depth<=1", lambda r: r["impact_recall"]["1"]["recall"]),
             ("impact recall depth<=2", lambda r: r["impact_recall"]["2"]["recall"]),
             ("impact recall depth<=3", lambda r: r["impact_recall"]["3"]["recall"])]
+    if not all(r["targets_sampled"] for r in reports.values()):
+        rows = rows[:-3]
     for label, get in rows:
         print(f"  {label:32s}" + "".join(f"{get(reports[n])!s:>20s}" for n in names))
     for n, r in reports.items():

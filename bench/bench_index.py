@@ -76,7 +76,15 @@ def _use_neo4j_rust_ext() -> str:
     return RUST_EXT_SPEC
 
 
-NEO4J_CODEC = _use_neo4j_rust_ext() if "--neo4j-rust-ext" in sys.argv else "pure Python (driver default)"
+def _installed_codec() -> str:
+    """Which PackStream codec the driver will use: the project depends on neo4j-rust-ext, so normally Rust."""
+    import importlib.util
+
+    found = importlib.util.find_spec("neo4j._rust") is not None
+    return f"{RUST_EXT_SPEC} (installed with the project)" if found else "pure Python (driver default)"
+
+
+NEO4J_CODEC = _use_neo4j_rust_ext() if "--neo4j-rust-ext" in sys.argv else _installed_codec()
 
 import corpus as corpora  # noqa: E402  (bench/corpus.py)
 

@@ -32,7 +32,7 @@ from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "inherits", "implements", "import"})
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "inherits", "implements", "import", "binding"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "import.module", "import.name", "import.alias",
                              "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
@@ -126,6 +126,10 @@ class _Builder:
         self._def_nodes: list[Node] = []
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._properties: set[str] = set()     # names of this file's property getters
+        # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
+        self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._attr_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
 
     # -- definitions ---------------------------------------------------------------------------------------
     def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
@@ -149,8 +153,6 @@ class _Builder:
             self._add_definition(kind, node, caps)
         self._link_parents()
         self._properties = {d.name for d in self.result.definitions if d.property}
-        if self.spec.name == "python":
-            self._attribute_types()
 
     def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
         core, head, end_row = _core(node), node, node.end_point.row
@@ -222,12 +224,11 @@ class _Builder:
         return start
 
     def _python_types(self, core: Node, body: Node | None) -> dict:
-        """What annotations and assignments tell of a Python function: its parameters' classes, what it returns
-        (``_annotated_type``) and what each local variable is assigned (``_local_values``)."""
+        """What a Python function's signature tells: its parameters' classes and what it returns
+        (``_annotated_type``); its local variables come from ``@reference.binding`` (``add_binding``)."""
         returns = core.child_by_field_name("return_type")
         return {"param_types": self._param_types(core),
-                "return_type": (_annotated_type(_text(returns)) or "") if returns is not None else "",
-                "var_types": _local_values(body) if body is not None else {}}
+                "return_type": (_annotated_type(_text(returns)) or "") if returns is not None else ""}
 
     def _param_types(self, core: Node) -> dict[str, str]:
         """Python parameters -> the one class each is annotated with (`ctx: Context`, `param:
@@ -248,57 +249,6 @@ class _Builder:
         out.pop("self", None)
         out.pop("cls", None)
         return out
-
-    def _attribute_types(self) -> None:
-        """Python classes: each attribute that holds one class of instances (``Definition.attr_types``). An
-        annotation says so (``type: ParamType`` in the class body, ``self.type: ParamType = ...`` in a method);
-        without one, every assignment must agree: ``self.command = command`` (a parameter annotated with a class)
-        or ``self.x = Thing(...)``, where any other value (``None`` aside) leaves the attribute unknown."""
-        defs = self.result.definitions
-        for i, d in enumerate(defs):
-            if d.kind != "class":
-                continue
-            annotated: dict[str, set[str]] = defaultdict(set)
-            inferred: dict[str, set[str]] = defaultdict(set)
-            body = _find_body(_core(self._def_nodes[i]))
-            for stmt in body.named_children if body is not None else []:
-                a = _core(stmt)
-                left, ann = a.child_by_field_name("left"), a.child_by_field_name("type")
-                if a.type == "assignment" and ann is not None and left is not None and left.type == "identifier":
-                    annotated[_text(left)].add(_annotated_type(_text(ann)) or "")
-            for j, m in enumerate(defs):
-                if m.parent == i and m.kind == "method":
-                    self._self_assignments(self._def_nodes[j], m.param_types, annotated, inferred)
-            types = {name: next(iter(got)) for name, got in annotated.items() if len(got) == 1}
-            types.update((name, next(iter(got))) for name, got in inferred.items()
-                         if name not in annotated and len(got) == 1)
-            d.attr_types = {name: cls for name, cls in types.items() if cls}
-
-    @staticmethod
-    def _self_assignments(method: Node, params: dict[str, str], annotated: dict[str, set[str]],
-                          inferred: dict[str, set[str]]) -> None:
-        """The ``self.x = ...`` / ``self.x: T = ...`` of one method (nested functions and classes aside)."""
-        todo = list(_core(method).named_children)
-        while todo:
-            node = todo.pop()
-            if node.type in ("function_definition", "class_definition", "lambda", "decorated_definition"):
-                continue
-            todo.extend(node.named_children)
-            left = node.child_by_field_name("left") if node.type == "assignment" else None
-            if left is None or left.type != "attribute" or _text(left.child_by_field_name("object")) != "self":
-                continue
-            name = _text(left.child_by_field_name("attribute"))
-            ann, right = node.child_by_field_name("type"), node.child_by_field_name("right")
-            if ann is not None:
-                annotated[name].add(_annotated_type(_text(ann)) or "")
-            elif right is None or right.type == "none":
-                continue
-            elif right.type == "identifier" and params.get(_text(right)):
-                inferred[name].add(params[_text(right)])
-            elif right.type == "call" and right.child_by_field_name("function").type == "identifier":
-                inferred[name].add(_annotated_class(_text(right.child_by_field_name("function"))) or "")
-            else:
-                inferred[name].add("")
 
     def _signature(self, core: Node, body: Node | None) -> str:
         end = body.start_byte if body is not None and body.start_byte > core.start_byte else core.end_byte
@@ -442,6 +392,46 @@ class _Builder:
             self.result.calls.append(CallSite(caller, name, receiver, at.start_point.row + 1, at.start_point.column,
                                               implicit="with"))
 
+    def add_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Python, ``@reference.binding``: an assignment or a ``for`` target that may tell a receiver's class
+        (resolve.receiver_class): a local variable of a function (``Definition.var_types``), an annotated name in
+        a class body or ``self.x`` in a method (``Definition.attr_types``). ``finish_bindings`` settles them."""
+        owner = self.enclosing(node.start_byte)
+        if owner is None:
+            return
+        d, name = self.result.definitions[owner], _text(caps["name"][0])
+        ann = node.child_by_field_name("type") if node.type == "assignment" else None
+        right = node.child_by_field_name("right")
+        if "receiver" in caps:       # `self.x = ...` directly in a method (not in a function nested in it)
+            if _text(caps["receiver"][0]) != "self" or d.kind != "method" or d.parent is None:
+                return
+            if ann is not None:
+                self._attr_annotated[d.parent][name].add(_annotated_type(_text(ann)) or "")
+            elif right is not None and right.type != "none":
+                self._attr_assigned[d.parent][name].add(_assigned_class(right, d.param_types))
+        elif d.kind in ("function", "method"):
+            if node.type == "for_statement":
+                self._locals[owner][name].add(_value_of(right, True) if right is not None else "")
+            elif ann is not None:
+                item = _annotated_type(_text(ann))
+                self._locals[owner][name].add(f"class:{item}" if item and not item.startswith("[]") else "")
+            elif right is not None and right.type != "none":
+                self._locals[owner][name].add(_value_of(right, False))
+        elif d.kind == "class" and ann is not None:
+            self._attr_annotated[owner][name].add(_annotated_type(_text(ann)) or "")
+
+    def finish_bindings(self) -> None:
+        """A local variable or attribute assigned two different things (``None`` aside) is left unknown; an
+        attribute's annotation wins over its assignments."""
+        defs = self.result.definitions
+        for i, seen in self._locals.items():
+            defs[i].var_types = {n: next(iter(v)) for n, v in seen.items() if len(v) == 1 and next(iter(v))}
+        for i in set(self._attr_annotated) | set(self._attr_assigned):
+            annotated, assigned = self._attr_annotated.get(i, {}), self._attr_assigned.get(i, {})
+            types = {n: next(iter(v)) for n, v in annotated.items() if len(v) == 1}
+            types.update((n, next(iter(v))) for n, v in assigned.items() if n not in annotated and len(v) == 1)
+            defs[i].attr_types = {n: t for n, t in types.items() if t}
+
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)
         name_node = caps.get("name", [node])[0]
@@ -528,8 +518,11 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_with(node, caps)
         elif kind == "import":
             builder.add_import(node, caps)
+        elif kind == "binding":
+            builder.add_binding(node, caps)
         else:
             builder.add_base(kind.upper(), node, caps)
+    builder.finish_bindings()
     result = builder.result
     result.calls.sort(key=lambda c: (c.line, c.name, c.column))
     errors = _count_errors(tree.root_node)
@@ -578,7 +571,6 @@ _ITEMS = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc)\.)?(?:List|Sequ
                     r"Iterator|Set|FrozenSet|AbstractSet|Collection|Generator|Tuple|list|set|frozenset|tuple)"
                     r"\[\s*([^,\[\]]+?)\s*(,\s*\.\.\.\s*)?(,[^\[\]]*)?\]$")
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-_NESTED_SCOPES = frozenset({"function_definition", "class_definition", "lambda", "decorated_definition"})
 
 
 def _annotated_type(text: str) -> str | None:
@@ -593,6 +585,15 @@ def _annotated_type(text: str) -> str | None:
         item = _annotated_class(items.group(1))
         return f"[]{item}" if item else None
     return _annotated_class(text)
+
+
+def _assigned_class(value: Node, params: dict[str, str]) -> str:
+    """The class of what ``self.x = value`` stores, when the method says: a parameter annotated with a class
+    (``self.command = command``) or an instance (``self.x = Thing(...)``); else ""."""
+    if value.type == "identifier":
+        return params.get(_text(value)) or ""
+    fn = value.child_by_field_name("function") if value.type == "call" else None
+    return (_annotated_class(_text(fn)) or "") if fn is not None and fn.type == "identifier" else ""
 
 
 def _value_of(node: Node, iterated: bool) -> str:
@@ -615,33 +616,6 @@ def _value_of(node: Node, iterated: bool) -> str:
     if node.type == "attribute" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
     return ""
-
-
-def _local_values(body: Node) -> dict[str, str]:
-    """Python: each local variable of a function body (nested functions and classes aside) -> what it is
-    assigned (``_value_of``), or an annotation's class (``class:X``); a variable assigned two different things
-    is left out (``None`` does not count)."""
-    seen: dict[str, set[str]] = defaultdict(set)
-    todo = list(body.named_children)
-    while todo:
-        node = todo.pop()
-        if node.type in _NESTED_SCOPES:
-            continue
-        todo.extend(node.named_children)
-        if node.type == "assignment":
-            left, ann, right = (node.child_by_field_name(k) for k in ("left", "type", "right"))
-            if left is None or left.type != "identifier":
-                continue
-            if ann is not None:
-                item = _annotated_type(_text(ann))
-                seen[_text(left)].add(f"class:{item}" if item and not item.startswith("[]") else "")
-            elif right is not None and right.type != "none":
-                seen[_text(left)].add(_value_of(right, False))
-        elif node.type == "for_statement":
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if left is not None and left.type == "identifier" and right is not None:
-                seen[_text(left)].add(_value_of(right, True))
-    return {name: next(iter(v)) for name, v in seen.items() if len(v) == 1 and next(iter(v))}
 
 
 def _annotated_class(text: str) -> str | None:

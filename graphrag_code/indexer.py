@@ -14,7 +14,9 @@ import hashlib
 import json
 import os
 import posixpath
+import queue
 import signal
+import threading
 import time
 import uuid
 from collections import Counter, defaultdict
@@ -97,6 +99,40 @@ class _Staged:
     warnings: list[str]
 
 
+class _StageWriter:
+    """Writes staged batches (``stage_nodes``) on a second thread while the caller parses the next files: the
+    driver waits on the socket without the GIL, so Python's work and Neo4j's overlap on two cores instead of
+    taking turns. At most two batches wait (bounded memory); the first failure stops the writes and is raised
+    in the caller at its next ``put`` or at ``close``."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.pending: queue.Queue[list[dict] | None] = queue.Queue(maxsize=2)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._loop, name="graphrag-stage-writer", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while (rows := self.pending.get()) is not None:
+            if self.error is None:
+                try:
+                    self.graph.run("stage_nodes", rows=rows)
+                except BaseException as exc:   # handed to the caller's thread
+                    self.error = exc
+
+    def put(self, rows: list[dict]) -> None:
+        if self.error is not None:
+            raise self.error
+        self.pending.put(rows)
+
+    def close(self) -> None:
+        """Wait for the batches still queued; raise the writer's failure, if any."""
+        self.pending.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
 class _Run:
     def __init__(self, graph: Graph, snap: "discovery.Snapshot", repo: str, settings: IndexSettings,
                  progress: Progress | None) -> None:
@@ -120,22 +156,26 @@ class _Run:
         """Read, parse and stage ``files``; returns the paths that made it into the new snapshot."""
         kept: set[str] = set()
         batch: list[dict] = []
-        with discovery.SourceReader(self.snap) as reader:
-            for n, f in enumerate(files, 1):
-                staged = self._stage_file(f, reader.read(f))
-                if staged is not None:
-                    kept.add(f.path)
-                    batch.extend(staged.rows)
-                    self.facts[f.path] = staged.facts
-                    self.summary.files_parsed += 1
-                    for w in staged.warnings:
-                        self.summary.warnings.append({"path": f.path, "warning": w})
-                if len(batch) >= self.settings.write_batch:
-                    self.graph.run("stage_nodes", rows=batch)
-                    batch = []
-                self.progress("parse", n, len(files))
-        if batch:
-            self.graph.run("stage_nodes", rows=batch)
+        writer = _StageWriter(self.graph)
+        try:
+            with discovery.SourceReader(self.snap) as reader:
+                for n, f in enumerate(files, 1):
+                    staged = self._stage_file(f, reader.read(f))
+                    if staged is not None:
+                        kept.add(f.path)
+                        batch.extend(staged.rows)
+                        self.facts[f.path] = staged.facts
+                        self.summary.files_parsed += 1
+                        for w in staged.warnings:
+                            self.summary.warnings.append({"path": f.path, "warning": w})
+                    if len(batch) >= self.settings.write_batch:
+                        writer.put(batch)
+                        batch = []
+                    self.progress("parse", n, len(files))
+            if batch:
+                writer.put(batch)
+        finally:
+            writer.close()
         return kept
 
     def _stage_file(self, f: "discovery.SourceFile", data: bytes) -> _Staged | None:

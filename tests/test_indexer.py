@@ -293,3 +293,38 @@ def test_unchanged_files_on_a_new_commit_move_only_the_commit(graph: Graph, git_
     assert (second.symbols, second.chunks, second.edges, second.unresolved_calls) == \
         (first.symbols, first.chunks, first.edges, first.unresolved_calls)
     assert _normalized(dump(graph, repo_name), repo_name) == before
+
+
+def test_a_failed_staging_write_stops_the_run_and_keeps_the_previous_snapshot(
+        graph: Graph, git_repo, repo_name: str, neo4j_settings) -> None:
+    """Staged batches are written on a second thread while the next files parse: a write that fails there (Neo4j
+    going away mid-job) still stops the run with the package's error, and the previous commit stays whole."""
+    from graphrag_code.errors import DatabaseUnavailable
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    v1 = git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = _normalized(dump(graph, repo_name), repo_name)
+    git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+    for k in range(6):
+        git_repo.write(f"pkg/extra{k}.py", f"def one():\n    return {k}\n\n\ndef two():\n    return one()\n")
+    git_repo.commit("v2")
+
+    class GoesAway(Graph):
+        writes = 0
+
+        def run(self, name: str, /, **params):
+            if name == "stage_nodes":
+                GoesAway.writes += 1
+                if GoesAway.writes == 2:
+                    raise DatabaseUnavailable("Neo4j went away (test)")
+            return super().run(name, **params)
+
+    with GoesAway(neo4j_settings) as failing, pytest.raises(DatabaseUnavailable, match="went away"):
+        index_repository(failing, git_repo.root, name=repo_name, settings=IndexSettings(write_batch=1))
+    assert GoesAway.writes == 2            # 7 files, one batch each: nothing written after the failure
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == v1
+    assert _normalized(dump(graph, repo_name), repo_name) == before
+    done = index_repository(graph, git_repo.root, name=repo_name)
+    assert done.files_parsed == 7 and graph.run("pending_count", repo=repo_name)[0]["pending"] == 0

@@ -36,6 +36,19 @@
   object: (_) @receiver
   attribute: (identifier) @name) @reference.read
 
+; what may tell a receiver's class (resolve.receiver_class): a local variable or a class-body name assigned or
+; annotated, `self.x = ...` in a method, a `for` loop's target (extract.py: add_binding)
+(assignment
+  left: (identifier) @name) @reference.binding
+
+(assignment
+  left: (attribute
+    object: (identifier) @receiver
+    attribute: (identifier) @name)) @reference.binding
+
+(for_statement
+  left: (identifier) @name) @reference.binding
+
 ; `with ctx:` / `with self.lock as held:`: the object's __enter__ and __exit__ run (not for `with f(x):`, whose
 ; object is a call's result)
 (with_item

@@ -4,7 +4,7 @@
 // returns: placeholder, node {...}
 // params: ids
 UNWIND $ids AS sid
-MATCH (s:Symbol {id: sid, kind: 'method', placeholder: true})<-[:CONTAINS]-(:Symbol)
+MATCH (s:CodeNode:Symbol {id: sid, kind: 'method', placeholder: true})<-[:CONTAINS]-(:Symbol)
       <-[:INHERITS|IMPLEMENTS]-{1,4}(:Symbol)-[:CONTAINS]->(om:Symbol {name: s.name})
 RETURN DISTINCT sid AS placeholder,
        om {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line, .is_test, label: 'Symbol'} AS node

@@ -5,7 +5,7 @@
 // returns: seed, id, symbol_id, rel, lines, is_test
 // params: seeds, rel, limit
 UNWIND $seeds AS sid
-MATCH (s:Symbol {id: sid})
+MATCH (s:CodeNode:Symbol {id: sid})
 CALL (s) {
   MATCH (s)-[e:CALLS]->(t:Symbol) WHERE $rel = 'callee'
   RETURN t, e.lines AS lines, e.confidence AS confidence

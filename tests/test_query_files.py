@@ -49,3 +49,17 @@ def test_calls_must_pass_exactly_the_declared_parameters() -> None:
 def test_unknown_tree_sitter_captures_are_rejected(capture: str) -> None:
     with pytest.raises(QueryFileError, match=f"unknown capture @{capture}"):
         check_captures(["name", capture], "x-tags.scm")
+
+
+def test_every_lookup_by_id_can_use_a_unique_index() -> None:
+    """`(:Symbol {id: $x})` is a label scan: the unique index is on CodeNode.id (and Repository.id, Pending.uid,
+    GraphragMeta.key). A node pattern that looks a node up by id must carry one of those labels."""
+    import re
+
+    indexed = {"CodeNode", "Repository"}
+    offenders = []
+    for path in sorted(cypher.CYPHER_DIR.glob("*.cypher")):
+        for m in re.finditer(r"\(\s*\w*\s*((?::\w+)+)\s*\{\s*id\s*:", path.read_text()):
+            if not indexed & set(m.group(1).strip(":").split(":")):
+                offenders.append(f"{path.name}: {m.group(0)}")
+    assert offenders == []

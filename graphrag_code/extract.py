@@ -175,8 +175,7 @@ class _Builder:
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
-            **(self._python_types(core, body) if self.spec.name == "python" and kind in ("function", "method")
-               else {}),
+            **(self._signature_types(core, body) if kind in ("function", "method") else {}),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -222,6 +221,13 @@ class _Builder:
             start = sibling
             sibling = sibling.prev_named_sibling
         return start
+
+    def _signature_types(self, core: Node, body: Node | None) -> dict:
+        if self.spec.name == "python":
+            return self._python_types(core, body)
+        if self.spec.name in ("typescript", "tsx"):
+            return _ts_signature_types(core)
+        return {}
 
     def _python_types(self, core: Node, body: Node | None) -> dict:
         """What a Python function's signature tells: its parameters' classes and what it returns
@@ -393,6 +399,49 @@ class _Builder:
                                               implicit="with"))
 
     def add_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        if self.spec.name == "python":
+            self._python_binding(node, caps)
+        else:
+            self._script_binding(node, caps)
+
+    def _script_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """JavaScript/TypeScript, ``@reference.binding``: a variable's annotation or initializer (``const w = new
+        Subject()``, ``let r: Foo``), a class field's (``private source: Observable<T>``), a constructor's
+        parameter property (``constructor(private scheduler: SchedulerLike)``), ``this.x = ...`` in a method, a
+        ``for (const s of ...)`` target."""
+        owner = self.enclosing(node.start_byte)
+        if owner is None:
+            return
+        d, name, kind = self.result.definitions[owner], _text(caps["name"][0]), node.type
+        ann = node.child_by_field_name("type")
+        value = node.child_by_field_name("value") or node.child_by_field_name("right")
+        declared = (_ts_type(_text(ann)) or "") if ann is not None else None
+        if kind in ("required_parameter", "optional_parameter"):
+            if d.kind == "method" and d.parent is not None:
+                self._attr_annotated[d.parent][name].add(declared or "")
+        elif kind == "public_field_definition":
+            if d.kind == "class" and declared is not None:
+                self._attr_annotated[owner][name].add(declared)
+            elif d.kind == "class" and value is not None:
+                self._attr_assigned[owner][name].add(_script_value(value, False).removeprefix("class:")
+                                                     if value.type == "new_expression" else "")
+        elif kind == "assignment_expression":
+            if d.kind == "method" and d.parent is not None and value is not None:
+                held = d.param_types.get(_text(value), "") if value.type == "identifier" else \
+                    _script_value(value, False).removeprefix("class:") if value.type == "new_expression" else ""
+                self._attr_assigned[d.parent][name].add(held)
+        elif d.kind in ("function", "method"):
+            if kind == "for_in_statement":
+                operator = node.child_by_field_name("operator")
+                if operator is not None and _text(operator) == "of" and value is not None:
+                    self._locals[owner][name].add(_script_value(value, True))
+            elif declared is not None:
+                self._locals[owner][name].add(f"class:{declared}" if declared and not declared.startswith("[]")
+                                              else "")
+            elif value is not None:
+                self._locals[owner][name].add(_script_value(value, False))
+
+    def _python_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Python, ``@reference.binding``: an assignment or a ``for`` target that may tell a receiver's class
         (resolve.receiver_class): a local variable of a function (``Definition.var_types``), an annotated name in
         a class body or ``self.x`` in a method (``Definition.attr_types``). ``finish_bindings`` settles them."""
@@ -585,6 +634,71 @@ def _annotated_type(text: str) -> str | None:
         item = _annotated_class(items.group(1))
         return f"[]{item}" if item else None
     return _annotated_class(text)
+
+
+_TS_ITEMS = re.compile(r"^(?:Readonly)?Array<(.+)>$|^(.+)\[\]$")
+
+
+def _ts_type(text: str) -> str | None:
+    """TypeScript: ``X`` for an annotation naming one class or interface (``: Observable<T>``, ``Foo | undefined``,
+    ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); None otherwise (primitives,
+    unions of two types, type parameters such as ``T``)."""
+    text = text.strip().lstrip(":").strip().removeprefix("readonly ").strip()
+    parts, depth, cur = [], 0, ""
+    for ch in text:                       # split the union on top-level `|` only
+        depth += ch in "<([{"
+        depth -= ch in ">)]}"
+        if ch == "|" and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts = [p.strip() for p in [*parts, cur] if p.strip() not in ("undefined", "null", "void", "")]
+    if len(parts) != 1:
+        return None
+    items = _TS_ITEMS.match(parts[0])
+    if items:
+        item = _ts_type(items.group(1) or items.group(2))
+        return f"[]{item}" if item and not item.startswith("[]") else None
+    name = parts[0].split("<", 1)[0].strip()
+    if not re.fullmatch(r"[A-Za-z_$][\w$.]*", name):
+        return None
+    last = name.rsplit(".", 1)[-1]
+    return last if last[:1].isupper() and not last.isupper() else None
+
+
+def _ts_signature_types(core: Node) -> dict:
+    """TypeScript: a function's parameters (``sub: Subscriber<T>``; unannotated ones shadow too) and what it
+    returns (``): Subject<T>``)."""
+    params = core.child_by_field_name("parameters")
+    if params is None and core.child_by_field_name("value") is not None:   # `const f = (x: Foo) => ...`
+        params = core.child_by_field_name("value").child_by_field_name("parameters")
+    out: dict[str, str] = {}
+    for p in params.named_children if params is not None else []:
+        pattern, ann = p.child_by_field_name("pattern"), p.child_by_field_name("type")
+        if pattern is not None and pattern.type == "identifier":
+            out[_text(pattern)] = (_ts_type(_text(ann)) or "") if ann is not None else ""
+    returns = core.child_by_field_name("return_type")
+    return {"param_types": out, "return_type": (_ts_type(_text(returns)) or "") if returns is not None else ""}
+
+
+def _script_value(node: Node, iterated: bool) -> str:
+    """JavaScript/TypeScript: what a variable is assigned, as ``_value_of``: ``class:X`` for ``new X(...)``,
+    ``call:`` / ``attr:`` for a call or a member chain, ``iter...`` for the items a ``for...of`` walks."""
+    while node.type in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_children:
+        node = node.named_children[0]
+    prefix = "iter" if iterated else ""
+    if node.type == "new_expression" and not iterated:
+        ctor = node.child_by_field_name("constructor")
+        text = _text(ctor) if ctor is not None else ""
+        return f"class:{text.rsplit('.', 1)[-1]}" if _CHAIN.fullmatch(text) else ""
+    if node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        text = _text(fn) if fn is not None else ""
+        return f"{prefix}call:{text}" if _CHAIN.fullmatch(text) else ""
+    if node.type == "member_expression" and _CHAIN.fullmatch(_text(node)):
+        return f"{prefix}attr:{_text(node)}"
+    return ""
 
 
 def _assigned_class(value: Node, params: dict[str, str]) -> str:

@@ -401,7 +401,7 @@ class _Resolver:
             if hit is None and (called := self._called_instance(f, caller, None, name)):
                 return called[0], called[1], "annotation"
             return hit or ("unresolved", self._why(f, name))
-        if receiver in ("super()", "super") and f.language == "python":
+        if receiver in ("super()", "super") and spec.virtual_dispatch:     # Python's super(), super.m() elsewhere
             cls = self.enclosing_class(f, caller)
             for owner, base, _rel, _line in (f.bases if cls is not None else []):
                 target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1]) if owner == cls else None
@@ -473,8 +473,8 @@ class _Resolver:
         return self.class_member(*cls, "__call__") if cls else None
 
     def receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
-        """The class of a Python receiver as annotations tell it: ``self``, a parameter annotated with a class of
-        the repository, or a local variable assigned such an object (``parser = self.make_parser(ctx)``, by the
+        """The class of a receiver as annotations tell it (Python, TypeScript; JavaScript: ``new X()``): ``self`` /
+        ``this``, a parameter annotated with a class of the repository, or a local variable assigned such an object (``parser = self.make_parser(ctx)``, by the
         callee's return annotation; ``for param in self.get_params(ctx)``, by an item annotation), in the caller
         or a function around it unless a nearer one shadows it; then each attribute (``ctx.command``,
         ``self.type``) through the attribute types of that class or its bases."""
@@ -484,10 +484,15 @@ class _Resolver:
         return self._receivers[key]
 
     def _receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
-        if f.language != "python" or not _CHAIN.fullmatch(receiver):
+        if not LANGUAGES[f.language].self_names:
+            return None
+        called = _called_chain(receiver)
+        if called:                        # `innerFrom(notifier).subscribe()`: what the call returns
+            return self._value_class(f, caller, f"call:{called}")
+        if not _CHAIN.fullmatch(receiver):
             return None
         head, *attrs = receiver.split(".")
-        if head in ("self", "cls"):
+        if head in LANGUAGES[f.language].self_names:
             found = self.enclosing_class(f, caller) if caller is not None else None
             cls = (f.path, found) if found is not None else None
         else:
@@ -508,7 +513,7 @@ class _Resolver:
             scope = f.defs[scope][3]
         return None
 
-    def _value_class(self, f: FileFacts, scope: int, value: str) -> tuple[str, int] | None:
+    def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
         """The class of a local variable's value (``extract._value_of``)."""
         kind, _, chain = value.partition(":")
         items, kind = kind.startswith("iter"), kind.removeprefix("iter")
@@ -880,6 +885,19 @@ class _Resolver:
         if self.placeholders:
             self._dispatch_placeholders(subclasses)
         return self.out
+
+
+def _called_chain(receiver: str) -> str | None:
+    """``a.b`` for a receiver that is one call of a name chain, ``a.b(x, f(y))``; None otherwise (``a(b).c(d)``)."""
+    head, paren, rest = receiver.partition("(")
+    if not paren or not _CHAIN.fullmatch(head) or not rest.endswith(")"):
+        return None
+    depth = 1
+    for ch in rest[:-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return None
+    return head
 
 
 def implicit_of(call: list) -> str | None:

@@ -367,3 +367,84 @@ def test_python_attribute_and_local_variable_types_from_annotations_and_assignme
         ("Command.help", "Formatter.__exit__"): ("annotation", [60]),
     }
     assert "self.other.convert@37:dynamic" in res.unresolved["r:m.py#Param.run"]
+
+
+TYPED_TS = '''\
+class Subject {
+  next(value: number) { return value; }
+  complete() { return 0; }
+}
+
+class Observable {
+  subscribe(sub: Subject) { return sub; }
+  pipe() { return this; }
+}
+
+function innerFrom(x: number): Observable {
+  return new Observable();
+}
+
+class Source {
+  private source: Observable;
+  windows: Subject[] = [];
+  constructor(private target: Subject, other) {
+    this.made = new Subject();
+    this.other = other;
+  }
+  getSubject(): Subject {
+    return this.target;
+  }
+  connect(n: number) {
+    this.source.subscribe(this.target);
+    this.target.next(n);
+    this.made.complete();
+    this.getSubject().complete();
+    innerFrom(n).pipe();
+    const w = new Subject();
+    w.next(1);
+    let o: Observable = innerFrom(2);
+    o.pipe();
+    for (const s of this.windows) {
+      s.complete();
+    }
+    this.other.complete();
+  }
+}
+
+class Derived extends Source {
+  connect(n: number) {
+    return super.connect(n);
+  }
+}
+
+class Sink {
+  complete() { return 1; }
+}
+'''
+
+
+def test_typescript_receiver_types_from_annotations_and_new() -> None:
+    from graphrag_code.extract import extract
+
+    ex = extract(TYPED_TS.encode(), "typescript")
+    defs = {d.qualified_name: d for d in ex.definitions}
+    assert defs["Source"].attr_types == {"source": "Observable", "windows": "[]Subject", "target": "Subject",
+                                         "made": "Subject"}
+    assert defs["Source.getSubject"].return_type == "Subject"
+    f = FileFacts("src.ts", "typescript", **ex.facts())
+    f.ids = symbol_ids("r", "src.ts", f.defs)
+    res = resolve("r", {"src.ts": f})
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): (v["resolved_by"], v["lines"])
+             for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert {k: v for k, v in calls.items() if k[0] == "Source.connect"} == {
+        ("Source.connect", "Observable.subscribe"): ("annotation", [26]),    # a field's annotation
+        ("Source.connect", "Subject.next"): ("annotation", [27, 32]),         # a parameter property; `new`
+        ("Source.connect", "Subject.complete"): ("annotation", [28, 29, 36]),  # this.made = new ...; a return
+        ("Source.connect", "Source.getSubject"): ("self", [29]),             # type; items of Subject[]
+        ("Source.connect", "innerFrom"): ("same_file", [30, 33]),
+        ("Source.connect", "Observable.pipe"): ("annotation", [30, 34]),     # what innerFrom() returns
+        ("Source.connect", "Subject"): ("same_file", [31]),
+    }
+    assert calls[("Derived.connect", "Source.connect")] == ("inherited", [44])   # super.connect()
+    # `this.other = other`, an unannotated parameter: unknown (and Sink has a complete() too)
+    assert "this.other.complete@38:dynamic" in res.unresolved["r:src.ts#Source.connect"]

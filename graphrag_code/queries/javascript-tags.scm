@@ -301,3 +301,16 @@
   (member_expression object: (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
                                 property: (property_identifier) @import.name) @reference.import)]
  (#eq? @name "require"))
+
+; what may tell a receiver's class (resolve.receiver_class; extract.py: add_binding): a variable's initializer
+; (`const layer = new Layer()`), `this.x = ...`, a `for...of` target
+(variable_declarator
+  name: (identifier) @name) @reference.binding
+
+(assignment_expression
+  left: (member_expression
+    object: (this) @receiver
+    property: (property_identifier) @name)) @reference.binding
+
+(for_in_statement
+  left: (identifier) @name) @reference.binding

@@ -363,3 +363,27 @@
   (member_expression object: (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
                                 property: (property_identifier) @import.name) @reference.import)]
  (#eq? @name "require"))
+
+; what may tell a receiver's class (resolve.receiver_class; extract.py: add_binding): a variable's annotation or
+; initializer, a class field's, a constructor's parameter property, `this.x = ...`, a `for...of` target
+(variable_declarator
+  name: (identifier) @name) @reference.binding
+
+(public_field_definition
+  name: (property_identifier) @name) @reference.binding
+
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @name) @reference.binding
+
+(optional_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @name) @reference.binding
+
+(assignment_expression
+  left: (member_expression
+    object: (this) @receiver
+    property: (property_identifier) @name)) @reference.binding
+
+(for_in_statement
+  left: (identifier) @name) @reference.binding

@@ -670,9 +670,11 @@ def _ts_type(text: str) -> str | None:
 def _ts_signature_types(core: Node) -> dict:
     """TypeScript: a function's parameters (``sub: Subscriber<T>``; unannotated ones shadow too) and what it
     returns (``): Subject<T>``)."""
+    if core.type in ("lexical_declaration", "variable_declaration"):        # `const f = (x: Foo) => ...`
+        core = next((c for c in core.named_children if c.type == "variable_declarator"), core)
+    if core.type == "variable_declarator" and core.child_by_field_name("value") is not None:
+        core = core.child_by_field_name("value")
     params = core.child_by_field_name("parameters")
-    if params is None and core.child_by_field_name("value") is not None:   # `const f = (x: Foo) => ...`
-        params = core.child_by_field_name("value").child_by_field_name("parameters")
     out: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
         pattern, ann = p.child_by_field_name("pattern"), p.child_by_field_name("type")
@@ -698,6 +700,8 @@ def _script_value(node: Node, iterated: bool) -> str:
         return f"{prefix}call:{text}" if _CHAIN.fullmatch(text) else ""
     if node.type == "member_expression" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
+    if node.type == "identifier" and iterated:        # `for (const s of shapes)`, `shapes: Shape[]`
+        return f"itername:{_text(node)}"
     return ""
 
 

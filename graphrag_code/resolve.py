@@ -513,12 +513,27 @@ class _Resolver:
             scope = f.defs[scope][3]
         return None
 
+    def _parameter_type(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int | None, str] | None:
+        """The annotated type of the parameter ``name`` seen from ``scope`` (nearest first), for ``_typed``; None
+        when a local variable of that name shadows it or nothing declares it."""
+        params, local = self.param_types.get(f.path) or {}, self.var_types.get(f.path) or {}
+        while scope is not None:
+            if name in params.get(scope, {}):
+                return (f.path, scope, params[scope][name]) if params[scope][name] else None
+            if name in local.get(scope, {}):
+                return None
+            scope = f.defs[scope][3]
+        return None
+
     def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
         """The class of a local variable's value (``extract._value_of``)."""
         kind, _, chain = value.partition(":")
         items, kind = kind.startswith("iter"), kind.removeprefix("iter")
         if kind == "class":
             return self._type_named(f, scope, chain)
+        if kind == "name":                # the items of a parameter annotated as a collection (`Shape[]`)
+            typed = self._parameter_type(f, scope, chain)
+            return self._typed(typed, items) if typed else None
         if self._typing_depth > 4:        # `x = x.parent` and the like
             return None
         self._typing_depth += 1

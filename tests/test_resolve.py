@@ -420,6 +420,14 @@ class Derived extends Source {
 class Sink {
   complete() { return 1; }
 }
+
+function walk(subjects: Subject[]) {
+  for (const s of subjects) {
+    s.next(1);
+  }
+}
+
+const use = (o: Observable) => o.pipe();
 '''
 
 
@@ -446,5 +454,7 @@ def test_typescript_receiver_types_from_annotations_and_new() -> None:
         ("Source.connect", "Subject"): ("same_file", [31]),
     }
     assert calls[("Derived.connect", "Source.connect")] == ("inherited", [44])   # super.connect()
+    assert calls[("walk", "Subject.next")] == ("annotation", [54])      # items of a parameter `Subject[]`
+    assert calls[("use", "Observable.pipe")] == ("annotation", [58])    # an arrow function's parameter
     # `this.other = other`, an unannotated parameter: unknown (and Sink has a complete() too)
     assert "this.other.complete@38:dynamic" in res.unresolved["r:src.ts#Source.connect"]

@@ -251,7 +251,7 @@ class _Builder:
             name = p.child_by_field_name("name") or next((c for c in p.named_children if c.type == "identifier"), None)
             annotation = p.child_by_field_name("type")
             if name is not None:
-                out[_text(name)] = (_annotated_class(_text(annotation)) or "") if annotation is not None else ""
+                out[_text(name)] = (_annotated_type(_text(annotation)) or "") if annotation is not None else ""
         out.pop("self", None)
         out.pop("cls", None)
         return out
@@ -733,6 +733,8 @@ def _value_of(node: Node, iterated: bool) -> str:
         return f"{prefix}call:{text}"
     if node.type == "attribute" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
+    if node.type == "identifier" and iterated:        # `for p in params`, `params: t.List[Parameter]`
+        return f"itername:{_text(node)}"
     return ""
 
 

@@ -339,6 +339,11 @@ class Command:
 
     def convert(self, value):
         return value
+
+
+def walk(params: t.Sequence["Param"]):
+    for p in params:
+        p.run(4)
 '''
 
 
@@ -367,6 +372,8 @@ def test_python_attribute_and_local_variable_types_from_annotations_and_assignme
         ("Command.help", "Formatter.__exit__"): ("annotation", [60]),
     }
     assert "self.other.convert@37:dynamic" in res.unresolved["r:m.py#Param.run"]
+    assert defs["walk"].param_types == {"params": "[]Param"}
+    assert calls[("walk", "Param.run")][:2] == ("annotation", [69])        # items of a parameter's collection
 
 
 TYPED_TS = '''\

@@ -175,7 +175,7 @@ class _Builder:
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
-            **(self._signature_types(core, body) if kind in ("function", "method") else {}),
+            **(self._signature_types(core) if kind in ("function", "method") else {}),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -222,14 +222,14 @@ class _Builder:
             sibling = sibling.prev_named_sibling
         return start
 
-    def _signature_types(self, core: Node, body: Node | None) -> dict:
+    def _signature_types(self, core: Node) -> dict:
         if self.spec.name == "python":
-            return self._python_types(core, body)
+            return self._python_types(core)
         if self.spec.name in ("typescript", "tsx"):
             return _ts_signature_types(core)
         return {}
 
-    def _python_types(self, core: Node, body: Node | None) -> dict:
+    def _python_types(self, core: Node) -> dict:
         """What a Python function's signature tells: its parameters' classes and what it returns
         (``_annotated_type``); its local variables come from ``@reference.binding`` (``add_binding``)."""
         returns = core.child_by_field_name("return_type")
@@ -423,13 +423,10 @@ class _Builder:
             if d.kind == "class" and declared is not None:
                 self._attr_annotated[owner][name].add(declared)
             elif d.kind == "class" and value is not None:
-                self._attr_assigned[owner][name].add(_script_value(value, False).removeprefix("class:")
-                                                     if value.type == "new_expression" else "")
+                self._attr_assigned[owner][name].add(_assigned_class(value, {}))
         elif kind == "assignment_expression":
             if d.kind == "method" and d.parent is not None and value is not None:
-                held = d.param_types.get(_text(value), "") if value.type == "identifier" else \
-                    _script_value(value, False).removeprefix("class:") if value.type == "new_expression" else ""
-                self._attr_assigned[d.parent][name].add(held)
+                self._attr_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
         elif d.kind in ("function", "method"):
             if kind == "for_in_statement":
                 operator = node.child_by_field_name("operator")
@@ -706,10 +703,13 @@ def _script_value(node: Node, iterated: bool) -> str:
 
 
 def _assigned_class(value: Node, params: dict[str, str]) -> str:
-    """The class of what ``self.x = value`` stores, when the method says: a parameter annotated with a class
-    (``self.command = command``) or an instance (``self.x = Thing(...)``); else ""."""
+    """The class of what ``self.x = value`` / ``this.x = value`` stores, when the method says: a parameter
+    annotated with a class (``self.command = command``) or an instance (``self.x = Thing(...)``, ``new X()``);
+    else ""."""
     if value.type == "identifier":
         return params.get(_text(value)) or ""
+    if value.type == "new_expression":
+        return _script_value(value, False).removeprefix("class:")
     fn = value.child_by_field_name("function") if value.type == "call" else None
     return (_annotated_class(_text(fn)) or "") if fn is not None and fn.type == "identifier" else ""
 

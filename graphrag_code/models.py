@@ -30,14 +30,15 @@ class Definition:
     # a subset of abstract: the body cannot do the work (it only raises NotImplementedError, or the method is
     # declared abstract / pure virtual), so a call that lands here runs an override whenever one exists
     placeholder: bool = False
-    # Python: parameters annotated with a class (`ctx: Context`, `param: "t.Optional[Parameter]"`) -> class name
+    # Python, TypeScript: parameters annotated with a class (`ctx: Context`, `box: Store`) -> class name, or
+    # `[]Name` for a collection of them
     param_types: dict[str, str] = field(default_factory=dict)
-    # Python classes: attributes that hold instances of one class (`self.type: ParamType`) -> class name, or
+    # Python, TypeScript classes: attributes that hold instances of one class (`self.type: ParamType`) -> class, or
     # `[]Name` for a collection of them (`params: t.List["Parameter"]`)
     attr_types: dict[str, str] = field(default_factory=dict)
-    # Python functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection of them, or ""
+    # Python, TypeScript functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection, or ""
     return_type: str = ""
-    # Python functions: local variable -> what it is assigned (extract._value_of: `call:self.make_parser`)
+    # Python, JavaScript, TypeScript functions: local variable -> what it is assigned (`call:self.make_parser`)
     var_types: dict[str, str] = field(default_factory=dict)
     property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
 

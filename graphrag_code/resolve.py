@@ -362,15 +362,19 @@ class _Resolver:
             return path, hit
         if depth >= _MAX_BASE_DEPTH:
             return None
+        for target in self._bases(path, cls):
+            found = self.class_member(target[0], target[1], name, depth + 1)
+            if found:
+                return found
+        return None
+
+    def _bases(self, path: str, cls: int):
+        """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
         f = self.files[path]
         for owner, base, _rel, _line in f.bases:
-            if owner == cls:
-                target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1])
-                if target:
-                    found = self.class_member(target[0], target[1], name, depth + 1)
-                    if found:
-                        return found
-        return None
+            target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1]) if owner == cls else None
+            if target:
+                yield target[0], target[1]
 
     def member_of_own_class(self, f: FileFacts, caller: int, name: str) -> tuple[str, int] | None:
         """``name`` as a member of the class the method ``caller`` belongs to (or its bases): the class around it,
@@ -403,9 +407,8 @@ class _Resolver:
             return hit or ("unresolved", self._why(f, name))
         if receiver in ("super()", "super") and spec.virtual_dispatch:     # Python's super(), super.m() elsewhere
             cls = self.enclosing_class(f, caller)
-            for owner, base, _rel, _line in (f.bases if cls is not None else []):
-                target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1]) if owner == cls else None
-                hit = self.class_member(target[0], target[1], name) if target else None
+            for target in self._bases(f.path, cls) if cls is not None else ():
+                hit = self.class_member(*target, name)
                 if hit:
                     return hit[0], hit[1], "inherited"
             return "unresolved", "super-unknown"
@@ -502,28 +505,30 @@ class _Resolver:
             cls = self._typed(typed, items=False) if typed else None
         return cls
 
-    def _name_class(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int] | None:
+    def _declared(self, f: FileFacts, scope: int | None, name: str) -> tuple[int, str, str] | None:
+        """Where ``name`` is bound seen from ``scope`` (the nearest function first): (that scope, "param" or
+        "var", its annotated type or its assigned value)."""
         params, local = self.param_types.get(f.path) or {}, self.var_types.get(f.path) or {}
-        scope = caller
         while scope is not None:
             if name in params.get(scope, {}):
-                return self._type_named(f, scope, params[scope][name])
+                return scope, "param", params[scope][name]
             if name in local.get(scope, {}):
-                return self._value_class(f, scope, local[scope][name])
+                return scope, "var", local[scope][name]
             scope = f.defs[scope][3]
         return None
 
+    def _name_class(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int] | None:
+        found = self._declared(f, caller, name)
+        if found is None:
+            return None
+        scope, kind, value = found
+        return self._type_named(f, scope, value) if kind == "param" else self._value_class(f, scope, value)
+
     def _parameter_type(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int | None, str] | None:
-        """The annotated type of the parameter ``name`` seen from ``scope`` (nearest first), for ``_typed``; None
-        when a local variable of that name shadows it or nothing declares it."""
-        params, local = self.param_types.get(f.path) or {}, self.var_types.get(f.path) or {}
-        while scope is not None:
-            if name in params.get(scope, {}):
-                return (f.path, scope, params[scope][name]) if params[scope][name] else None
-            if name in local.get(scope, {}):
-                return None
-            scope = f.defs[scope][3]
-        return None
+        """The annotated type of the parameter ``name`` seen from ``scope``, for ``_typed``; None when a local
+        variable of that name shadows it or nothing declares it."""
+        found = self._declared(f, scope, name)
+        return (f.path, found[0], found[2]) if found and found[1] == "param" and found[2] else None
 
     def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
         """The class of a local variable's value (``extract._value_of``)."""
@@ -565,15 +570,13 @@ class _Resolver:
     def _attribute_type(self, path: str, cls: int, attr: str, depth: int = 0) -> tuple[str, int | None, str] | None:
         """The type of attribute ``attr`` of class ``cls`` (or of a base) by its attribute types, as (path,
         scope, type) for ``_typed``."""
-        f = self.files[path]
         name = self.attr_types.get((path, cls), {}).get(attr)
         if name:
-            return path, f.defs[cls][3], name
+            return path, self.files[path].defs[cls][3], name
         if depth >= _MAX_BASE_DEPTH:
             return None
-        for owner, base, _rel, _line in f.bases:
-            target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1]) if owner == cls else None
-            found = self._attribute_type(target[0], target[1], attr, depth + 1) if target else None
+        for target in self._bases(path, cls):
+            found = self._attribute_type(target[0], target[1], attr, depth + 1)
             if found:
                 return found
         return None
@@ -720,8 +723,10 @@ class _Resolver:
                 subclasses[b].append(a)
         return subclasses
 
-    def _overrides(self, method: str, subclasses: dict[str, list[str]], below: str | None = None) -> list[str]:
-        """The methods of the same name in the (transitive) subclasses of ``method``'s class, or of ``below``."""
+    def _overrides(self, method: str, subclasses: dict[str, list[str]], below: str | None = None,
+                   stop=None) -> list[str]:
+        """The methods of the same name in the (transitive) subclasses of ``method``'s class, or of ``below``;
+        ``stop(path, members)``: a subclass (and its own subclasses) not to enter."""
         path, i = self.where[method]
         f = self.files[path]
         name, parent = f.defs[i][0], f.defs[i][3]
@@ -734,11 +739,13 @@ class _Resolver:
             if cls in seen:
                 continue
             seen.add(cls)
-            todo.extend(subclasses.get(cls, []))
             cpath, ci = self.where[cls]
-            hit = self.ix.members.get((cpath, ci), {}).get(name)
-            if hit is not None:
-                found.append(self.files[cpath].ids[hit])
+            members = self.ix.members.get((cpath, ci), {})
+            if stop is not None and stop(cpath, members):
+                continue
+            todo.extend(subclasses.get(cls, []))
+            if name in members:
+                found.append(self.files[cpath].ids[members[name]])
         return found
 
     def _lsp_hierarchy(self, subclasses: dict[str, list[str]]) -> None:
@@ -776,22 +783,10 @@ class _Resolver:
         the overridden ``c``, as ``super().c()`` does) and its own subclasses never get here."""
         extends = self._extending_overrides()
         for src, dst, line, below, own in self.dispatched:
-            path, i = self.where[dst]
-            name = self.files[path].defs[i][0]
-            todo, seen = list(subclasses.get(below, [])), set()
-            while todo and len(seen) < 200:
-                cls = todo.pop()
-                if cls in seen:
-                    continue
-                seen.add(cls)
-                cpath, ci = self.where[cls]
-                members = self.ix.members.get((cpath, ci), {})
-                if own is not None and own in members and self.files[cpath].ids[members[own]] not in extends:
-                    continue
-                todo.extend(subclasses.get(cls, []))
-                hit = members.get(name)
-                override = self.files[cpath].ids[hit] if hit is not None else None
-                if override is not None and override not in (src, dst):
+            def overrides_caller(path: str, members: dict[str, int]) -> bool:
+                return own in members and self.files[path].ids[members[own]] not in extends
+            for override in self._overrides(dst, subclasses, below, overrides_caller if own is not None else None):
+                if override not in (src, dst):
                     self._call_edge(src, override, line, "dispatch", via=dst)
 
     def _extending_overrides(self) -> set[str]:

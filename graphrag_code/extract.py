@@ -617,20 +617,53 @@ _ITEMS = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc)\.)?(?:List|Sequ
                     r"Iterator|Set|FrozenSet|AbstractSet|Collection|Generator|Tuple|list|set|frozenset|tuple)"
                     r"\[\s*([^,\[\]]+?)\s*(,\s*\.\.\.\s*)?(,[^\[\]]*)?\]$")
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# a class of the repository with one type argument, `util.Registry[BlockProcessor]` (not a typing special form)
+_GENERIC = re.compile(r"^([A-Za-z_][\w.]*)\[\s*([^,\[\]]+?)\s*\]$")
+_SPECIAL_FORMS = re.compile(r"^(?:(?:t|typing|te|typing_extensions)\.)?(?:Union|Type|type|ClassVar|Final|Annotated|"
+                            r"Literal|Callable|Awaitable|Coroutine|TypeGuard|Unpack|Required|NotRequired)\[")
+# what a union may hold besides the one class that receives calls (`ext: Extension | str`: a str has no
+# extendMarkdown), as ``None`` in Optional[X]
+_SCALARS = frozenset({"None", "str", "bytes", "int", "float", "bool", "complex"})
+
+
+def _union(text: str) -> list[str]:
+    """The members of a union annotation (top-level ``|``, ``Optional[X]``), scalars and ``None`` left out."""
+    text = text.strip().strip("\"'").strip()
+    m = _OPTIONAL.match(text)
+    if m:
+        text = m.group(1)
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "|" and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts = [p.strip().strip("\"'").strip() for p in [*parts, cur]]
+    return [p for p in parts if p and p not in _SCALARS]
 
 
 def _annotated_type(text: str) -> str | None:
     """``X`` for an annotation naming one class (``_annotated_class``), ``[]X`` for a collection of them
-    (``t.List["Parameter"]``, ``t.Iterator[X]``, ``Tuple[X, ...]``; a Tuple of several types is not one)."""
-    text = text.strip().strip("\"'").strip()
-    m = _OPTIONAL.match(text)
-    inner = m.group(1).strip().strip("\"'") if m else text
+    (``t.List["Parameter"]``, ``t.Iterator[X]``, ``Tuple[X, ...]``; a Tuple of several types is not one),
+    ``G[]X`` for a class of the repository with one type argument (``util.Registry[BlockProcessor]``: the
+    resolver takes its items to be ``X`` when ``G`` defines ``__iter__``)."""
+    parts = _union(text)
+    if len(parts) != 1:
+        return None
+    inner = parts[0]
     items = _ITEMS.match(inner)
     if items and not (inner.lower().startswith(("tuple", "t.tuple", "typing.tuple")) and items.group(3)
                       and not items.group(2)):
         item = _annotated_class(items.group(1))
         return f"[]{item}" if item else None
-    return _annotated_class(text)
+    generic = _GENERIC.match(inner)
+    if generic and not _SPECIAL_FORMS.match(inner):
+        cls, item = _annotated_class(generic.group(1)), _annotated_class(generic.group(2))
+        return f"{cls}[]{item}" if cls and item else cls
+    return _annotated_class(inner)
 
 
 _TS_ITEMS = re.compile(r"^(?:Readonly)?Array<(.+)>$|^(.+)\[\]$")
@@ -704,14 +737,18 @@ def _script_value(node: Node, iterated: bool) -> str:
 
 def _assigned_class(value: Node, params: dict[str, str]) -> str:
     """The class of what ``self.x = value`` / ``this.x = value`` stores, when the method says: a parameter
-    annotated with a class (``self.command = command``) or an instance (``self.x = Thing(...)``, ``new X()``);
-    else ""."""
+    annotated with a class (``self.command = command``), an instance (``self.x = Thing(...)``, ``new X()``) or
+    ``call:f`` for what a call of a name chain returns (the resolver reads ``f``'s return annotation); else ""."""
     if value.type == "identifier":
         return params.get(_text(value)) or ""
     if value.type == "new_expression":
         return _script_value(value, False).removeprefix("class:")
     fn = value.child_by_field_name("function") if value.type == "call" else None
-    return (_annotated_class(_text(fn)) or "") if fn is not None and fn.type == "identifier" else ""
+    if fn is None or not _CHAIN.fullmatch(_text(fn)) or _text(fn).split(".")[0] in ("self", "cls"):
+        return ""
+    if fn.type == "identifier" and _annotated_class(_text(fn)):
+        return _annotated_class(_text(fn)) or ""
+    return f"call:{_text(fn)}"        # what `build_preprocessors(self)` returns, by its return annotation
 
 
 def _value_of(node: Node, iterated: bool) -> str:
@@ -741,12 +778,7 @@ def _value_of(node: Node, iterated: bool) -> str:
 def _annotated_class(text: str) -> str | None:
     """The one class an annotation names: `Context`, `"Context"`, `t.Optional["Context"]`, `Context | None`,
     `click.Context` -> `Context`; builtins and containers (`str`, `t.List[X]`) -> None."""
-    text = text.strip().strip("\"'").strip()
-    m = _OPTIONAL.match(text)
-    if m:
-        text = m.group(1).strip().strip("\"'")
-    parts = [p.strip().strip("\"'") for p in text.split("|")]
-    parts = [p for p in parts if p != "None"]
+    parts = _union(text)
     if len(parts) != 1 or not re.fullmatch(r"[A-Za-z_][\w.]*", parts[0]):
         return None
     last = parts[0].rsplit(".", 1)[-1]

@@ -109,10 +109,11 @@ class FileExtraction:
             "abstract": [i for i, d in enumerate(self.definitions) if d.abstract and d.kind == "method"],
             "placeholders": [i for i, d in enumerate(self.definitions) if d.placeholder and d.kind == "method"],
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
-            # a function's parameters when one names a class, or when it is nested (its parameters may shadow)
+            # a function's parameters when one names a class, when it is nested (its parameters may shadow) or
+            # when it is a method (an unannotated one may take the annotation of the method it overrides)
             "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
-                any(d.param_types.values()) or (d.parent is not None and
-                                                self.definitions[d.parent].kind in ("function", "method")))],
+                any(d.param_types.values()) or d.kind == "method" or (
+                    d.parent is not None and self.definitions[d.parent].kind in ("function", "method")))],
             "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],

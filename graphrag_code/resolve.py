@@ -221,7 +221,7 @@ class _Resolver:
         self.properties: set[str] = set()                        # ids of property getters
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
-        self.dispatched: list[tuple[str, str, int, str, str | None]] = []
+        self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
@@ -316,7 +316,8 @@ class _Resolver:
         if bind and bind[0] == "symbol":
             return bind[1], bind[2], "import"
         if bind and bind[0] == "module":
-            hit = self._default_export(bind[1])
+            # `from markdown import Markdown` where markdown/__init__.py imports it from .core: a re-export
+            hit = self._default_export(bind[1]) or (self._reexport(bind[1], name) if f.language == "python" else None)
             if hit:
                 return hit[0], hit[1], "import"
         if bind:
@@ -522,13 +523,38 @@ class _Resolver:
         if found is None:
             return None
         scope, kind, value = found
+        if kind == "param" and not value:
+            typed = self._overridden_param_type(f.path, scope, name)
+            return self._typed(typed, items=False) if typed else None
         return self._type_named(f, scope, value) if kind == "param" else self._value_class(f, scope, value)
 
     def _parameter_type(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int | None, str] | None:
         """The annotated type of the parameter ``name`` seen from ``scope``, for ``_typed``; None when a local
         variable of that name shadows it or nothing declares it."""
         found = self._declared(f, scope, name)
-        return (f.path, found[0], found[2]) if found and found[1] == "param" and found[2] else None
+        if not found or found[1] != "param":
+            return None
+        return (f.path, found[0], found[2]) if found[2] else self._overridden_param_type(f.path, found[0], name)
+
+    def _overridden_param_type(self, path: str, method: int, name: str,
+                               depth: int = 0) -> tuple[str, int | None, str] | None:
+        """An unannotated parameter of an override takes the annotation of the same parameter of the method it
+        overrides (``def extendMarkdown(self, md)`` under ``Extension.extendMarkdown(self, md: Markdown)``), as
+        type checkers infer it; as (path, scope, type) for ``_typed``: the type is written in the base's file."""
+        d = self.files[path].defs[method]
+        if self.files[path].language != "python" or d[1] != "method" or d[3] is None or depth >= _MAX_BASE_DEPTH:
+            return None                         # (TypeScript types such a parameter `any`)
+        for base in self._bases(path, d[3]):
+            hit = self.class_member(*base, d[0])
+            if hit is None or hit == (path, method):
+                continue
+            declared = (self.param_types.get(hit[0]) or {}).get(hit[1], {})
+            if name not in declared:
+                return None                     # renamed: positions are not tracked
+            if declared[name]:
+                return hit[0], hit[1], declared[name]
+            return self._overridden_param_type(hit[0], hit[1], name, depth + 1)
+        return None
 
     def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
         """The class of a local variable's value (``extract._value_of``)."""
@@ -561,11 +587,22 @@ class _Resolver:
 
     def _typed(self, typed: tuple[str, int | None, str], items: bool) -> tuple[str, int] | None:
         """The class a type written in ``path`` (inside definition ``scope``) names: ``X``, or with ``items``
-        the items of ``[]X``."""
+        the items of ``[]X``; ``G[]X`` is class ``G`` whose items are ``X`` when ``G`` is iterable (defines
+        ``__iter__``); ``call:f`` (an attribute assigned ``f(...)``) is what ``f`` returns."""
         path, scope, name = typed
-        if items != name.startswith("[]"):
+        f = self.files[path]
+        if name.startswith("call:"):
+            return self._value_class(f, scope, ("iter" if items else "") + name)
+        container, generic, item = name.partition("[]")
+        if not items:
+            return self._type_named(f, scope, container) if container else None
+        if not generic:
             return None
-        return self._type_named(self.files[path], scope, name.removeprefix("[]"))
+        if container:
+            cls = self._type_named(f, scope, container)
+            if cls is None or not self.class_member(*cls, "__iter__"):
+                return None
+        return self._type_named(f, scope, item)
 
     def _attribute_type(self, path: str, cls: int, attr: str, depth: int = 0) -> tuple[str, int | None, str] | None:
         """The type of attribute ``attr`` of class ``cls`` (or of a base) by its attribute types, as (path,
@@ -582,6 +619,7 @@ class _Resolver:
         return None
 
     def _type_named(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int] | None:
+        name = name.partition("[]")[0]            # `Registry[]Processor`: a Registry
         target = self.lookup_name(f, scope, name) if name else None
         if target is None or self.files[target[0]].defs[target[1]][1] not in _TYPE_KINDS:
             return None
@@ -665,7 +703,7 @@ class _Resolver:
             for dst in defs:
                 self._call_edge(src, dst, line, method)
                 if not impls:
-                    self._note_dispatch(f, caller, receiver, src, dst, line)
+                    self._note_dispatch(f, caller, receiver, src, dst, line, lsp=True)
             method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
             for impl in impls:
                 self._call_edge(src, impl, line, method)
@@ -756,21 +794,26 @@ class _Resolver:
                 self._call_edge(src, override, line, "lsp_hierarchy")
 
     def _note_dispatch(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, dst: str,
-                       line: int) -> None:
+                       line: int, typed: bool = False, lsp: bool = False) -> None:
         """Remember a call on the object itself (``self.m()``, ``this.m()``, Java's bare ``m()``) that landed on
         the method ``dst``: the object is of the caller's class or of a subclass, which may override ``dst`` (see
-        ``_dispatch_overrides``). Other receivers get no such edges: their class, when annotations tell it at
-        all, is a base whose every subclass is a candidate; on click 5 of 13 such edges ran, against 24 of 27
-        for ``self`` (eval/callgraph_oracle.py). Queries still follow overrides for them (impact, paths)."""
+        ``_dispatch_overrides``). A receiver of an annotated class (``typed``) gets such edges only when ``dst``
+        is abstract (a ``pass`` or docstring-only hook: the overrides are what runs, ``for processor in
+        self.blockprocessors: processor.run()``); for other methods every subclass is a candidate, and on click
+        5 of 13 such edges ran, against 24 of 27 for ``self`` (eval/callgraph_oracle.py). Queries still follow
+        overrides for them (impact, paths)."""
         spec = LANGUAGES[f.language]
         path, i = self.where[dst]
         d = self.files[path].defs[i]
         if not spec.virtual_dispatch or d[1] != "method" or d[3] is None or caller is None:
             return
-        if not (receiver in spec.self_names or (receiver is None and spec.implicit_this)):
-            return
-        if dst in self.placeholders or dst in self.abstract:
+        if dst in self.placeholders or (lsp and dst in self.abstract):
             return                   # _dispatch_placeholders and _lsp_hierarchy send those to the overrides
+        if not (receiver in spec.self_names or (receiver is None and spec.implicit_this)):
+            if typed and dst in self.abstract:
+                cls = self.receiver_class(f, caller, receiver) if receiver else None
+                self.dispatched.append((src, dst, line, self.files[cls[0]].ids[cls[1]] if cls else None, None))
+            return
         cls = self.enclosing_class(f, caller)
         if cls is not None:
             own = f.defs[caller][0] if f.defs[caller][3] == cls else None
@@ -876,7 +919,7 @@ class _Resolver:
                     continue
                 dst = self.files[hit[0]].ids[hit[1]]
                 self._call_edge(src, dst, line, hit[2])
-                self._note_dispatch(f, caller, receiver, src, dst, line)
+                self._note_dispatch(f, caller, receiver, src, dst, line, typed=hit[2] == "annotation")
             for owner, name, relation, line in f.bases:
                 target = self.lookup_name(f, f.defs[owner][3], name.split(".")[-1].split("::")[-1])
                 src = f.ids[owner]

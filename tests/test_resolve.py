@@ -376,6 +376,137 @@ def test_python_attribute_and_local_variable_types_from_annotations_and_assignme
     assert calls[("walk", "Param.run")][:2] == ("annotation", [69])        # items of a parameter's collection
 
 
+def _python_files(sources: dict[str, str]) -> tuple:
+    """Extract and resolve several Python files together: (CALLS edges as in ``_python``, resolution)."""
+    from graphrag_code.extract import extract
+
+    files = {}
+    for path, source in sources.items():
+        f = FileFacts(path, "python", **extract(source.encode(), "python").facts())
+        f.ids = symbol_ids("r", path, f.defs)
+        files[path] = f
+    res = resolve("r", files)
+    calls = {(k[1].split(":", 1)[1], k[2].split(":", 1)[1]): (v["resolved_by"], v["lines"],
+                                                              v.get("via", "").split("#")[-1])
+             for k, v in res.edges.items() if k[0] == "CALLS"}
+    return calls, res
+
+
+PROCESSORS = {
+    "md/__init__.py": "from .core import Markdown\n",
+    "md/util.py": """\
+import typing as t
+
+_T = t.TypeVar("_T")
+
+
+class Registry(t.Generic[_T]):
+    def __iter__(self) -> t.Iterator[_T]:
+        return iter([])
+
+    def register(self, item: _T) -> None:
+        pass
+
+
+class Bag(t.Generic[_T]):
+    def add(self, item: _T) -> None:
+        pass
+""",
+    "md/processors.py": """\
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from . import util
+
+if TYPE_CHECKING:
+    from md import Markdown
+
+
+class Processor:
+    def run(self, lines):
+        \"\"\"Must be overridden.\"\"\"
+        pass
+
+    def name(self):
+        return "p"
+
+
+class Upper(Processor):
+    def run(self, lines):
+        return lines
+
+    def name(self):
+        return "u"
+
+
+class Lower(Processor):
+    def run(self, lines):
+        return lines
+
+
+class Extension:
+    def extend(self, md: Markdown) -> None:
+        pass
+
+
+class MyExtension(Extension):
+    def extend(self, md):
+        md.register(self)
+
+
+def build() -> util.Registry[Processor]:
+    return util.Registry()
+""",
+    "md/core.py": """\
+from . import util
+from .processors import Extension, Processor, Upper, build
+
+
+class Markdown:
+    def __init__(self, bag: util.Bag[Processor]):
+        self.processors = build()
+        self.bag = bag
+
+    def register(self, ext: Extension | str) -> None:
+        ext.extend(self)
+
+    def convert(self, text):
+        for p in self.processors:
+            p.run(text)
+            p.name()
+        self.processors.register(Upper())
+        for q in self.bag:
+            q.run(text)
+
+    def only_upper(self, u: Upper):
+        u.run(1)
+""",
+}
+
+
+def test_python_generic_collections_unions_returned_attributes_and_abstract_hooks() -> None:
+    calls, res = _python_files(PROCESSORS)
+    convert = {dst.split("#")[1]: v for (src, dst), v in calls.items() if src == "md/core.py#Markdown.convert"}
+    # self.processors = build() -> Registry[Processor] (by build's return annotation); Registry defines __iter__,
+    # so p is a Processor; run is an abstract hook: its overrides run (dispatch via it), the hook itself stays
+    assert convert == {
+        "Processor.run": ("annotation", [15], ""),
+        "Upper.run": ("dispatch", [15], "Processor.run"),
+        "Lower.run": ("dispatch", [15], "Processor.run"),
+        "Processor.name": ("annotation", [16], ""),         # not abstract: no dispatch edges for a typed receiver
+        "Registry.register": ("annotation", [17], ""),
+        "Upper": ("import", [17], ""),
+    }
+    # Bag has no __iter__: its items are unknown
+    assert "q.run@19:dynamic" in res.unresolved["r:md/core.py#Markdown.convert"]
+    # Extension | str: the str has no extend; MyExtension.extend's md takes the annotation of the method it
+    # overrides, a Markdown imported from the package that re-exports it
+    assert calls[("md/core.py#Markdown.register", "md/processors.py#Extension.extend")][:2] == ("annotation", [11])
+    assert calls[("md/processors.py#MyExtension.extend", "md/core.py#Markdown.register")][:2] == ("annotation", [39])
+    # a receiver of a subclass: only overrides below it (Upper has none)
+    assert {dst.split("#")[1] for (src, dst) in calls if src == "md/core.py#Markdown.only_upper"} == {"Upper.run"}
+
+
 TYPED_TS = '''\
 class Subject {
   next(value: number) { return value; }

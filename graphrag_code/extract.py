@@ -11,6 +11,9 @@ Captures (anything else makes the query file fail to load):
                          defined in the same file and the read is not a call or an assignment target
     @reference.with      a `with` item whose object is @receiver (a name or an attribute): calls of its
                          __enter__ and __exit__
+    @reference.dunder    a statement or operator that calls a dunder method of @receiver: a ``for`` loop's
+                         iterable (__iter__), ``in`` (__contains__), ``len()`` (__len__), a subscript
+                         (__getitem__, __setitem__, __delitem__)
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
 """
@@ -32,7 +35,7 @@ from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "inherits", "implements", "import", "binding"})
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "inherits", "implements", "import", "binding"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "import.module", "import.name", "import.alias",
                              "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
@@ -387,16 +390,38 @@ class _Builder:
         self.result.calls[-1].implicit = "read"
 
     def add_with(self, node: Node, caps: dict[str, list[Node]]) -> None:
-        """`with ctx:` / `with self.lock as held:` calls the object's __enter__ and __exit__; the site is the
-        object's last name, where a language server can say what type the object has."""
-        obj = caps["receiver"][0]
+        """`with ctx:` / `with self.lock as held:` calls the object's __enter__ and __exit__."""
+        self._dunder_sites(node, caps["receiver"][0], ("__enter__", "__exit__"))
+
+    def add_dunder(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`for x in obj`, `k in obj`, `len(obj)`, `obj[k]` (assigned, deleted): the dunder Python calls on obj."""
+        if node.type == "subscript":
+            up = node.parent
+            while up is not None and up.type not in ("block", "module", "expression_statement"):
+                if up.type == "type":
+                    return                  # `util.Registry[Processor]` in an annotation is no subscript at run time
+                up = up.parent
+            parent = node.parent
+            role = parent.type if parent is not None else ""
+            if role in ("assignment", "augmented_assignment") and parent.child_by_field_name("left") != node:
+                role = ""
+            names = {"assignment": ("__setitem__",), "augmented_assignment": ("__getitem__", "__setitem__"),
+                     "delete_statement": ("__delitem__",)}.get(role, ("__getitem__",))
+        else:
+            names = {"for_statement": ("__iter__",), "comparison_operator": ("__contains__",),
+                     "call": ("__len__",)}[node.type]
+        self._dunder_sites(node, caps["receiver"][0], names)
+
+    def _dunder_sites(self, node: Node, obj: Node, names: tuple[str, ...]) -> None:
+        """Implicit calls of ``names`` on ``obj``; the site is the object's last name, where a language server can
+        say what type the object has."""
         at = obj.child_by_field_name("attribute") if obj.type == "attribute" else obj
         if at is None:
             return
         receiver, caller = " ".join(_text(obj).split())[:100], self.enclosing(node.start_byte)
-        for name in ("__enter__", "__exit__"):
+        for name in names:
             self.result.calls.append(CallSite(caller, name, receiver, at.start_point.row + 1, at.start_point.column,
-                                              implicit="with"))
+                                              implicit="dunder"))
 
     def add_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         if self.spec.name == "python":
@@ -562,6 +587,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_read(node, caps)
         elif kind == "with":
             builder.add_with(node, caps)
+        elif kind == "dunder":
+            builder.add_dunder(node, caps)
         elif kind == "import":
             builder.add_import(node, caps)
         elif kind == "binding":

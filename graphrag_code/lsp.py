@@ -20,8 +20,10 @@ An answer per call site (aligned with ``FileFacts.calls``):
                                 variable holds (``textDocument/typeDefinition``: ``context_class = Context``
                                 makes ``self.context_class()`` a construction of ``Context``)
 
-A `with` item's site (``CallSite.implicit == "with"``) is asked ``textDocument/typeDefinition`` at its object's
-name instead, and answered ``["sym", [class ids], []]``: the resolver takes those classes' __enter__/__exit__.
+A dunder site (``CallSite.implicit == "dunder"``: a `with` item, a `for` loop's iterable, `k in obj`, `len(obj)`,
+`obj[k]`) is asked ``textDocument/typeDefinition`` at its object's name instead, and answered ``["sym", [class
+ids], []]``: the resolver takes those classes' dunder method. Only dunders some class of the repository defines
+are asked about: the others cannot land on an indexed method (a dict's `__getitem__`).
 
 Robustness: start-up and per-request timeouts, a server that dies is restarted once and then skipped, the
 total time is bounded (files left unasked keep their tree-sitter edges), and a file whose working-tree content
@@ -196,6 +198,8 @@ class _Asker:
         # these names is the repository's own code seen through a stub or an installed copy
         self.own_names = {part.rsplit(".", 1)[0] for p, f in facts.items()
                           if SERVER_GROUPS.get(f.language) == group for part in p.split("/")}
+        self.dunders = {d[0] for f in facts.values() if SERVER_GROUPS.get(f.language) == group
+                        for d in f.defs if d[0].startswith("__") and d[1] == "method"}
 
     async def ask_file(self, path: str) -> list | None:
         f, lines = self.facts[path], self.sources.lines(path)
@@ -203,7 +207,9 @@ class _Asker:
         sites: dict[int, tuple[int, int]] = {}          # call index -> (line0, UTF-16 column) of the called name
         for k, call in enumerate(f.calls):
             name, line, column = call[1], call[3], (call[4] if len(call) > 4 else None)
-            if implicit_of(call) == "with":      # the site is the object's name: what type is it?
+            if implicit_of(call) == "dunder":    # the site is the object's name: what type is it?
+                if name not in self.dunders:
+                    continue
                 name = re.split(r"\.|\s", call[2] or "")[-1]
             if column is None or line - 1 >= len(lines) or not name or \
                     lines[line - 1][column:column + len(name.encode())] != name.encode():
@@ -216,7 +222,7 @@ class _Asker:
             for k, (line0, col16) in sites.items():
                 if answers[k] is None:
                     self.report.asked += 1
-                    if implicit_of(f.calls[k]) == "with":
+                    if implicit_of(f.calls[k]) == "dunder":
                         answers[k] = await self._object_type(path, line0, col16)
                         continue
                     self.report.definition_requests += 1

@@ -51,7 +51,8 @@ class CallSite:
     line: int
     column: int = 0          # 0-based byte column of the called name in its line (where a language server asks)
     # a call without call syntax (see extract.py): "read", an attribute read naming a property getter of this
-    # file; "with", the __enter__/__exit__ a `with` statement calls on its object
+    # file; "dunder", a dunder method of the object Python calls for a statement or operator (`with obj:`'s
+    # __enter__/__exit__, `for x in obj`'s __iter__, `k in obj`, `len(obj)`, `obj[k]`)
     implicit: str | None = None
 
 

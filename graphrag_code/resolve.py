@@ -862,14 +862,14 @@ class _Resolver:
 
     def _implicit_call(self, src: str, implicit: str, answer: list | None, hit: tuple, name: str, line: int) -> None:
         """A call without call syntax (``CallSite.implicit``): a property read (``x.total``, ``total`` a getter of
-        the file) or a ``with obj:`` (obj's ``__enter__``/``__exit__``, ``name``). The server's answer names the
-        getter, or obj's class whose method it is; without one only ``self``/``cls`` and receivers of an annotated
-        class (``receiver_class``) are followed. Finding nothing
-        records nothing: most attribute reads are plain attributes, most ``with`` objects library context
-        managers."""
+        the file) or a dunder method Python calls on an object (``name``: ``with obj:``'s ``__enter__``/
+        ``__exit__``, ``for x in obj``'s ``__iter__``, ``obj[k]``'s ``__getitem__``, ...). The server's answer
+        names the getter, or obj's class whose method it is; without one only ``self``/``cls`` and receivers of an
+        annotated class (``receiver_class``) are followed. Finding nothing records nothing: most attribute reads
+        are plain attributes, most objects iterated, indexed or entered the built-in types' or a library's."""
         if answer and answer[0] == "sym":
             found, method = [self.where[i] for i in answer[1] if i in self.where], "lsp"
-            if implicit == "with":
+            if implicit == "dunder":
                 found = [self.class_member(path, i, name) for path, i in found]
         elif hit[0] != "unresolved" and hit[2] in ("self", "inherited", "annotation"):
             found, method = [hit[:2]], hit[2]
@@ -877,8 +877,8 @@ class _Resolver:
             return
         for path, i in filter(None, found):
             dst = self.files[path].ids[i]
-            if implicit == "with" or dst in self.properties:
-                self._call_edge(src, dst, line, method, "calls:with" if implicit == "with" else "calls:property_read")
+            if implicit == "dunder" or dst in self.properties:
+                self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
 
     def _kind(self, symbol_id: str) -> str:
         path, i = self.where[symbol_id]
@@ -954,7 +954,7 @@ def _called_chain(receiver: str) -> str | None:
 
 
 def implicit_of(call: list) -> str | None:
-    """"read" / "with" for a stored call site without call syntax (see ``CallSite.implicit``), else None."""
+    """"read" / "dunder" for a stored call site without call syntax (see ``CallSite.implicit``), else None."""
     return call[5] if len(call) > 5 else None
 
 

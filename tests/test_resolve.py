@@ -407,6 +407,9 @@ class Registry(t.Generic[_T]):
     def register(self, item: _T) -> None:
         pass
 
+    def __contains__(self, name: str) -> bool:
+        return False
+
 
 class Bag(t.Generic[_T]):
     def add(self, item: _T) -> None:
@@ -477,6 +480,7 @@ class Markdown:
         self.processors.register(Upper())
         for q in self.bag:
             q.run(text)
+        return "u" in self.processors and self.processors["u"]
 
     def only_upper(self, u: Upper):
         u.run(1)
@@ -484,7 +488,7 @@ class Markdown:
 }
 
 
-def test_python_generic_collections_unions_returned_attributes_and_abstract_hooks() -> None:
+def test_python_generic_collections_unions_returned_attributes_abstract_hooks_and_dunders() -> None:
     calls, res = _python_files(PROCESSORS)
     convert = {dst.split("#")[1]: v for (src, dst), v in calls.items() if src == "md/core.py#Markdown.convert"}
     # self.processors = build() -> Registry[Processor] (by build's return annotation); Registry defines __iter__,
@@ -496,6 +500,10 @@ def test_python_generic_collections_unions_returned_attributes_and_abstract_hook
         "Processor.name": ("annotation", [16], ""),         # not abstract: no dispatch edges for a typed receiver
         "Registry.register": ("annotation", [17], ""),
         "Upper": ("import", [17], ""),
+        # calls without call syntax: `for p in self.processors` runs Registry.__iter__, `"u" in` its __contains__;
+        # Registry has no __getitem__ and Bag no __iter__: nothing to run that the repository defines
+        "Registry.__iter__": ("annotation", [14], ""),
+        "Registry.__contains__": ("annotation", [20], ""),
     }
     # Bag has no __iter__: its items are unknown
     assert "q.run@19:dynamic" in res.unresolved["r:md/core.py#Markdown.convert"]

@@ -57,6 +57,23 @@
 (with_item
   value: (as_pattern . [(identifier) (attribute)] @receiver)) @reference.with
 
+; the object's dunder method that Python calls for a statement or an operator (extract.py: add_dunder):
+; `for x in obj` __iter__, `k in obj` __contains__, `len(obj)` __len__, `obj[k]` __getitem__ (__setitem__ when
+; assigned, __delitem__ when deleted)
+(for_statement
+  right: [(identifier) (attribute)] @receiver) @reference.dunder
+
+(comparison_operator
+  ["in" "not in"] . [(identifier) (attribute)] @receiver) @reference.dunder
+
+(call
+  function: (identifier) @name
+  arguments: (argument_list . [(identifier) (attribute)] @receiver .)
+  (#eq? @name "len")) @reference.dunder
+
+(subscript
+  value: [(identifier) (attribute)] @receiver) @reference.dunder
+
 (import_statement
   name: (dotted_name) @import.module) @reference.import
 

@@ -105,6 +105,8 @@ TARGETS = {
     # partly annotated, unittest suite with no dependencies
     "markdown": Target("markdown", "3.7", "markdown/", "", "unittest",
                        "partly annotated; processors reached through untyped attributes"),
+    # the same package before its annotations (3.5 added them): where names cannot type receivers
+    "markdown-untyped": Target("markdown", "3.3.7", "markdown/", "", "unittest", "the same code unannotated"),
 }
 
 
@@ -115,14 +117,20 @@ def fetch(target: Target, force: bool = False) -> Path:
         return checkout
     downloads = WORK / "downloads"
     downloads.mkdir(parents=True, exist_ok=True)
-    sdist = downloads / f"{target.label}.tar.gz"
-    if not sdist.is_file():
+
+    def sdist() -> Path | None:          # `Markdown-3.3.7.tar.gz`: older sdists keep the project's capitals
+        return next((p for p in downloads.glob("*.tar.gz") if p.name.lower() == f"{target.label}.tar.gz"), None)
+
+    if sdist() is None:
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
                         f"{target.name}=={target.version}", "-d", str(downloads)], check=True)
     if checkout.exists():
         shutil.rmtree(checkout)
-    with tarfile.open(sdist) as tar:
+    with tarfile.open(sdist()) as tar:
+        top = tar.getnames()[0].split("/")[0]
         tar.extractall(WORK, filter="data")
+    if WORK / top != checkout:
+        (WORK / top).rename(checkout)
     env = {**os.environ, **GIT_IDENTITY}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", f"{target.name} {target.version} sdist"]):
         subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
@@ -207,7 +215,8 @@ def record(target: Target, force: bool = False) -> dict:
     if not out.is_file() or force:
         started = time.perf_counter()
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        subprocess.run([sys.executable, __file__, "--record-child", target.name, str(target.checkout), str(out)],
+        key = next(k for k, t in TARGETS.items() if t is target)
+        subprocess.run([sys.executable, __file__, "--record-child", key, str(target.checkout), str(out)],
                        check=False, env=env)
         print(f"[oracle] recorded the test suite in {time.perf_counter() - started:.0f}s", file=sys.stderr)
     return json.loads(out.read_text())

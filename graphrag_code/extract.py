@@ -408,7 +408,7 @@ class _Builder:
             names = {"assignment": ("__setitem__",), "augmented_assignment": ("__getitem__", "__setitem__"),
                      "delete_statement": ("__delitem__",)}.get(role, ("__getitem__",))
         else:
-            names = {"for_statement": ("__iter__",), "comparison_operator": ("__contains__",),
+            names = {"for_statement": ("__iter__",), "for_in_clause": ("__iter__",), "comparison_operator": ("__contains__",),
                      "call": ("__len__",)}[node.type]
         self._dunder_sites(node, caps["receiver"][0], names)
 
@@ -481,7 +481,7 @@ class _Builder:
             elif right is not None and right.type != "none":
                 self._attr_assigned[d.parent][name].add(_assigned_class(right, d.param_types))
         elif d.kind in ("function", "method"):
-            if node.type == "for_statement":
+            if node.type in ("for_statement", "for_in_clause"):
                 self._locals[owner][name].add(_value_of(right, True) if right is not None else "")
             elif ann is not None:
                 item = _annotated_type(_text(ann))
@@ -492,11 +492,13 @@ class _Builder:
             self._attr_annotated[owner][name].add(_annotated_type(_text(ann)) or "")
 
     def finish_bindings(self) -> None:
-        """A local variable or attribute assigned two different things (``None`` aside) is left unknown; an
-        attribute's annotation wins over its assignments."""
+        """A local variable assigned several different things keeps them all, ``|``-joined (the resolver types it
+        only when they all are of one class: ``for ext in extensions: ... ext = self.build_extension(ext)``), and
+        is left unknown when one of them is unknown; an attribute assigned two different things (``None`` aside)
+        is left unknown, and its annotation wins over its assignments."""
         defs = self.result.definitions
         for i, seen in self._locals.items():
-            defs[i].var_types = {n: next(iter(v)) for n, v in seen.items() if len(v) == 1 and next(iter(v))}
+            defs[i].var_types = {n: "|".join(sorted(v)) for n, v in seen.items() if v and all(v)}
         for i in set(self._attr_annotated) | set(self._attr_assigned):
             annotated, assigned = self._attr_annotated.get(i, {}), self._attr_assigned.get(i, {})
             types = {n: next(iter(v)) for n, v in annotated.items() if len(v) == 1}

@@ -74,6 +74,30 @@ def _shell_classes() -> FileFacts:
     return f
 
 
+def test_a_unique_method_name_is_no_evidence_for_a_receiver_of_a_foreign_type() -> None:
+    _, calls, res = _python("""\
+import xml.etree.ElementTree as etree
+
+
+class State:
+    def set(self, value):
+        return value
+
+
+def build(parent, elem: etree.Element):
+    div = etree.SubElement(parent, "div")
+    div.set("class", "x")
+    elem.set("id", "y")
+    other = make()
+    other.set("z")
+""")
+    # what an external module's call returned, and a parameter annotated with a class that is not the
+    # repository's, are no State; an unknown value keeps the guess by the repository's only `set`
+    assert {k: v[:2] for k, v in calls.items()} == {("build", "State.set"): ("method_unique", [14])}
+    assert {"div.set@11:dynamic:foreign-receiver", "elem.set@12:dynamic:foreign-receiver"} <= \
+        set(res.unresolved["r:m.py#build"])
+
+
 def test_a_call_of_a_placeholder_method_goes_to_its_overrides() -> None:
     res = resolve("r", {"shell.py": _shell_classes()})
     calls = {(k[1].split("#")[1], k[2].split("#")[1]): (v["resolved_by"], v["lines"], v["confidence"])
@@ -513,6 +537,38 @@ def test_python_generic_collections_unions_returned_attributes_abstract_hooks_an
     assert calls[("md/processors.py#MyExtension.extend", "md/core.py#Markdown.register")][:2] == ("annotation", [39])
     # a receiver of a subclass: only overrides below it (Upper has none)
     assert {dst.split("#")[1] for (src, dst) in calls if src == "md/core.py#Markdown.only_upper"} == {"Upper.run"}
+
+
+def test_a_variable_assigned_several_values_of_one_class_and_comprehension_targets_are_typed() -> None:
+    _, calls, res = _python("""\
+class Ext:
+    def extend(self):
+        return 1
+
+
+class Other:
+    def extend(self):
+        return 2
+
+
+def build(name) -> Ext:
+    return Ext()
+
+
+def load(exts: list[Ext]):
+    for e in exts:
+        if not e:
+            e = build("x")
+        e.extend()
+    for o in exts:
+        o = Other()
+        o.extend()
+    return [x.extend() for x in exts]
+""")
+    # e: an item of list[Ext], or what build returns (an Ext); x: a comprehension's target; o: an Ext or an Other
+    assert calls[("load", "Ext.extend")][:2] == ("annotation", [19, 23])
+    assert ("load", "Other.extend") not in calls
+    assert "o.extend@22:dynamic" in res.unresolved["r:m.py#load"]
 
 
 TYPED_TS = '''\

@@ -37,7 +37,7 @@
   attribute: (identifier) @name) @reference.read
 
 ; what may tell a receiver's class (resolve.receiver_class): a local variable or a class-body name assigned or
-; annotated, `self.x = ...` in a method, a `for` loop's target (extract.py: add_binding)
+; annotated, `self.x = ...` in a method, a `for` loop's or a comprehension's target (extract.py: add_binding)
 (assignment
   left: (identifier) @name) @reference.binding
 
@@ -47,6 +47,9 @@
     attribute: (identifier) @name)) @reference.binding
 
 (for_statement
+  left: (identifier) @name) @reference.binding
+
+(for_in_clause
   left: (identifier) @name) @reference.binding
 
 ; `with ctx:` / `with self.lock as held:`: the object's __enter__ and __exit__ run (not for `with f(x):`, whose
@@ -61,6 +64,9 @@
 ; `for x in obj` __iter__, `k in obj` __contains__, `len(obj)` __len__, `obj[k]` __getitem__ (__setitem__ when
 ; assigned, __delitem__ when deleted)
 (for_statement
+  right: [(identifier) (attribute)] @receiver) @reference.dunder
+
+(for_in_clause
   right: [(identifier) (attribute)] @receiver) @reference.dunder
 
 (comparison_operator

@@ -64,7 +64,8 @@ _PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|sett
 _DEFINES = re.compile(r"\b(def|class|function|func|fn|interface|struct|enum|trait|type)\s+$")
 _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
                           r"#include|use\s)")
-_TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|\[|\|)\s*$"          # annotations, generics
+# `List[name`, not `: [name` (a list literal holding the function, a value)
+_TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|(?<=[\w\]])\[|\|)\s*$"   # annotations, generics
                             r"|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
 
 

@@ -41,6 +41,11 @@ CONFIDENCE = {
 # symbol, or none, says nothing against the tree-sitter edge (C has no methods: a unique name is reliable)
 _LSP_DEFER_TO_NAMES = {"c", "cpp"}
 _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-unique name and nothing else
+# languages whose server types every receiver: its finding no definition speaks against a guess by a unique name.
+# jedi (Python) and tsserver on JavaScript find nothing for any receiver they cannot infer: on Python-Markdown
+# 3.3.7 (no annotations) dropping those guesses cost 8 points of recall (82 sites; by names, 52 of 57 such
+# guesses ran)
+_LSP_NONE_VETOES_GUESSES = {"typescript", "tsx", "go"}
 _MAX_BASE_DEPTH = 4
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")   # `ctx.command`: a receiver made of names only
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
@@ -748,7 +753,7 @@ class _Resolver:
             return True
         if f.language in _LSP_DEFER_TO_NAMES:
             return False
-        if kind == "none" and hit[0] != "unresolved" and hit[2] in _NAME_ONLY:
+        if kind == "none" and hit[0] != "unresolved" and hit[2] in _NAME_ONLY and f.language in _LSP_NONE_VETOES_GUESSES:
             # the server looked and found nothing: a guess by a unique name alone is not worth an edge
             self._unresolved(src, receiver, name, line, "dynamic:lsp-no-definition")
             self.out.stats["lsp:dropped_name_guess"] += 1

@@ -225,6 +225,8 @@ def test_cli_table_tree_json_and_fail_on(shops) -> None:
     ("def save_row(row):", "save_row", None),                           # the definition
     ("    callback=save_row,", "save_row", "value"),                    # passed as a value
     ("HANDLERS = {'event': on_event}", "on_event", "value"),            # stored in a table
+    ("    'build_url': [build_url, 'doc'],", "build_url", "value"),      # in a list literal (Markdown's config)
+    ("def f(rows: List[Row]) -> Row:", "Row", None),                   # a generic's argument
     ("@pass_context", "pass_context", "decorator"),                     # a bare decorator calls it
     ("    x = self.handle", "handle", "value"),                          # a bound method handed out
     ("def f(ctx: Context) -> Context:", "Context", None),               # annotations

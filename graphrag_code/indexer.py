@@ -374,14 +374,17 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     run._lap("parse_and_stage")
 
     unchanged = sorted(set(current) - {f.path for f in changed})
-    if not changed and not deleted and not settings.lsp_languages and same_mode:
+    touched = {f.path for f in changed if f.path in live} | deleted
+    # a file skipped for its content (generated, minified, binary) is never live, so it is "changed" on every
+    # run; skipped again and not live before, it changes nothing
+    nothing = not kept and not touched
+    if nothing and not settings.lsp_languages and same_mode:
         # the same files with the same blobs: resolution is a pure function of them, so the edges stand;
         # only the repository's commit moves
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
     run.load_facts(unchanged)
-    touched = {f.path for f in changed if f.path in live} | deleted
     lsp_rows = _lsp_stage(run, root, snap, kept, touched)
-    if not changed and not deleted and not lsp_rows and same_mode:
+    if nothing and not lsp_rows and same_mode:
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
     resolution = resolve(repo, run.facts, use_lsp=bool(settings.lsp_languages))
     run._lap("resolve")

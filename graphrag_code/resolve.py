@@ -227,6 +227,7 @@ class _Resolver:
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
+        self.missing: list[tuple[str, str, str, int, str]] = []   # (caller, class, name, line, unresolved entry)
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
@@ -803,8 +804,12 @@ class _Resolver:
         name, parent = f.defs[i][0], f.defs[i][3]
         if below is None and parent is None:
             return []
+        return self._named_below(name, below or f.ids[parent], subclasses, stop)
+
+    def _named_below(self, name: str, cls: str, subclasses: dict[str, list[str]], stop=None) -> list[str]:
+        """The methods called ``name`` of the (transitive) subclasses of class ``cls``."""
         found, seen = [], set()
-        todo = list(subclasses.get(below or f.ids[parent], []))
+        todo = list(subclasses.get(cls, []))
         while todo and len(seen) < 200:
             cls = todo.pop()
             if cls in seen:
@@ -864,6 +869,35 @@ class _Resolver:
             for override in self._overrides(dst, subclasses, below, overrides_caller if own is not None else None):
                 if override not in (src, dst):
                     self._call_edge(src, override, line, "dispatch", via=dst)
+
+    def _note_missing(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
+                      line: int) -> None:
+        """Remember a call on ``self`` or on a receiver of an annotated class that has no method of that name: the
+        object is of a subclass, or the call fails (``if hasattr(ext, "reset"): ext.reset()``). See
+        ``_missing_members``."""
+        spec = LANGUAGES[f.language]
+        if not spec.virtual_dispatch or caller is None or not receiver or receiver in ("super()", "super"):
+            return
+        cls = self.receiver_class(f, caller, receiver)
+        if cls is not None and self.class_member(*cls, name) is None:
+            label = f"{receiver}.{name}"
+            entry = next(u for u in reversed(self.out.unresolved[src]) if u.startswith(f"{label}@{line}:"))
+            self.missing.append((src, self.files[cls[0]].ids[cls[1]], name, line, entry))
+
+    def _missing_members(self, subclasses: dict[str, list[str]]) -> None:
+        """A call of a method the receiver's class lacks runs the method of a subclass: each gets an edge
+        (``dispatch``, no ``via``: there is no method of the class the call could name), and the call is no
+        longer unresolved when one is found."""
+        for src, cls, name, line, entry in self.missing:
+            found = self._named_below(name, cls, subclasses)
+            for dst in found:
+                self._call_edge(src, dst, line, "dispatch")
+            if found and entry in self.out.unresolved.get(src, []):
+                self.out.unresolved[src].remove(entry)
+                if not self.out.unresolved[src]:
+                    del self.out.unresolved[src]
+                reason = entry.split(f"@{line}:", 1)[1]
+                self.out.stats[f"unresolved:{reason.split(':')[0]}"] -= 1
 
     def _extending_overrides(self) -> set[str]:
         """Methods that call the method they override (``super().c()``, ``Base.c(self)``): any call of their
@@ -949,6 +983,7 @@ class _Resolver:
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
                 if hit[0] == "unresolved":
                     self._unresolved(src, receiver, name, line, hit[1])
+                    self._note_missing(f, caller, receiver, src, name, line)
                     continue
                 dst = self.files[hit[0]].ids[hit[1]]
                 self._call_edge(src, dst, line, hit[2])
@@ -970,6 +1005,8 @@ class _Resolver:
             self._dispatch_overrides(subclasses)
         if self.placeholders:
             self._dispatch_placeholders(subclasses)
+        if self.missing:
+            self._missing_members(subclasses)
         return self.out
 
 

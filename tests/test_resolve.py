@@ -571,6 +571,47 @@ def load(exts: list[Ext]):
     assert "o.extend@22:dynamic" in res.unresolved["r:m.py#load"]
 
 
+def test_a_method_the_receivers_class_lacks_runs_in_a_subclass() -> None:
+    _, calls, res = _python("""\
+class Extension:
+    def extend(self):
+        return 0
+
+
+class Toc(Extension):
+    def reset(self):
+        return 1
+
+
+class Abbr(Extension):
+    def reset(self):
+        return 2
+
+
+def reset_all(exts: list[Extension], other):
+    for ext in exts:
+        if hasattr(ext, "reset"):
+            ext.reset()
+    other.reset()
+
+
+class Base:
+    def run(self):
+        return self.step()
+
+
+class Impl(Base):
+    def step(self):
+        return 3
+""")
+    # an Extension has no reset: the object is a Toc or an Abbr (or the call fails)
+    assert {k: v[:2] for k, v in calls.items() if k[0] == "reset_all"} == {
+        ("reset_all", "Toc.reset"): ("dispatch", [19]), ("reset_all", "Abbr.reset"): ("dispatch", [19])}
+    assert res.unresolved["r:m.py#reset_all"] == ["hasattr@18:unknown", "other.reset@20:dynamic"]   # untyped: unknown
+    assert calls[("Base.run", "Impl.step")][:2] == ("dispatch", [25])
+    assert "r:m.py#Base.run" not in res.unresolved
+
+
 TYPED_TS = '''\
 class Subject {
   next(value: number) { return value; }

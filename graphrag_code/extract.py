@@ -645,6 +645,9 @@ _OPTIONAL = re.compile(r"^(?:(?:t|typing)\.)?Optional\[(.*)\]$")
 _ITEMS = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc)\.)?(?:List|Sequence|MutableSequence|Iterable|"
                     r"Iterator|Set|FrozenSet|AbstractSet|Collection|Generator|Tuple|list|set|frozenset|tuple)"
                     r"\[\s*([^,\[\]]+?)\s*(,\s*\.\.\.\s*)?(,[^\[\]]*)?\]$")
+# annotations of a mapping whose values are of one class: t.Dict[str, Option], Mapping[str, X], dict[str, X]
+_MAPPING = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc|collections)\.)?(?:Dict|Mapping|MutableMapping|"
+                      r"DefaultDict|OrderedDict|dict|defaultdict)\[\s*[^,\[\]]+?\s*,\s*([^,\[\]]+?)\s*\]$")
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # a class of the repository with one type argument, `util.Registry[BlockProcessor]` (not a typing special form)
 _GENERIC = re.compile(r"^([A-Za-z_][\w.]*)\[\s*([^,\[\]]+?)\s*\]$")
@@ -678,7 +681,8 @@ def _annotated_type(text: str) -> str | None:
     """``X`` for an annotation naming one class (``_annotated_class``), ``[]X`` for a collection of them
     (``t.List["Parameter"]``, ``t.Iterator[X]``, ``Tuple[X, ...]``; a Tuple of several types is not one),
     ``G[]X`` for a class of the repository with one type argument (``util.Registry[BlockProcessor]``: the
-    resolver takes its items to be ``X`` when ``G`` defines ``__iter__``)."""
+    resolver takes its items to be ``X`` when ``G`` defines ``__iter__``), ``{}V`` for a mapping whose values are
+    ``V`` (``t.Dict[str, "Option"]``)."""
     parts = _union(text)
     if len(parts) != 1:
         return None
@@ -688,6 +692,10 @@ def _annotated_type(text: str) -> str | None:
                       and not items.group(2)):
         item = _annotated_class(items.group(1))
         return f"[]{item}" if item else None
+    mapping = _MAPPING.match(inner)
+    if mapping:
+        value = _annotated_class(mapping.group(1))
+        return f"{{}}{value}" if value else None
     generic = _GENERIC.match(inner)
     if generic and not _SPECIAL_FORMS.match(inner):
         cls, item = _annotated_class(generic.group(1)), _annotated_class(generic.group(2))
@@ -782,8 +790,9 @@ def _assigned_class(value: Node, params: dict[str, str]) -> str:
 
 def _value_of(node: Node, iterated: bool) -> str:
     """What a local variable is assigned, for resolution to type later: ``class:X`` (``X(...)``),
-    ``call:a.b.f`` (the value ``a.b.f(...)`` returns), ``attr:a.b`` (an attribute), and for a ``for`` target
-    ``itercall:`` / ``iterattr:`` (an item of them); "" when it cannot tell."""
+    ``call:a.b.f`` (the value ``a.b.f(...)`` returns), ``attr:a.b`` (an attribute), ``subattr:`` / ``subname:``
+    (an item of a subscript, ``self.opts[k]``), and for a ``for`` target ``itercall:`` / ``iterattr:`` (an item
+    of them); "" when it cannot tell."""
     prefix = "iter" if iterated else ""
     if node.type == "call":
         fn = node.child_by_field_name("function")
@@ -801,6 +810,10 @@ def _value_of(node: Node, iterated: bool) -> str:
         return f"{prefix}attr:{_text(node)}"
     if node.type == "identifier" and iterated:        # `for p in params`, `params: t.List[Parameter]`
         return f"itername:{_text(node)}"
+    held = node.child_by_field_name("value") if node.type == "subscript" and not iterated else None
+    if held is not None and held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
+        # `option = self._long_opt[opt]`, `self._long_opt: t.Dict[str, Option]`: an item of what it indexes
+        return f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"
     return ""
 
 

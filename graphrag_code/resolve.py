@@ -594,11 +594,12 @@ class _Resolver:
             return found.pop() if len(found) == 1 else None
         kind, _, chain = value.partition(":")
         items, kind = kind.startswith("iter"), kind.removeprefix("iter")
+        subscript, kind = kind.startswith("sub"), kind.removeprefix("sub")
         if kind == "class":
             return self._type_named(f, scope, chain)
         if kind == "name":                # the items of a parameter annotated as a collection (`Shape[]`)
             typed = self._parameter_type(f, scope, chain)
-            return self._typed(typed, items) if typed else None
+            return self._typed(typed, items, subscript) if typed else None
         if self._typing_depth > 4:        # `x = x.parent` and the like
             return None
         self._typing_depth += 1
@@ -607,7 +608,7 @@ class _Resolver:
             if kind == "attr":
                 cls = self.receiver_class(f, scope, owner)
                 typed = self._attribute_type(*cls, last) if cls else None
-                return self._typed(typed, items) if typed else None
+                return self._typed(typed, items, subscript) if typed else None
             hit = self.resolve_call(f, scope, last, owner or None)
             if hit[0] == "unresolved":
                 return None
@@ -619,22 +620,27 @@ class _Resolver:
         finally:
             self._typing_depth -= 1
 
-    def _typed(self, typed: tuple[str, int | None, str], items: bool) -> tuple[str, int] | None:
+    def _typed(self, typed: tuple[str, int | None, str], items: bool,
+               subscript: bool = False) -> tuple[str, int] | None:
         """The class a type written in ``path`` (inside definition ``scope``) names: ``X``, or with ``items``
         the items of ``[]X``; ``G[]X`` is class ``G`` whose items are ``X`` when ``G`` is iterable (defines
-        ``__iter__``); ``call:f`` (an attribute assigned ``f(...)``) is what ``f`` returns."""
+        ``__iter__``); ``call:f`` (an attribute assigned ``f(...)``) is what ``f`` returns. With ``subscript``,
+        what indexing gives: an item of ``[]X`` (of ``G[]X`` when ``G`` defines ``__getitem__``) or a value of
+        the mapping ``{}V``."""
         path, scope, name = typed
         f = self.files[path]
         if name.startswith("call:"):
-            return self._value_class(f, scope, ("iter" if items else "") + name)
+            return None if subscript else self._value_class(f, scope, ("iter" if items else "") + name)
+        if subscript and name.startswith("{}"):
+            return self._type_named(f, scope, name[2:])
         container, generic, item = name.partition("[]")
-        if not items:
+        if not (items or subscript):
             return self._type_named(f, scope, container) if container else None
-        if not generic:
+        if not generic or (items and subscript):
             return None
         if container:
             cls = self._type_named(f, scope, container)
-            if cls is None or not self.class_member(*cls, "__iter__"):
+            if cls is None or not self.class_member(*cls, "__getitem__" if subscript else "__iter__"):
                 return None
         return self._type_named(f, scope, item)
 

@@ -612,6 +612,33 @@ class Impl(Base):
     assert "r:m.py#Base.run" not in res.unresolved
 
 
+def test_an_item_got_by_subscript_is_of_the_collections_item_or_value_class() -> None:
+    defs, calls, res = _python("""\
+import typing as t
+
+
+class Option:
+    def process(self, value):
+        return value
+
+
+class Parser:
+    def __init__(self) -> None:
+        self._long_opt: t.Dict[str, Option] = {}
+        self._order: t.List[Option] = []
+
+    def match(self, opt: str):
+        option = self._long_opt[opt]
+        option.process(1)
+        first = self._order[0]
+        first.process(2)
+""")
+    assert defs["Parser"].attr_types == {"_long_opt": "{}Option", "_order": "[]Option"}
+    assert defs["Parser.match"].var_types["option"] == "subattr:self._long_opt"
+    # a value of Dict[str, Option], an item of List[Option]
+    assert calls[("Parser.match", "Option.process")][:2] == ("annotation", [16, 18])
+
+
 TYPED_TS = '''\
 class Subject {
   next(value: number) { return value; }

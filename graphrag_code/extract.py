@@ -457,9 +457,8 @@ class _Builder:
                 operator = node.child_by_field_name("operator")
                 if operator is not None and _text(operator) == "of" and value is not None:
                     self._locals[owner][name].add(_script_value(value, True))
-            elif declared is not None:
-                self._locals[owner][name].add(f"class:{declared}" if declared and not declared.startswith("[]")
-                                              else "")
+            elif declared is not None:       # `const subscriptions: Subscription[] = []` too: its items
+                self._locals[owner][name].add(f"class:{declared}" if declared else "")
             elif value is not None:
                 self._locals[owner][name].add(_script_value(value, False))
 
@@ -483,9 +482,9 @@ class _Builder:
         elif d.kind in ("function", "method"):
             if node.type in ("for_statement", "for_in_clause"):
                 self._locals[owner][name].add(_value_of(right, True) if right is not None else "")
-            elif ann is not None:
+            elif ann is not None:             # `procs: t.List[Proc] = []` too: its items
                 item = _annotated_type(_text(ann))
-                self._locals[owner][name].add(f"class:{item}" if item and not item.startswith("[]") else "")
+                self._locals[owner][name].add(f"class:{item}" if item else "")
             elif right is not None and right.type != "none":
                 self._locals[owner][name].add(_value_of(right, False))
         elif d.kind == "class" and ann is not None:

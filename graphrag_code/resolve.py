@@ -48,6 +48,7 @@ _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-
 _LSP_NONE_VETOES_GUESSES = {"typescript", "tsx", "go"}
 _MAX_BASE_DEPTH = 4
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")   # `ctx.command`: a receiver made of names only
+_SUBSCRIPTED = re.compile(rf"({_CHAIN.pattern})\[[^\[\]]*\]")   # `subscriptions[i]`, `self._long_opt[opt]`
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
 
 
@@ -512,7 +513,8 @@ class _Resolver:
         ``this``, a parameter annotated with a class of the repository, or a local variable assigned such an object (``parser = self.make_parser(ctx)``, by the
         callee's return annotation; ``for param in self.get_params(ctx)``, by an item annotation), in the caller
         or a function around it unless a nearer one shadows it; then each attribute (``ctx.command``,
-        ``self.type``) through the attribute types of that class or its bases."""
+        ``self.type``) through the attribute types of that class or its bases. A receiver that is one call is
+        what the call returns; one that indexes (``subscriptions[i]``) an item of what it indexes."""
         key = (f.path, caller, receiver)
         if key not in self._receivers:
             self._receivers[key] = self._receiver_class(f, caller, receiver)
@@ -524,6 +526,10 @@ class _Resolver:
         called = _called_chain(receiver)
         if called:                        # `innerFrom(notifier).subscribe()`: what the call returns
             return self._value_class(f, caller, f"call:{called}")
+        indexed = _SUBSCRIPTED.fullmatch(receiver)
+        if indexed:                       # `subscriptions[s].unsubscribe()`: an item of what it indexes
+            owner = indexed.group(1)
+            return self._value_class(f, caller, f"sub{'attr' if '.' in owner else 'name'}:{owner}")
         if not _CHAIN.fullmatch(receiver):
             return None
         head, *attrs = receiver.split(".")
@@ -598,8 +604,12 @@ class _Resolver:
         subscript, kind = kind.startswith("sub"), kind.removeprefix("sub")
         if kind == "class":
             return self._type_named(f, scope, chain)
-        if kind == "name":                # the items of a parameter annotated as a collection (`Shape[]`)
+        if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
             typed = self._parameter_type(f, scope, chain)
+            if typed is None:
+                found = self._declared(f, scope, chain)
+                if found and found[1] == "var" and found[2].startswith("class:") and "|" not in found[2]:
+                    typed = (f.path, found[0], found[2].removeprefix("class:"))
             return self._typed(typed, items, subscript) if typed else None
         if self._typing_depth > 4:        # `x = x.parent` and the like
             return None

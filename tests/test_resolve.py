@@ -632,11 +632,12 @@ class Parser:
         option.process(1)
         first = self._order[0]
         first.process(2)
+        self._order[1].process(3)
 """)
     assert defs["Parser"].attr_types == {"_long_opt": "{}Option", "_order": "[]Option"}
     assert defs["Parser.match"].var_types["option"] == "subattr:self._long_opt"
-    # a value of Dict[str, Option], an item of List[Option]
-    assert calls[("Parser.match", "Option.process")][:2] == ("annotation", [16, 18])
+    # a value of Dict[str, Option], an item of List[Option], a receiver that indexes one
+    assert calls[("Parser.match", "Option.process")][:2] == ("annotation", [16, 18, 19])
 
 
 TYPED_TS = '''\
@@ -698,6 +699,18 @@ function walk(subjects: Subject[]) {
 }
 
 const use = (o: Observable) => o.pipe();
+
+function first(subjects: Subject[]) {
+  return subjects[0].complete();
+}
+
+function all(): void {
+  const subs: Subject[] = [];
+  subs[0].next(2);
+  for (const s of subs) {
+    s.complete();
+  }
+}
 '''
 
 
@@ -726,5 +739,9 @@ def test_typescript_receiver_types_from_annotations_and_new() -> None:
     assert calls[("Derived.connect", "Source.connect")] == ("inherited", [44])   # super.connect()
     assert calls[("walk", "Subject.next")] == ("annotation", [54])      # items of a parameter `Subject[]`
     assert calls[("use", "Observable.pipe")] == ("annotation", [58])    # an arrow function's parameter
+    assert calls[("first", "Subject.complete")] == ("annotation", [61])   # an item got by subscript
+    # a local variable annotated as an array: its items, by subscript and by for...of
+    assert (calls[("all", "Subject.next")], calls[("all", "Subject.complete")]) == \
+        (("annotation", [66]), ("annotation", [68]))
     # `this.other = other`, an unannotated parameter: unknown (and Sink has a complete() too)
     assert "this.other.complete@38:dynamic" in res.unresolved["r:src.ts#Source.connect"]

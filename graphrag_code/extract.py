@@ -657,22 +657,27 @@ _SPECIAL_FORMS = re.compile(r"^(?:(?:t|typing|te|typing_extensions)\.)?(?:Union|
 _SCALARS = frozenset({"None", "str", "bytes", "int", "float", "bool", "complex"})
 
 
+def _union_members(text: str, opening: str, closing: str) -> list[str]:
+    """``text`` split on its top-level ``|`` (not inside the ``opening`` / ``closing`` brackets)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in opening
+        depth -= ch in closing
+        if ch == "|" and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur]
+
+
 def _union(text: str) -> list[str]:
     """The members of a union annotation (top-level ``|``, ``Optional[X]``), scalars and ``None`` left out."""
     text = text.strip().strip("\"'").strip()
     m = _OPTIONAL.match(text)
     if m:
         text = m.group(1)
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch == "["
-        depth -= ch == "]"
-        if ch == "|" and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts = [p.strip().strip("\"'").strip() for p in [*parts, cur]]
+    parts = [p.strip().strip("\"'").strip() for p in _union_members(text, "[", "]")]
     return [p for p in parts if p and p not in _SCALARS]
 
 
@@ -710,16 +715,7 @@ def _ts_type(text: str) -> str | None:
     ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); None otherwise (primitives,
     unions of two types, type parameters such as ``T``)."""
     text = text.strip().lstrip(":").strip().removeprefix("readonly ").strip()
-    parts, depth, cur = [], 0, ""
-    for ch in text:                       # split the union on top-level `|` only
-        depth += ch in "<([{"
-        depth -= ch in ">)]}"
-        if ch == "|" and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts = [p.strip() for p in [*parts, cur] if p.strip() not in ("undefined", "null", "void", "")]
+    parts = [p.strip() for p in _union_members(text, "<([{", ">)]}") if p.strip() not in ("undefined", "null", "void", "")]
     if len(parts) != 1:
         return None
     items = _TS_ITEMS.match(parts[0])

@@ -228,7 +228,6 @@ class _Resolver:
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
-        self.missing: list[tuple[str, str, str, int, str]] = []   # (caller, class, name, line, unresolved entry)
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
@@ -368,13 +367,14 @@ class _Resolver:
         hit = self.ix.members.get((path, cls), {}).get(name)
         if hit is not None:
             return path, hit
+        return self._from_bases(path, cls, depth, lambda p, c, d: self.class_member(p, c, name, d))
+
+    def _from_bases(self, path: str, cls: int, depth: int, find):
+        """The first answer ``find(path, class, depth)`` gives for a base of ``cls`` (bases of bases up to
+        ``_MAX_BASE_DEPTH``)."""
         if depth >= _MAX_BASE_DEPTH:
             return None
-        for target in self._bases(path, cls):
-            found = self.class_member(target[0], target[1], name, depth + 1)
-            if found:
-                return found
-        return None
+        return next((hit for base in self._bases(path, cls) if (hit := find(*base, depth + 1))), None)
 
     def _bases(self, path: str, cls: int):
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
@@ -559,19 +559,21 @@ class _Resolver:
         found = self._declared(f, caller, name)
         if found is None:
             return None
-        scope, kind, value = found
-        if kind == "param" and not value:
-            typed = self._overridden_param_type(f.path, scope, name)
-            return self._typed(typed, items=False) if typed else None
-        return self._type_named(f, scope, value) if kind == "param" else self._value_class(f, scope, value)
+        if found[1] == "var":
+            return self._value_class(f, found[0], found[2])
+        typed = self._declared_type(f, found, name)
+        return self._typed(typed, items=False) if typed else None
 
-    def _parameter_type(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int | None, str] | None:
-        """The annotated type of the parameter ``name`` seen from ``scope``, for ``_typed``; None when a local
-        variable of that name shadows it or nothing declares it."""
-        found = self._declared(f, scope, name)
-        if not found or found[1] != "param":
-            return None
-        return (f.path, found[0], found[2]) if found[2] else self._overridden_param_type(f.path, found[0], name)
+    def _declared_type(self, f: FileFacts, found: tuple[int, str, str], name: str) -> tuple[str, int | None, str] | None:
+        """The type a binding of ``name`` (``_declared``) is annotated with, for ``_typed``: a parameter's (or the
+        one of the method it overrides), a variable's (``subs: Subject[]``, a ``class:`` value); None for a
+        variable known only by what it is assigned."""
+        scope, kind, value = found
+        if kind == "param":
+            return (f.path, scope, value) if value else self._overridden_param_type(f.path, scope, name)
+        if value.startswith("class:") and "|" not in value:
+            return f.path, scope, value.removeprefix("class:")
+        return None
 
     def _overridden_param_type(self, path: str, method: int, name: str,
                                depth: int = 0) -> tuple[str, int | None, str] | None:
@@ -605,11 +607,8 @@ class _Resolver:
         if kind == "class":
             return self._type_named(f, scope, chain)
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
-            typed = self._parameter_type(f, scope, chain)
-            if typed is None:
-                found = self._declared(f, scope, chain)
-                if found and found[1] == "var" and found[2].startswith("class:") and "|" not in found[2]:
-                    typed = (f.path, found[0], found[2].removeprefix("class:"))
+            found = self._declared(f, scope, chain)
+            typed = self._declared_type(f, found, chain) if found else None
             return self._typed(typed, items, subscript) if typed else None
         if self._typing_depth > 4:        # `x = x.parent` and the like
             return None
@@ -661,13 +660,7 @@ class _Resolver:
         name = self.attr_types.get((path, cls), {}).get(attr)
         if name:
             return path, self.files[path].defs[cls][3], name
-        if depth >= _MAX_BASE_DEPTH:
-            return None
-        for target in self._bases(path, cls):
-            found = self._attribute_type(target[0], target[1], attr, depth + 1)
-            if found:
-                return found
-        return None
+        return self._from_bases(path, cls, depth, lambda p, c, d: self._attribute_type(p, c, attr, d))
 
     def _type_named(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int] | None:
         name = name.partition("[]")[0]            # `Registry[]Processor`: a Registry
@@ -887,34 +880,22 @@ class _Resolver:
                 if override not in (src, dst):
                     self._call_edge(src, override, line, "dispatch", via=dst)
 
-    def _note_missing(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
-                      line: int) -> None:
-        """Remember a call on ``self`` or on a receiver of an annotated class that has no method of that name: the
-        object is of a subclass, or the call fails (``if hasattr(ext, "reset"): ext.reset()``). See
-        ``_missing_members``."""
+    def _missing_member(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
+                        line: int, subclasses: dict[str, list[str]]) -> bool:
+        """A call on ``self`` or on a receiver of an annotated class that has no method of that name runs the
+        method of a subclass, or fails (``if hasattr(ext, "reset"): ext.reset()``): each subclass's method of
+        that name gets an edge (``dispatch``, no ``via``: there is no method of the class the call could name).
+        False when there is none: the call stays unresolved."""
         spec = LANGUAGES[f.language]
         if not spec.virtual_dispatch or caller is None or not receiver or receiver in ("super()", "super"):
-            return
+            return False
         cls = self.receiver_class(f, caller, receiver)
-        if cls is not None and self.class_member(*cls, name) is None:
-            label = f"{receiver}.{name}"
-            entry = next(u for u in reversed(self.out.unresolved[src]) if u.startswith(f"{label}@{line}:"))
-            self.missing.append((src, self.files[cls[0]].ids[cls[1]], name, line, entry))
-
-    def _missing_members(self, subclasses: dict[str, list[str]]) -> None:
-        """A call of a method the receiver's class lacks runs the method of a subclass: each gets an edge
-        (``dispatch``, no ``via``: there is no method of the class the call could name), and the call is no
-        longer unresolved when one is found."""
-        for src, cls, name, line, entry in self.missing:
-            found = self._named_below(name, cls, subclasses)
-            for dst in found:
-                self._call_edge(src, dst, line, "dispatch")
-            if found and entry in self.out.unresolved.get(src, []):
-                self.out.unresolved[src].remove(entry)
-                if not self.out.unresolved[src]:
-                    del self.out.unresolved[src]
-                reason = entry.split(f"@{line}:", 1)[1]
-                self.out.stats[f"unresolved:{reason.split(':')[0]}"] -= 1
+        if cls is None or self.class_member(*cls, name) is not None:
+            return False
+        found = self._named_below(name, self.files[cls[0]].ids[cls[1]], subclasses)
+        for dst in found:
+            self._call_edge(src, dst, line, "dispatch")
+        return bool(found)
 
     def _extending_overrides(self) -> set[str]:
         """Methods that call the method they override (``super().c()``, ``Base.c(self)``): any call of their
@@ -983,6 +964,9 @@ class _Resolver:
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
         for path in sorted(self.files):
+            self._resolve_bases(self.files[path])
+        subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
+        for path in sorted(self.files):
             f = self.files[path]
             answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
             for k, call in enumerate(f.calls):
@@ -999,32 +983,32 @@ class _Resolver:
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
                 if hit[0] == "unresolved":
-                    self._unresolved(src, receiver, name, line, hit[1])
-                    self._note_missing(f, caller, receiver, src, name, line)
+                    if not self._missing_member(f, caller, receiver, src, name, line, subclasses):
+                        self._unresolved(src, receiver, name, line, hit[1])
                     continue
                 dst = self.files[hit[0]].ids[hit[1]]
                 self._call_edge(src, dst, line, hit[2])
                 self._note_dispatch(f, caller, receiver, src, dst, line, typed=hit[2] == "annotation")
-            for owner, name, relation, line in f.bases:
-                target = self.lookup_name(f, f.defs[owner][3], name.split(".")[-1].split("::")[-1])
-                src = f.ids[owner]
-                if target is None:
-                    self.out.unresolved.setdefault(src, []).append(f"{relation.lower()} {name}@{line}:unknown")
-                    continue
-                dst = self.files[target[0]].ids[target[1]]
-                if dst != src:
-                    self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
-                                                        "resolved_by": target[2]})
-        subclasses = self._subclasses()
         if self.lsp_abstract:
             self._lsp_hierarchy(subclasses)
         if self.dispatched:
             self._dispatch_overrides(subclasses)
         if self.placeholders:
             self._dispatch_placeholders(subclasses)
-        if self.missing:
-            self._missing_members(subclasses)
         return self.out
+
+    def _resolve_bases(self, f: FileFacts) -> None:
+        """INHERITS / IMPLEMENTS edges of the classes of ``f`` (a base no definition answers: unresolved)."""
+        for owner, name, relation, line in f.bases:
+            target = self.lookup_name(f, f.defs[owner][3], name.split(".")[-1].split("::")[-1])
+            src = f.ids[owner]
+            if target is None:
+                self.out.unresolved.setdefault(src, []).append(f"{relation.lower()} {name}@{line}:unknown")
+                continue
+            dst = self.files[target[0]].ids[target[1]]
+            if dst != src:
+                self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
+                                                    "resolved_by": target[2]})
 
 
 def _called_chain(receiver: str) -> str | None:

@@ -35,9 +35,10 @@ from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "inherits", "implements", "import", "binding"})
-_INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "import.module", "import.name", "import.alias",
-                             "import.wildcard"})
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "inherits", "implements", "import",
+                              "binding"})
+_INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
+                             "import.alias", "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
                              "storage_class_specifier", "visibility"})
 _VISIBILITY_WORDS = ("public", "private", "protected", "internal")
@@ -56,8 +57,9 @@ def check_captures(names: list[str], source: str) -> None:
               or (head == "reference" and tail in _REFERENCE_KINDS))
         if not ok:
             raise QueryFileError(f"{source}: unknown capture @{name}",
-                                 hint="use @definition.<kind>, @reference.<call|read|with|inherits|implements|import>, "
-                                      "@name, @doc, @owner, @receiver or @import.*")
+                                 hint=f"use @definition.<{'|'.join(sorted(DEFINITION_KINDS))}>, "
+                                      f"@reference.<{'|'.join(sorted(_REFERENCE_KINDS))}> or "
+                                      f"@{', @'.join(sorted(_INNER_CAPTURES))}")
 
 
 _INHERITS = re.compile(r"^;\s*inherits:\s*([\w, ]+)$", re.M)
@@ -129,6 +131,7 @@ class _Builder:
         self._def_nodes: list[Node] = []
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._properties: set[str] = set()     # names of this file's property getters
+        self._callbacks: list[CallSite] = []     # arguments that may be functions (add_callback)
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -423,6 +426,43 @@ class _Builder:
             self.result.calls.append(CallSite(caller, name, receiver, at.start_point.row + 1, at.start_point.column,
                                               implicit="dunder"))
 
+    def add_callback(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """A function handed to the call ``node`` as an argument (``sorted(ps, key=sort_key)``, ``re.sub(p,
+        self._sub, s)``), at the argument's name; ``finish_callbacks`` keeps the ones that can name a function."""
+        function = node.child_by_field_name("function")
+        if function is not None and function.type == "attribute":
+            function = function.child_by_field_name("attribute")
+        if function is None or function.type != "identifier":
+            return                       # `f(x)(cb)`: which call takes it is not a name
+        name = caps["name"][0]
+        if "slot" in caps:
+            slot: int | str = _text(caps["slot"][0])
+        else:
+            argument, slot = (name.parent if "receiver" in caps else name), 0
+            for sibling in argument.parent.named_children:
+                if sibling == argument:
+                    break
+                if sibling.type in ("list_splat", "dictionary_splat", "parenthesized_list_splat"):
+                    return               # `f(*args, cb)`: its position is unknown
+                slot += sibling.type != "comment"
+        receiver = _text(caps["receiver"][0]) if "receiver" in caps else None
+        self._callbacks.append(CallSite(self.enclosing(node.start_byte), _text(name), receiver,
+                                        name.start_point.row + 1, name.start_point.column, implicit="callback",
+                                        of=(function.start_point.row + 1, function.start_point.column), slot=slot))
+
+    def finish_callbacks(self) -> None:
+        """Keep the arguments that can name a function: a function of this file or an imported name (``cb``),
+        a method of this file through ``self``/``cls`` (``self._sub``), an attribute of an imported module
+        (``mod.cb``). Any other name is far more often a value than a function (``f(self.name)``, ``f(path)``)."""
+        defs, imports = self.result.definitions, self.result.imports
+        functions = {d.name for d in defs if d.kind in ("function", "method")}
+        methods = {d.name for d in defs if d.kind == "method"}
+        imported = {i.alias or i.name or i.module.split(".")[0] for i in imports}
+        for site in self._callbacks:
+            if site.receiver is None and (site.name in functions or site.name in imported) or \
+                    site.receiver in ("self", "cls") and site.name in methods or site.receiver in imported:
+                self.result.calls.append(site)
+
     def add_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         if self.spec.name == "python":
             self._python_binding(node, caps)
@@ -590,6 +630,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_with(node, caps)
         elif kind == "dunder":
             builder.add_dunder(node, caps)
+        elif kind == "callback":
+            builder.add_callback(node, caps)
         elif kind == "import":
             builder.add_import(node, caps)
         elif kind == "binding":
@@ -597,6 +639,7 @@ def extract(source: bytes, language: str) -> FileExtraction:
         else:
             builder.add_base(kind.upper(), node, caps)
     builder.finish_bindings()
+    builder.finish_callbacks()
     result = builder.result
     result.calls.sort(key=lambda c: (c.line, c.name, c.column))
     errors = _count_errors(tree.root_node)
@@ -619,24 +662,13 @@ def summarize(result: FileExtraction) -> dict:
         "definitions": [{"qualified_name": d.qualified_name, "kind": d.kind,
                          "start_line": d.start_line, "end_line": d.end_line} for d in defs],
         "calls": [{"caller": qname(c.caller), "name": c.name, "receiver": c.receiver, "line": c.line,
-                   **({"implicit": c.implicit} if c.implicit else {})} for c in result.calls],
+                   **({"implicit": c.implicit} if c.implicit else {}),
+                   **({"slot": c.slot} if c.of else {})} for c in result.calls],
         "imports": [{"module": i.module, "name": i.name, "alias": i.alias, "line": i.line}
                     for i in result.imports],
         "bases": [{"owner": qname(b.owner), "name": b.name, "relation": b.relation, "line": b.line}
                   for b in result.bases],
     }
-
-
-if __name__ == "__main__":  # python -m graphrag_code.extract FILE LANGUAGE: print what the extractor sees
-    import json
-    import sys
-
-    from .languages import language_for_path
-
-    file_path = sys.argv[1]
-    lang = sys.argv[2] if len(sys.argv) > 2 else language_for_path(file_path)
-    with open(file_path, "rb") as fh:
-        print(json.dumps(summarize(extract(fh.read(), lang)), indent=1))
 
 
 _OPTIONAL = re.compile(r"^(?:(?:t|typing)\.)?Optional\[(.*)\]$")
@@ -821,3 +853,14 @@ def _annotated_class(text: str) -> str | None:
     last = parts[0].rsplit(".", 1)[-1]
     return last if last[:1].isupper() and not last.isupper() else None
 
+
+if __name__ == "__main__":  # python -m graphrag_code.extract FILE LANGUAGE: print what the extractor sees
+    import json
+    import sys
+
+    from .languages import language_for_path
+
+    file_path = sys.argv[1]
+    lang = sys.argv[2] if len(sys.argv) > 2 else language_for_path(file_path)
+    with open(file_path, "rb") as fh:
+        print(json.dumps(summarize(extract(fh.read(), lang)), indent=1))

@@ -497,7 +497,8 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
             what = "the target" if role == "target" else "callers within the depth"
             named = ", ".join(sorted({r["name"] for r in mine}))
             reasons.append(f"{len(mine)} non-call reference(s) to {what} ({named}): passed, stored or decorating "
-                           f"as a value; calls made through them are not in the graph")
+                           f"as a value; calls made through them are in the graph only where a parameter it is "
+                           f"handed to is called, or a library function that calls it (sorted, re.sub) takes it")
     if unchecked:
         reasons.append(f"{unchecked} caller name(s) were not searched for non-call references (too many)")
     if same:

@@ -33,11 +33,20 @@ class LanguageSpec:
     # every method is virtual: a call on an object of class C may run an override in any subclass of C
     # (Python, JavaScript, TypeScript, Java, Ruby, C#, PHP; not C++, where only `virtual` ones are, nor Go or Rust)
     virtual_dispatch: bool = False
+    # library functions that call a function handed to them before they return (`sorted(ps, key=f)`,
+    # `re.sub(p, f, s)`): the code handing it over is, as far as the graph can tell, its caller. Others keep or
+    # wrap what they are handed (`update_wrapper(new, f)`, `Thread(target=f)`, `atexit.register(f)`)
+    calls_back: frozenset[str] = frozenset()
 
 
 _C_LIKE_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 # the public methods of dict, list, set, frozenset, str, bytes, bytearray, tuple, int, float, collections.deque
 # and the io file objects (Python 3.11)
+# builtins, list.sort, re's and functools'/itertools'/heapq's/bisect's functions that take a key or a function
+_PYTHON_CALLS_BACK = frozenset("""
+sorted sort min max map filter iter reduce sub subn starmap groupby accumulate takewhile dropwhile filterfalse
+nsmallest nlargest merge bisect bisect_left bisect_right insort insort_left insort_right
+""".split())
 _PYTHON_BUILTIN_METHODS = frozenset("""
 add append appendleft as_integer_ratio bit_count bit_length capitalize casefold center clear close conjugate copy
 count decode detach difference difference_update discard encode endswith expandtabs extend extendleft fileno find
@@ -53,6 +62,7 @@ _JS_COMMENT_PREFIXES = ("//", "/**", "/*", "*", "*/")  # JSDoc / TSDoc
 LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("python", "python", (".py", ".pyi"), virtual_dispatch=True, leading_types=frozenset({"comment"}),
                  self_names=("self", "cls"), comment_prefixes=("#",), builtin_methods=_PYTHON_BUILTIN_METHODS,
+                 calls_back=_PYTHON_CALLS_BACK,
                  test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
     LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), virtual_dispatch=True, self_names=("this",), member_assignments=True,
                  comment_prefixes=_JS_COMMENT_PREFIXES,

@@ -207,6 +207,8 @@ class _Asker:
         sites: dict[int, tuple[int, int]] = {}          # call index -> (line0, UTF-16 column) of the called name
         for k, call in enumerate(f.calls):
             name, line, column = call[1], call[3], (call[4] if len(call) > 4 else None)
+            if implicit_of(call) == "callback":
+                continue                  # a name handed to a call: resolved by names (its scope is plain)
             if implicit_of(call) == "dunder":    # the site is the object's name: what type is it?
                 if name not in self.dunders:
                     continue

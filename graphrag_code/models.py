@@ -52,8 +52,11 @@ class CallSite:
     column: int = 0          # 0-based byte column of the called name in its line (where a language server asks)
     # a call without call syntax (see extract.py): "read", an attribute read naming a property getter of this
     # file; "dunder", a dunder method of the object Python calls for a statement or operator (`with obj:`'s
-    # __enter__/__exit__, `for x in obj`'s __iter__, `k in obj`, `len(obj)`, `obj[k]`)
+    # __enter__/__exit__, `for x in obj`'s __iter__, `k in obj`, `len(obj)`, `obj[k]`); "callback", a function
+    # handed to a call as an argument (`sorted(ps, key=sort_key)`): the callee may call it
     implicit: str | None = None
+    of: tuple[int, int] | None = None   # callback: (line, column) of the name of the call it is an argument of
+    slot: int | str | None = None       # callback: its position among the positional arguments, or its keyword
 
 
 @dataclass
@@ -100,25 +103,39 @@ class FileExtraction:
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
+        calling = self._calling_a_parameter()
         return {
             "defs": [[d.name, d.kind, d.qualified_name, d.parent, d.start_line, d.end_line]
                      for d in self.definitions],
             "calls": [[c.caller, c.name, c.receiver, c.line, c.column] + ([c.implicit] if c.implicit else [])
-                      for c in self.calls],
+                      + ([*c.of, c.slot] if c.of else []) for c in self.calls],
             "imports": [[i.module, i.name, i.alias, i.line, i.wildcard] for i in self.imports],
             "bases": [[b.owner, b.name, b.relation, b.line] for b in self.bases],
             "abstract": [i for i, d in enumerate(self.definitions) if d.abstract and d.kind == "method"],
             "placeholders": [i for i, d in enumerate(self.definitions) if d.placeholder and d.kind == "method"],
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
-            # a function's parameters when one names a class, when it is nested (its parameters may shadow) or
-            # when it is a method (an unannotated one may take the annotation of the method it overrides)
+            # a function's parameters when one names a class, when it is nested (its parameters may shadow), when
+            # it is a method (an unannotated one may take the annotation of the method it overrides) or when it
+            # calls one (what its callers hand it is what runs)
             "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
-                any(d.param_types.values()) or d.kind == "method" or (
+                any(d.param_types.values()) or d.kind == "method" or i in calling or (
                     d.parent is not None and self.definitions[d.parent].kind in ("function", "method")))],
             "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
         }
+
+    def _calling_a_parameter(self) -> set[int]:
+        """Indexes of the functions one of whose parameters is called (`check(s)`), in them or in a function
+        nested in them."""
+        out = set()
+        for c in self.calls:
+            scope = c.caller if c.receiver is None and not c.implicit else None
+            while scope is not None and c.name not in self.definitions[scope].param_types:
+                scope = self.definitions[scope].parent
+            if scope is not None:
+                out.add(scope)
+        return out
 
 
 def to_dict(obj) -> dict:

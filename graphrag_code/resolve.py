@@ -35,6 +35,10 @@ CONFIDENCE = {
     "dispatch": 0.6,
     # a receiver that is a parameter annotated with a class of the repository (Python: `ctx: Context`)
     "annotation": 0.85,
+    # a function handed to a library function that calls it (`sorted(ps, key=sort_key)`, LanguageSpec.calls_back)
+    "callback": 0.85,
+    # a parameter called (`check(s)`): a function the repository's callers hand it
+    "argument": 0.7,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -945,6 +949,95 @@ class _Resolver:
             if implicit == "dunder" or dst in self.properties:
                 self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
 
+    # -- functions handed to calls ----------------------------------------------------------------------------
+    def _parameter_of(self, f: FileFacts, caller: int | None, name: str) -> int | None:
+        """The function whose parameter a bare call names (``check(s)`` in ``def stream(s, check)``, or in a
+        function nested in it), unless a nested definition of that name comes first."""
+        scope, params = caller, self.param_types[f.path]
+        while scope is not None:
+            if name in params.get(scope, {}):
+                return scope
+            if name in self.ix.members.get((f.path, scope), {}):
+                return None
+            scope = f.defs[scope][3]
+        return None
+
+    def _local(self, f: FileFacts, caller: int | None, name: str) -> bool:
+        """Whether ``name`` is a local variable of ``caller`` or of a function around it."""
+        scope, local = caller, self.var_types[f.path]
+        while scope is not None:
+            if name in local.get(scope, {}):
+                return True
+            scope = f.defs[scope][3]
+        return False
+
+    def _outcome(self, answer: list | None, hit: tuple, calls_back: bool) -> list[str] | str | None:
+        """What a call handed a function reaches: the repository's functions (ids), "calls back" (a library
+        function of ``LanguageSpec.calls_back``: no definition of that name in the repository), or None."""
+        if answer and answer[0] == "sym":
+            found = [i for i in answer[1] if i in self.where]
+            if found:
+                return found
+        if hit[0] != "unresolved":
+            return [self.files[hit[0]].ids[hit[1]]]
+        external = (answer and answer[0] == "ext") or hit[1] == "unknown" or hit[1].startswith("external:")
+        return "calls back" if external and calls_back else None
+
+    def _settle_callbacks(self, callbacks: list[tuple[str, int]],
+                          outcomes: dict[tuple[str, int, int], list[str] | str | None]) -> dict:
+        """A function handed to a library function that calls it (``LanguageSpec.calls_back``: ``sorted(ps,
+        key=sort_key)``, ``re.sub(p, self._sub, s)``) runs, as far as the graph can tell, in the code that hands
+        it over: a ``callback`` edge from there. One handed to any other library function is kept or wrapped
+        (``update_wrapper(new_func, f)``): nothing is recorded. One handed to a
+        function of the repository runs where that function calls the parameter it binds to: returned as
+        {(callee id, parameter): {function ids}} for ``_parameter_calls``."""
+        flows: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for path, k in callbacks:
+            f = self.files[path]
+            caller, name, receiver, line, _column, _implicit, of_line, of_column, slot = f.calls[k]
+            if receiver is None and (self._parameter_of(f, caller, name) is not None or self._local(f, caller, name)):
+                continue                  # `getchar(echo)`: the parameter or variable echo, not the function
+            hit = self.resolve_call(f, caller, name, receiver)
+            if hit[0] == "unresolved" or self.files[hit[0]].defs[hit[1]][1] not in ("function", "method"):
+                continue                  # a class, a constant, a variable: a value
+            target = self.files[hit[0]].ids[hit[1]]
+            outcome = outcomes.get((path, of_line, of_column))
+            if outcome == "calls back":
+                self._call_edge(f.ids[caller] if caller is not None else file_id(self.repo, path), target, line,
+                                "callback")
+                continue
+            for callee in outcome or ():
+                parameter = self._parameter_at(callee, slot)
+                if parameter:
+                    flows[(callee, parameter)].add(target)
+        return flows
+
+    def _parameter_at(self, callee: str, slot: int | str) -> str | None:
+        """The parameter of ``callee`` an argument binds to: by keyword, or by position (``self`` not counted: a
+        method is called through its object); a class's ``__init__``'s for a class."""
+        path, i = self.where[callee]
+        if self.files[path].defs[i][1] in ("class",):
+            init = self.class_member(path, i, "__init__")
+            if init is None:
+                return None
+            path, i = init
+        params = list(self.param_types[path].get(i, {}))
+        if isinstance(slot, str):
+            return slot if slot in params else None
+        return params[slot] if slot < len(params) else None
+
+    def _parameter_calls(self, calls: list[tuple[str, int, str, int]], flows: dict) -> None:
+        """``check(s)`` where ``check`` is a parameter: an ``argument`` edge to every function of the repository
+        that a call of the function binds to that parameter; unresolved (``dynamic:parameter``) without one."""
+        for path, k, src, holder in calls:
+            f = self.files[path]
+            name, line = f.calls[k][1], f.calls[k][3]
+            targets = flows.get((f.ids[holder], name))
+            for target in sorted(targets or ()):
+                self._call_edge(src, target, line, "argument")
+            if not targets:
+                self._unresolved(src, None, name, line, "dynamic:parameter")
+
     def _kind(self, symbol_id: str) -> str:
         path, i = self.where[symbol_id]
         return self.files[path].defs[i][1]
@@ -966,19 +1059,32 @@ class _Resolver:
         for path in sorted(self.files):
             self._resolve_bases(self.files[path])
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
+        callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
+                     if implicit_of(call) == "callback"]
+        taking = {(path, *self.files[path].calls[k][6:8]) for path, k in callbacks}   # calls handed a function
+        outcomes: dict[tuple[str, int, int], list[str] | str | None] = {}
+        parameter_calls: list[tuple[str, int, str, int]] = []
         for path in sorted(self.files):
             f = self.files[path]
             answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
             for k, call in enumerate(f.calls):
                 caller, name, receiver, line = call[:4]
+                if implicit_of(call) == "callback":
+                    continue                  # _settle_callbacks, once every call handed a function is resolved
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
+                answer = answers[k] if k < len(answers) else None
+                holder = self._parameter_of(f, caller, name) if receiver is None else None
+                if holder is not None and not _lsp_holds(answer):
+                    parameter_calls.append((path, k, src, holder))   # `check(s)`: what the callers hand it
+                    continue
                 hit = self.resolve_call(f, caller, name, receiver)
                 if implicit_of(call):
-                    self._implicit_call(src, implicit_of(call), answers[k] if k < len(answers) else None, hit,
-                                        name, line)
+                    self._implicit_call(src, implicit_of(call), answer, hit, name, line)
                     continue
-                if k < len(answers) and answers[k] and self._lsp_edge(f, caller, src, answers[k], hit, name,
-                                                                                   receiver, line):
+                if (path, line, call[4]) in taking:
+                    outcomes[(path, line, call[4])] = self._outcome(answer, hit,
+                                                                    name in LANGUAGES[f.language].calls_back)
+                if answer and self._lsp_edge(f, caller, src, answer, hit, name, receiver, line):
                     continue
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
@@ -989,6 +1095,7 @@ class _Resolver:
                 dst = self.files[hit[0]].ids[hit[1]]
                 self._call_edge(src, dst, line, hit[2])
                 self._note_dispatch(f, caller, receiver, src, dst, line, typed=hit[2] == "annotation")
+        self._parameter_calls(parameter_calls, self._settle_callbacks(callbacks, outcomes))
         if self.lsp_abstract:
             self._lsp_hierarchy(subclasses)
         if self.dispatched:
@@ -1011,6 +1118,11 @@ class _Resolver:
                                                     "resolved_by": target[2]})
 
 
+def _lsp_holds(answer: list | None) -> bool:
+    """Whether a language server named what a call reaches: a definition, or what the variable holds."""
+    return bool(answer) and (answer[0] == "sym" or (answer[0] == "var" and len(answer) > 2 and bool(answer[2])))
+
+
 def _called_chain(receiver: str) -> str | None:
     """``a.b`` for a receiver that is one call of a name chain, ``a.b(x, f(y))``; None otherwise (``a(b).c(d)``)."""
     head, paren, rest = receiver.partition("(")
@@ -1025,7 +1137,7 @@ def _called_chain(receiver: str) -> str | None:
 
 
 def implicit_of(call: list) -> str | None:
-    """"read" / "dunder" for a stored call site without call syntax (see ``CallSite.implicit``), else None."""
+    """"read" / "dunder" / "callback" for a stored call site without call syntax (``CallSite.implicit``)."""
     return call[5] if len(call) > 5 else None
 
 

@@ -98,6 +98,12 @@ def test_python_call_edges_carry_lines_and_resolution(fixture_repo) -> None:
     for method in ("__enter__", "__exit__"):
         assert calls[(f"{base}#Session.run", f"{base}#Session.{method}")] == \
             {"lines": [70], "confidence": 0.95, "resolved_by": "self"}
+    # a function handed to sorted() runs there; one handed to apply_all runs where apply_all calls its parameter
+    assert calls[(f"{base}#list_orders", f"{base}#list_orders.newest_first")] == \
+        {"lines": [20], "confidence": 0.85, "resolved_by": "callback"}
+    assert calls[(f"{base}#apply_all", f"{base}#_slug")] == {"lines": [76], "confidence": 0.7, "resolved_by": "argument"}
+    assert (f"{base}#audit", f"{base}#_slug") not in calls            # audit hands it over, apply_all calls it
+    assert (f"{base}#apply_all", f"{base}#on_error") not in calls     # on_fail is never called
     inherits = [(e["src"], e["dst"]) for e in graph_dump["edges"] if e["type"] == "INHERITS"]
     assert (f"{base}#OrderService", f"{base}#Base") in inherits
     symbols = {s["qualified_name"]: s for s in symbols_of(graph_dump, "src/python/shop.py")}

@@ -282,9 +282,9 @@ def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
     _demo(git_repo)
     plain = index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
-    # name-based: `box.get` has two candidates (unresolved), `callback` binds the imported global
+    # name-based: `box.get` has two candidates (unresolved); `callback` is the parameter, not the imported global
     assert ("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get") not in before
-    assert before[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
+    assert ("CALLS", "pkg/app.py#run", "pkg/store.py#callback") not in before
     assert plain.lsp is None
 
     summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
@@ -303,7 +303,7 @@ def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
     run_node = [n for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"]
                 if n["props"].get("id") == f"{repo_name}:pkg/run.py#run" or
                 n["props"].get("id") == f"{repo_name}:pkg/app.py#run"][0]
-    assert "callback@13:dynamic:lsp-variable" in run_node["props"]["unresolved_calls"]
+    assert "callback@13:dynamic:parameter" in run_node["props"]["unresolved_calls"]   # nobody hands it one
 
     # the same commit again: nothing to ask, nothing changes
     again = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
@@ -492,7 +492,7 @@ def test_a_crashing_server_is_restarted_once_then_skipped(graph, git_repo, repo_
     assert group["restarts"] == 1 and "server failed twice" in group["skipped"]
     assert summary.lsp["files_not_asked"] == {"python server failed": 1}
     # nothing lost: the tree-sitter edges are there
-    assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
+    assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/app.py#make")]["resolved_by"] == "same_file"
 
 
 def test_a_missing_server_is_reported_and_tree_sitter_edges_kept(graph, git_repo, repo_name, monkeypatch) -> None:
@@ -645,7 +645,7 @@ def test_the_time_budget_bounds_the_pass_and_says_so(graph, git_repo, repo_name)
     assert summary.lsp["budget_exhausted"] is True
     assert summary.lsp["files_not_asked"] == {"LSP time budget exhausted": 2}
     # nothing asked, nothing lost: the name-based edges are all there
-    assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/store.py#callback")]["resolved_by"] == "import"
+    assert _calls(graph, repo_name)[("CALLS", "pkg/app.py#run", "pkg/app.py#make")]["resolved_by"] == "same_file"
 
 
 @needs_jedi

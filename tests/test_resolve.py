@@ -745,3 +745,87 @@ def test_typescript_receiver_types_from_annotations_and_new() -> None:
         (("annotation", [66]), ("annotation", [68]))
     # `this.other = other`, an unannotated parameter: unknown (and Sink has a complete() too)
     assert "this.other.complete@38:dynamic" in res.unresolved["r:src.ts#Source.connect"]
+
+
+def test_a_function_handed_to_a_call_runs_where_the_callee_calls_its_parameter() -> None:
+    calls, res = _python_files({"m.py": """\
+import functools
+import re
+
+from .util import shout
+
+
+def stream(s, check, *, find=None):
+    if check(s):
+        return find(s)
+
+
+def is_text(s):
+    return True
+
+
+class Reader:
+    def apply(self, fn, s):
+        return fn(s)
+
+    def strip(self, s):
+        return s
+
+    def run(self, s, echo=False):
+        self.apply(self.strip, s)
+        stream(s, is_text, find=shout)
+        self.apply(echo, s)
+        return re.sub("x", self.strip, s)
+
+
+def cached(src_func):
+    def func():
+        return src_func()
+    return func
+
+
+text = cached(is_text)
+
+
+def decorate(f):
+    def new_func(*args):
+        return f(*args)
+    return functools.update_wrapper(new_func, f)
+
+
+def lonely(g):
+    return g(1)
+
+
+def order(items):
+    def by_name(item):
+        return item
+    return sorted(items, key=by_name)
+""", "util.py": "def shout(s):\n    return s\n"})
+    # by position (self not counted for a method called through its object) and by keyword
+    assert calls[("m.py#Reader.apply", "m.py#Reader.strip")][:2] == ("argument", [18])
+    assert calls[("m.py#stream", "m.py#is_text")][:2] == ("argument", [8])
+    assert calls[("m.py#stream", "util.py#shout")][:2] == ("argument", [9])
+    assert calls[("m.py#cached.func", "m.py#is_text")][:2] == ("argument", [32])    # the parameter of the function around it
+    # handed to functions that call it (sorted, re.sub): the code handing it over calls it
+    assert calls[("m.py#order", "m.py#order.by_name")][:2] == ("callback", [52])
+    assert calls[("m.py#Reader.run", "m.py#Reader.strip")][:2] == ("callback", [27])
+    # handed to one that keeps or wraps it (update_wrapper): nothing; `echo` is the parameter, not a function
+    assert ("m.py#decorate", "m.py#decorate.new_func") not in calls
+    assert not [k for k in calls if k[1].endswith("echo")]
+    # called parameters nobody hands a function: unresolved, and never a function of the same name elsewhere
+    assert res.unresolved["r:m.py#lonely"] == ["g@46:dynamic:parameter"]
+    assert "f@41:dynamic:parameter" in res.unresolved["r:m.py#decorate.new_func"]
+
+
+def test_a_parameter_shadows_a_function_of_its_name() -> None:
+    _, calls, res = _python("""\
+def check(s):
+    return s
+
+
+def run(s, check):
+    return check(s)
+""")
+    assert ("run", "check") not in calls
+    assert res.unresolved["r:m.py#run"] == ["check@6:dynamic:parameter"]

@@ -30,6 +30,21 @@
     object: (_) @receiver
     attribute: (identifier) @name)) @reference.call
 
+; a function handed to a call (`sorted(params, key=sort_key)`, `re.sub(p, self._sub, s)`, `stream(s, _is_reader)`):
+; a library may call it, a function of the repository calls it through its parameter (extract.py: add_callback
+; keeps the names of this file's functions and of imports; resolve.py: _settle_callbacks)
+(call
+  arguments: (argument_list
+    [(identifier) @name
+     (attribute object: (identifier) @receiver attribute: (identifier) @name)])) @reference.callback
+
+(call
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @slot
+      value: [(identifier) @name
+              (attribute object: (identifier) @receiver attribute: (identifier) @name)]))) @reference.callback
+
 ; `self.total`, `ctx.total`: an implicit call when `total` is a property of the same file (extract.py decides;
 ; without a language server only reads through self/cls make edges)
 (attribute

@@ -520,7 +520,11 @@ class _Builder:
             elif right is not None and right.type != "none":
                 self._attr_assigned[d.parent][name].add(_assigned_class(right, d.param_types))
         elif d.kind in ("function", "method"):
-            if node.type in ("for_statement", "for_in_clause"):
+            if node.type == "except_clause":
+                self._locals[owner][name].add(_caught(node))
+            elif node.type in ("for_statement", "for_in_clause") and caps["name"][0].parent.type == "pattern_list":
+                self._locals[owner][name].add(_unpacked(right, caps["name"][0]) if right is not None else "")
+            elif node.type in ("for_statement", "for_in_clause"):
                 self._locals[owner][name].add(_value_of(right, True) if right is not None else "")
             elif ann is not None:             # `procs: t.List[Proc] = []` too: its items
                 item = _annotated_type(_text(ann))
@@ -842,6 +846,37 @@ def _value_of(node: Node, iterated: bool) -> str:
         # `option = self._long_opt[opt]`, `self._long_opt: t.Dict[str, Option]`: an item of what it indexes
         return f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"
     return ""
+
+
+def _unpacked(right: Node, target: Node) -> str:
+    """What one name of a ``for a, b in ...`` target is bound to (``_value_of``'s notation): the item of
+    ``enumerate(C)`` (the second name), a value of ``C.items()`` (the second: an item of ``C`` by subscript),
+    the i-th iterable's item of ``zip(A, B, ...)``; "" otherwise."""
+    position = [c for c in target.parent.named_children if c.type != "comment"].index(target)
+    fn = right.child_by_field_name("function") if right.type == "call" else None
+    args = [a for a in right.child_by_field_name("arguments").named_children
+            if a.type != "comment"] if fn is not None else []
+    name = _text(fn) if fn is not None else ""
+    if name == "enumerate" and position == 1 and args:
+        return _value_of(args[0], True)
+    if name == "zip" and position < len(args) and all(a.type != "list_splat" for a in args):
+        return _value_of(args[position], True)
+    if fn is not None and fn.type == "attribute" and _text(fn.child_by_field_name("attribute")) == "items" \
+            and position == 1 and not args:
+        held = fn.child_by_field_name("object")
+        if held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
+            return f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"
+    return ""
+
+
+def _caught(clause: Node) -> str:
+    """``except X as e``: ``class:X``; ``except (A, B) as e``: ``class:A|class:B`` (typed when they are one)."""
+    caught = clause.child_by_field_name("value")
+    kinds = caught.named_children[0] if caught is not None and caught.named_children else None
+    names = kinds.named_children if kinds is not None and kinds.type == "tuple" else [kinds]
+    if not names or any(n is None or n.type not in ("identifier", "attribute") for n in names):
+        return ""
+    return "|".join(sorted({f"class:{_text(n)}" for n in names}))
 
 
 def _annotated_class(text: str) -> str | None:

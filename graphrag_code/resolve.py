@@ -624,6 +624,9 @@ class _Resolver:
                 typed = self._attribute_type(*cls, last) if cls else None
                 return self._typed(typed, items, subscript) if typed else None
             hit = self.resolve_call(f, scope, last, owner or None)
+            if hit[0] == "unresolved" and owner and last in ("get", "pop", "setdefault") and not items:
+                # `option = self._short_opt.get(opt)` of a mapping or a list: what indexing it gives
+                return self._value_class(f, scope, f"sub{'attr' if '.' in owner else 'name'}:{owner}")
             if hit[0] == "unresolved":
                 return None
             d = self.files[hit[0]].defs[hit[1]]
@@ -668,7 +671,12 @@ class _Resolver:
 
     def _type_named(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int] | None:
         name = name.partition("[]")[0]            # `Registry[]Processor`: a Registry
-        target = self.lookup_name(f, scope, name) if name else None
+        owner, _, last = name.rpartition(".")
+        if owner and _CHAIN.fullmatch(name):     # `exceptions.UsageError`: through the module (or class) named
+            hit = self.resolve_call(f, scope, last, owner)
+            target = hit if hit[0] != "unresolved" else None
+        else:
+            target = self.lookup_name(f, scope, name) if name else None
         if target is None or self.files[target[0]].defs[target[1]][1] not in _TYPE_KINDS:
             return None
         return target[0], target[1]

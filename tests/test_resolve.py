@@ -640,6 +640,50 @@ class Parser:
     assert calls[("Parser.match", "Option.process")][:2] == ("annotation", [16, 18, 19])
 
 
+def test_unpacked_loop_targets_get_and_caught_exceptions_are_typed() -> None:
+    calls, _ = _python_files({"m.py": """\
+import typing as t
+from . import errors
+
+
+class Option:
+    def process(self):
+        return 1
+
+
+class Failure(Exception):
+    def show(self):
+        return 2
+
+
+class Parser:
+    def __init__(self) -> None:
+        self._short: t.Dict[str, Option] = {}
+        self._args: t.List[Option] = []
+
+    def run(self, opt):
+        option = self._short.get(opt)
+        option.process()
+        for i, arg in enumerate(self._args):
+            arg.process()
+        for name, found in self._short.items():
+            found.process()
+        for left, right in zip(self._args, self._args):
+            right.process()
+        try:
+            pass
+        except Failure as caught:
+            caught.show()
+        except errors.Usage as usage:
+            usage.show()
+""", "errors.py": "class Usage(Exception):\n    def show(self):\n        return 3\n"})
+    # .get of a mapping gives a value; enumerate's second name an item, .items()' a value, zip's i-th an item of
+    # the i-th iterable; enumerate's index is nothing
+    assert calls[("m.py#Parser.run", "m.py#Option.process")][:2] == ("annotation", [22, 24, 26, 28])
+    assert calls[("m.py#Parser.run", "m.py#Failure.show")][:2] == ("annotation", [32])
+    assert calls[("m.py#Parser.run", "errors.py#Usage.show")][:2] == ("annotation", [34])
+
+
 TYPED_TS = '''\
 class Subject {
   next(value: number) { return value; }

@@ -67,6 +67,18 @@
 (for_in_clause
   left: (identifier) @name) @reference.binding
 
+; `for i, arg in enumerate(args)`, `for name, option in options.items()`, `for a, b in zip(xs, ys)`: each name
+(for_statement
+  left: (pattern_list (identifier) @name)) @reference.binding
+
+(for_in_clause
+  left: (pattern_list (identifier) @name)) @reference.binding
+
+; `except ClickException as e:` (`except (A, B) as e:`): e is one of them
+(except_clause
+  value: (as_pattern
+    alias: (as_pattern_target (identifier) @name))) @reference.binding
+
 ; `with ctx:` / `with self.lock as held:`: the object's __enter__ and __exit__ run (not for `with f(x):`, whose
 ; object is a call's result)
 (with_item

@@ -36,7 +36,7 @@ from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
 _REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "inherits", "implements", "import",
-                              "binding"})
+                              "binding", "export"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
@@ -52,14 +52,14 @@ def check_captures(names: list[str], source: str) -> None:
     """Reject capture names outside the convention, the way tree-sitter's tags loader does."""
     for name in names:
         head, _, tail = name.partition(".")
-        ok = (name in _INNER_CAPTURES
+        ok = (name in _INNER_CAPTURES or name.startswith("_")    # `@_module`: only for a predicate
               or (head == "definition" and tail in DEFINITION_KINDS)
               or (head == "reference" and tail in _REFERENCE_KINDS))
         if not ok:
             raise QueryFileError(f"{source}: unknown capture @{name}",
                                  hint=f"use @definition.<{'|'.join(sorted(DEFINITION_KINDS))}>, "
                                       f"@reference.<{'|'.join(sorted(_REFERENCE_KINDS))}> or "
-                                      f"@{', @'.join(sorted(_INNER_CAPTURES))}")
+                                      f"@{', @'.join(sorted(_INNER_CAPTURES))} (@_<name> for predicates)")
 
 
 _INHERITS = re.compile(r"^;\s*inherits:\s*([\w, ]+)$", re.M)
@@ -636,6 +636,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_dunder(node, caps)
         elif kind == "callback":
             builder.add_callback(node, caps)
+        elif kind == "export":
+            builder.result.default_export = _text(caps["name"][0])
         elif kind == "import":
             builder.add_import(node, caps)
         elif kind == "binding":

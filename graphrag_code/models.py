@@ -100,6 +100,7 @@ class FileExtraction:
     chunks: list[Chunk] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     parse_status: str = "ok"   # ok | partial (syntax errors, recovered) | failed | text
+    default_export: str = ""   # JavaScript/TypeScript: the name `module.exports = X` / `export default X` names
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
@@ -123,6 +124,7 @@ class FileExtraction:
             "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
+            **({"default_export": self.default_export} if self.default_export else {}),
         }
 
     def _calling_a_parameter(self) -> set[int]:

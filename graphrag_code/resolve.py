@@ -71,6 +71,7 @@ class FileFacts:
     returns: list[list] = field(default_factory=list)        # [[def index, class name or "[]" + name], ...]
     var_types: list[list] = field(default_factory=list)      # [[def index, {variable: assigned value}], ...]
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
+    default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -361,10 +362,16 @@ class _Resolver:
         return None
 
     def _default_export(self, paths: list[str]) -> tuple[str, int] | None:
+        """What a module's default export is: a definition assigned to it (`module.exports = function () {}`),
+        or the top-level definition it names (`module.exports = Layer`, `export default Router`)."""
         for p in paths:
             for i, d in enumerate(self.files[p].defs):
                 if d[2] in ("module.exports", "exports.default", "default"):
                     return p, i
+        for p in paths:
+            named = self.ix.top.get(p, {}).get(self.files[p].default_export) if self.files[p].default_export else None
+            if named:
+                return p, named[-1]
         return None
 
     def class_member(self, path: str, cls: int, name: str, depth: int = 0) -> tuple[str, int] | None:

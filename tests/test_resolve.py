@@ -150,6 +150,34 @@ def test_javascript_receiver_named_after_a_constructor_with_that_prototype_metho
     assert "layer.close@4:unknown" in res.unresolved["r:lib/router.js#proto.handle"]
 
 
+def test_a_module_default_export_names_its_definition() -> None:
+    from graphrag_code.extract import extract
+
+    sources = {
+        "lib/layer.js": "function Layer(path) {}\nLayer.prototype.handle = function handle() {};\nmodule.exports = Layer;\n",
+        "lib/app.js": "function createApplication() {}\nexports = module.exports = createApplication;\n",
+        "lib/route.js": "var Layer = require('./layer');\nvar express = require('./app');\n"
+                        "function Route() {\n  new Layer('/');\n  return express();\n}\n",
+        "src/router.ts": "export default abstract class Router {\n  go() { return 1; }\n}\n",
+        "src/use.ts": "import Router from './router';\nexport function use(r: Router) {\n  return r.go();\n}\n",
+    }
+    files = {}
+    for path, source in sources.items():
+        language = "javascript" if path.endswith(".js") else "typescript"
+        f = FileFacts(path, language, **extract(source.encode(), language).facts())
+        f.ids = symbol_ids("r", path, f.defs)
+        files[path] = f
+    assert [files[p].default_export for p in sources] == ["Layer", "createApplication", "", "Router", ""]
+    res = resolve("r", files)
+    calls = {(k[1].split("#")[1], k[2].split(":", 1)[1]): v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS"}
+    # `module.exports = Layer` exports the function Layer: `require('./layer')` is it
+    assert calls[("Route", "lib/layer.js#Layer")] == "import"
+    assert calls[("Route", "lib/app.js#createApplication")] == "import"
+    # `export default abstract class Router`: `import Router from './router'` is the class
+    assert calls[("use", "src/router.ts#Router.go")] == "annotation"
+
+
 def test_an_interface_is_never_the_callee() -> None:
     # EmptyError.ts: `export interface EmptyError extends Error {}` and `export const EmptyError = createErrorClass(...)`
     # (the const, what `new EmptyError()` constructs, is no indexed definition)

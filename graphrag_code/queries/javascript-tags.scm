@@ -314,3 +314,26 @@
 
 (for_in_statement
   left: (identifier) @name) @reference.binding
+
+; `module.exports = Layer;`, `exports = module.exports = createApplication;`, `export default Router;`: the file's
+; default export is its definition of that name (resolve.py: _default_export)
+(expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    right: (identifier) @name)
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (identifier) @name))
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+
+(export_statement
+  value: (identifier) @name) @reference.export
+
+(export_statement
+  "default"
+  declaration: [(class_declaration name: (_) @name)
+                (function_declaration name: (identifier) @name)]) @reference.export

@@ -14,8 +14,18 @@ Captures (anything else makes the query file fail to load):
     @reference.dunder    a statement or operator that calls a dunder method of @receiver: a ``for`` loop's
                          iterable (__iter__), ``in`` (__contains__), ``len()`` (__len__), a subscript
                          (__getitem__, __setitem__, __delitem__)
+    @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
+                         may be a function: the callee may call it
+    @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
+                         receiver's class
+    @reference.export    JavaScript/TypeScript: the name a module's default export names (``module.exports = X``)
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
+    @_<anything>         a node a predicate tests (``(#eq? @_module "module")``), not used otherwise
+
+A query file may start from others: a ``; inherits: a, b`` line loads ``a-tags.scm`` and ``b-tags.scm`` first
+(``tsx`` inherits ``typescript``; ``javascript`` and ``typescript`` both inherit ``ecmascript``, the patterns
+their grammars share, which is no language of its own).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 ; Python definitions, calls, imports and base classes.
-; Captures follow the tree-sitter tags convention (see graphrag_code/queries/README.md).
+; Captures follow the tree-sitter tags convention (see graphrag_code/extract.py, module docstring).
 
 (decorated_definition
   definition: (function_definition name: (identifier) @name)) @definition.function

@@ -1,6 +1,8 @@
 ; TypeScript (.ts .mts .cts) definitions, calls, imports and base types.
 ; Captures follow the tree-sitter tags convention of graphrag_code/extract.py (module docstring).
-; tsx-tags.scm loads this file through its `; inherits: typescript` line.
+; tsx-tags.scm loads this file through its `; inherits: typescript` line. What JavaScript shares with it is in
+; ecmascript-tags.scm, loaded first:
+; inherits: ecmascript
 ;
 ; Definitions are captured on the whole statement (export_statement / ambient_declaration /
 ; lexical_declaration / expression_statement) so that doc comments above it, class decorators and the
@@ -27,15 +29,6 @@
   (ambient_declaration (function_signature name: (identifier) @name))
   (export_statement declaration: (ambient_declaration (function_signature name: (identifier) @name)))]) @definition.function
 
-; `export default function () {}` / `export default () => {}` / `export default class {}`: named "default"
-(export_statement
-  "default" @name
-  value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
-
-(export_statement
-  "default" @name
-  value: (class)) @definition.class
-
 ; `const f = () => {}`, `let f = function () {}`, `var f = function* () {}` (optionally exported)
 ([(lexical_declaration
    (variable_declarator
@@ -53,32 +46,6 @@
    (variable_declarator
      name: (identifier) @name
      value: [(arrow_function) (function_expression) (generator_function)])))]) @definition.function
-
-; `var proto = module.exports = function (options) {}`: named by the variable
-([(lexical_declaration
-   (variable_declarator
-     name: (identifier) @name
-     value: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)])))
-  (variable_declaration
-   (variable_declarator
-     name: (identifier) @name
-     value: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)])))]) @definition.function
-
-; `app.use = function use(fn) {}`, `exports.render = (a) => ...`, `module.exports = function () {}`:
-; named by the whole left-hand side (not `this.x = ...`)
-(expression_statement
-  (assignment_expression
-    left: [(identifier)
-           (member_expression object: [(identifier) (member_expression)])] @name
-    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-
-; `exports = module.exports = function () {}`: named by the innermost left-hand side
-(expression_statement
-  (assignment_expression
-    right: (assignment_expression
-      left: [(identifier)
-             (member_expression object: [(identifier) (member_expression)])] @name
-      right: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
 
 ; class members: methods, getters/setters, static and abstract methods, fields holding functions
 (class_body
@@ -186,188 +153,20 @@
      (generic_type name: [(type_identifier) @name (nested_type_identifier name: (type_identifier) @name)])]) @reference.inherits)
 
 ; ---------------------------------------------------------------------------------------------------
-; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
-
-(call_expression
-  function: (identifier) @name
-  (#not-eq? @name "require")) @reference.call
-
-(call_expression
-  function: (member_expression
-    object: (_) @receiver
-    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
-
-(new_expression
-  constructor: (identifier) @name) @reference.call
-
-(new_expression
-  constructor: (member_expression
-    object: (_) @receiver
-    property: (property_identifier) @name)) @reference.call
-
-; ---------------------------------------------------------------------------------------------------
 ; ES imports (also `import type`)
-
-; import x from 'm'  -> alias x (the module's default export)
-(import_statement
-  (import_clause (identifier) @import.alias)
-  source: (string) @import.module) @reference.import
-
-; import * as ns from 'm'
-(import_statement
-  (import_clause (namespace_import (identifier) @import.alias))
-  source: (string) @import.module) @reference.import
-
-; import {a, b as c} from 'm'
-(import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @import.name !alias)))
-  source: (string) @import.module) @reference.import
-
-(import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @import.name alias: (identifier) @import.alias)))
-  source: (string) @import.module) @reference.import
 
 ; import fs = require('fs')
 (import_statement
   (import_require_clause (identifier) @import.alias source: (string) @import.module)) @reference.import
 
-; import 'side-effect'
-(import_statement
-  . (string) @import.module) @reference.import
-
-; re-exports: export {a, b as c} from 'm'; export * from 'm'; export * as ns from 'm'
-(export_statement
-  (export_clause (export_specifier name: (_) @import.name !alias))
-  source: (string) @import.module) @reference.import
-
-(export_statement
-  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
-  source: (string) @import.module) @reference.import
-
-(export_statement
-  "*" @import.wildcard
-  source: (string) @import.module) @reference.import
-
-(export_statement
-  (namespace_export (_) @import.alias)
-  source: (string) @import.module) @reference.import
-
-; import('m')
-(call_expression
-  function: (import)
-  arguments: (arguments . (string) @import.module .)) @reference.import
-
 ; ---------------------------------------------------------------------------------------------------
 ; CommonJS require (one match per form, so no duplicates)
 
-; const x = require('m')
-(variable_declarator
-  name: (identifier) @import.alias
-  value: (call_expression
-    function: (identifier) @name
-    arguments: (arguments . (string) @import.module .))
-  (#eq? @name "require")) @reference.import
-
-; const {a, b: c} = require('m')
-(variable_declarator
-  name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
-  value: (call_expression
-    function: (identifier) @name
-    arguments: (arguments . (string) @import.module .))
-  (#eq? @name "require")) @reference.import
-
-(variable_declarator
-  name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias))
-  value: (call_expression
-    function: (identifier) @name
-    arguments: (arguments . (string) @import.module .))
-  (#eq? @name "require")) @reference.import
-
-; const x = require('m').y
-(variable_declarator
-  name: (identifier) @import.alias
-  value: (member_expression
-    object: (call_expression
-      function: (identifier) @name
-      arguments: (arguments . (string) @import.module .))
-    property: (property_identifier) @import.name)
-  (#eq? @name "require")) @reference.import
-
-; require(...), require(...).name or require(...)[key] anywhere else: module (and name) only
-([
-  (expression_statement [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                         (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                            property: (property_identifier) @import.name)
-                         (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (arguments [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-              (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                 property: (property_identifier) @import.name)
-              (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (call_expression function: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                              (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                 property: (property_identifier) @import.name)
-                              (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (assignment_expression right: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+; a class field's initializer `x = require('m')` (TypeScript: public_field_definition; ecmascript-tags.scm has the other places)
+(public_field_definition value: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
                                  (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
                                     property: (property_identifier) @import.name)
                                  (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (augmented_assignment_expression right: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                           (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                              property: (property_identifier) @import.name)
-                                           (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (pair value: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                   property: (property_identifier) @import.name)
-                (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (array [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-          (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-             property: (property_identifier) @import.name)
-          (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (ternary_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                       (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                          property: (property_identifier) @import.name)
-                       (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (binary_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                      (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                         property: (property_identifier) @import.name)
-                      (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (parenthesized_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                             (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                property: (property_identifier) @import.name)
-                             (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (sequence_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                        (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                           property: (property_identifier) @import.name)
-                        (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (spread_element [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                   (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                      property: (property_identifier) @import.name)
-                   (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (await_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                     (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                        property: (property_identifier) @import.name)
-                     (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (return_statement [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                     (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                        property: (property_identifier) @import.name)
-                     (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (arrow_function body: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                         (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                            property: (property_identifier) @import.name)
-                         (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (public_field_definition value: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                   (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                      property: (property_identifier) @import.name)
-                                   (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
-  (variable_declarator value: (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))) @reference.import)
-  (member_expression object: (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
-                                property: (property_identifier) @import.name) @reference.import)]
- (#eq? @name "require"))
-
-; what may tell a receiver's class (resolve.receiver_class; extract.py: add_binding): a variable's annotation or
-; initializer, a class field's, a constructor's parameter property, `this.x = ...`, a `for...of` target
-(variable_declarator
-  name: (identifier) @name) @reference.binding
 
 (public_field_definition
   name: (property_identifier) @name) @reference.binding
@@ -380,34 +179,7 @@
   (accessibility_modifier)
   pattern: (identifier) @name) @reference.binding
 
-(assignment_expression
-  left: (member_expression
-    object: (this) @receiver
-    property: (property_identifier) @name)) @reference.binding
-
-(for_in_statement
-  left: (identifier) @name) @reference.binding
-
-; `module.exports = Layer;`, `exports = module.exports = createApplication;`, `export default Router;`: the file's
-; default export is its definition of that name (resolve.py: _default_export)
-(expression_statement
-  (assignment_expression
-    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-    right: (identifier) @name)
-  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
-
-(expression_statement
-  (assignment_expression
-    right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: (identifier) @name))
-  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
-
-(export_statement
-  value: (identifier) @name) @reference.export
-
+; `export default abstract class X {}` (ecmascript-tags.scm has the other default exports)
 (export_statement
   "default"
-  declaration: [(class_declaration name: (_) @name)
-                (abstract_class_declaration name: (_) @name)
-                (function_declaration name: (identifier) @name)]) @reference.export
+  declaration: (abstract_class_declaration name: (_) @name)) @reference.export

@@ -1,0 +1,255 @@
+; Patterns JavaScript and TypeScript share (their grammars have the same node types for these): definitions
+; assigned to members and exports, calls, ES imports and re-exports, CommonJS require, bindings, default exports.
+; javascript-tags.scm and typescript-tags.scm load this file through their `; inherits: ecmascript` line; it is
+; no language of its own. Captures follow the tree-sitter tags convention (see the language files).
+
+; ---------------------------------------------------------------------------------------------------
+; definitions assigned to members and exports
+
+; `export default function () {}` / `export default () => {}` / `export default class {}`: named "default"
+(export_statement
+  "default" @name
+  value: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+
+(export_statement
+  "default" @name
+  value: (class)) @definition.class
+
+; `var proto = module.exports = function (options) {}`: named by the variable
+([(lexical_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)])))
+  (variable_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (assignment_expression right: [(arrow_function) (function_expression) (generator_function)])))]) @definition.function
+
+; `app.use = function use(fn) {}`, `exports.render = (a) => ...`, `module.exports = function () {}`,
+; `Foo.prototype.bar = function () {}`: named by the whole left-hand side (not `this.x = ...`)
+(expression_statement
+  (assignment_expression
+    left: [(identifier)
+           (member_expression object: [(identifier) (member_expression)])] @name
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+; `exports = module.exports = function () {}`: named by the innermost left-hand side
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: [(identifier)
+             (member_expression object: [(identifier) (member_expression)])] @name
+      right: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+
+; ---------------------------------------------------------------------------------------------------
+; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
+
+(call_expression
+  function: (identifier) @name
+  (#not-eq? @name "require")) @reference.call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+; ---------------------------------------------------------------------------------------------------
+; ES imports and re-exports
+
+; import x from 'm'  -> alias x (the module's default export)
+(import_statement
+  (import_clause (identifier) @import.alias)
+  source: (string) @import.module) @reference.import
+
+; import * as ns from 'm'
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string) @import.module) @reference.import
+
+; import {a, b as c} from 'm'
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @import.name !alias)))
+  source: (string) @import.module) @reference.import
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @import.name alias: (identifier) @import.alias)))
+  source: (string) @import.module) @reference.import
+
+; import 'side-effect'
+(import_statement
+  . (string) @import.module) @reference.import
+
+; re-exports: export {a, b as c} from 'm'; export * from 'm'; export * as ns from 'm'
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name !alias))
+  source: (string) @import.module) @reference.import
+
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
+  source: (string) @import.module) @reference.import
+
+(export_statement
+  "*" @import.wildcard
+  source: (string) @import.module) @reference.import
+
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string) @import.module) @reference.import
+
+; import('m')
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @import.module .)) @reference.import
+
+; ---------------------------------------------------------------------------------------------------
+; CommonJS require (one match per form, so no duplicates)
+
+; const x = require('m')
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression
+    function: (identifier) @name
+    arguments: (arguments . (string) @import.module .))
+  (#eq? @name "require")) @reference.import
+
+; const {a, b: c} = require('m')
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
+  value: (call_expression
+    function: (identifier) @name
+    arguments: (arguments . (string) @import.module .))
+  (#eq? @name "require")) @reference.import
+
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias))
+  value: (call_expression
+    function: (identifier) @name
+    arguments: (arguments . (string) @import.module .))
+  (#eq? @name "require")) @reference.import
+
+; const x = require('m').y
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @name
+      arguments: (arguments . (string) @import.module .))
+    property: (property_identifier) @import.name)
+  (#eq? @name "require")) @reference.import
+
+; ---------------------------------------------------------------------------------------------------
+; bindings
+
+; what may tell a receiver's class (resolve.receiver_class; extract.py: add_binding): a variable's initializer
+; (`const layer = new Layer()`), `this.x = ...`, a `for...of` target
+(variable_declarator
+  name: (identifier) @name) @reference.binding
+
+(assignment_expression
+  left: (member_expression
+    object: (this) @receiver
+    property: (property_identifier) @name)) @reference.binding
+
+(for_in_statement
+  left: (identifier) @name) @reference.binding
+
+; ---------------------------------------------------------------------------------------------------
+; default exports
+
+; `module.exports = Layer;`, `exports = module.exports = createApplication;`, `export default Router;`: the file's
+; default export is its definition of that name (resolve.py: _default_export)
+(expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    right: (identifier) @name)
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (identifier) @name))
+  (#eq? @_module "module") (#eq? @_exports "exports")) @reference.export
+
+(export_statement
+  value: (identifier) @name) @reference.export
+
+(export_statement
+  "default"
+  declaration: [(class_declaration name: (_) @name)
+                (function_declaration name: (identifier) @name)]) @reference.export
+
+; require(...), require(...).name or require(...)[key] anywhere else: module (and name) only
+([
+  (expression_statement [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                         (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                            property: (property_identifier) @import.name)
+                         (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (arguments [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+              (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                 property: (property_identifier) @import.name)
+              (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (call_expression function: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                              (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                 property: (property_identifier) @import.name)
+                              (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (assignment_expression right: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                 (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                    property: (property_identifier) @import.name)
+                                 (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (augmented_assignment_expression right: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                           (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                              property: (property_identifier) @import.name)
+                                           (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (pair value: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                   property: (property_identifier) @import.name)
+                (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (array [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+          (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+             property: (property_identifier) @import.name)
+          (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (ternary_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                       (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                          property: (property_identifier) @import.name)
+                       (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (binary_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                      (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                         property: (property_identifier) @import.name)
+                      (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (parenthesized_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                             (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                property: (property_identifier) @import.name)
+                             (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (sequence_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                        (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                           property: (property_identifier) @import.name)
+                        (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (spread_element [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                   (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                      property: (property_identifier) @import.name)
+                   (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (await_expression [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                     (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                        property: (property_identifier) @import.name)
+                     (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (return_statement [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                     (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                        property: (property_identifier) @import.name)
+                     (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (arrow_function body: [(call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                         (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                            property: (property_identifier) @import.name)
+                         (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
+  (variable_declarator value: (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))) @reference.import)
+  (member_expression object: (member_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .))
+                                property: (property_identifier) @import.name) @reference.import)]
+ (#eq? @name "require"))

@@ -41,7 +41,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 from .config import QUERIES_DIR
 from .errors import QueryFileError
 from .languages import LANGUAGES, LanguageSpec
-from .models import BaseRef, CallSite, Definition, FileExtraction, ImportRef
+from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
@@ -386,7 +386,8 @@ class _Builder:
             # a call wrapping the definition (`defineGetter(req, 'ip', function ip() {})`) is made by the code
             # around it, not by the function it is given
             caller = self.result.definitions[caller].parent
-        self.result.calls.append(CallSite(caller, name, receiver, line, column))
+        narrowed = _narrowing(node, receiver) if self.spec.name == "python" and receiver else None
+        self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None))
 
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`self.total` where `total` is a property of this file: reading it runs the getter."""
@@ -695,7 +696,6 @@ _ITEMS = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc)\.)?(?:List|Sequ
 # annotations of a mapping whose values are of one class: t.Dict[str, Option], Mapping[str, X], dict[str, X]
 _MAPPING = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc|collections)\.)?(?:Dict|Mapping|MutableMapping|"
                       r"DefaultDict|OrderedDict|dict|defaultdict)\[\s*[^,\[\]]+?\s*,\s*([^,\[\]]+?)\s*\]$")
-_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # a class of the repository with one type argument, `util.Registry[BlockProcessor]` (not a typing special form)
 _GENERIC = re.compile(r"^([A-Za-z_][\w.]*)\[\s*([^,\[\]]+?)\s*\]$")
 _SPECIAL_FORMS = re.compile(r"^(?:(?:t|typing|te|typing_extensions)\.)?(?:Union|Type|type|ClassVar|Final|Annotated|"
@@ -879,6 +879,45 @@ def _unpacked(right: Node, target: Node) -> str:
         if held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
             return f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"
     return ""
+
+
+def _narrowing(node: Node, receiver: str) -> str:
+    """The class(es) the code around a call says its receiver is: inside ``if isinstance(x, A):`` (or
+    ``isinstance(x, A) and ...``; an ``elif`` too), inside ``except A as x:`` (``_value_of``'s notation)."""
+    if not _CHAIN.fullmatch(receiver):
+        return ""
+    child, up = node, node.parent
+    while up is not None and up.type not in ("function_definition", "class_definition", "lambda"):
+        if up.type in ("if_statement", "elif_clause") and up.child_by_field_name("consequence") == child:
+            classes = _isinstance_of(up.child_by_field_name("condition"), receiver)
+            if classes:
+                return classes
+        if up.type == "except_clause":
+            caught = up.child_by_field_name("value")
+            alias = caught.child_by_field_name("alias") if caught is not None and caught.type == "as_pattern" else None
+            if alias is not None and _text(alias) == receiver:
+                return _caught(up)
+        child, up = up, up.parent
+    return ""
+
+
+def _isinstance_of(condition: Node | None, name: str) -> str:
+    """``class:A`` when ``condition`` is ``isinstance(name, A)``, or holds it in an ``and``."""
+    if condition is None:
+        return ""
+    if condition.type == "boolean_operator" and _text(condition.child_by_field_name("operator")) == "and":
+        return _isinstance_of(condition.child_by_field_name("left"), name) or \
+            _isinstance_of(condition.child_by_field_name("right"), name)
+    fn = condition.child_by_field_name("function") if condition.type == "call" else None
+    if fn is None or _text(fn) != "isinstance":
+        return ""
+    args = [a for a in condition.child_by_field_name("arguments").named_children if a.type != "comment"]
+    if len(args) != 2 or _text(args[0]) != name:
+        return ""
+    kinds = args[1].named_children if args[1].type == "tuple" else [args[1]]
+    if not kinds or any(k.type not in ("identifier", "attribute") or not _CHAIN.fullmatch(_text(k)) for k in kinds):
+        return ""
+    return "|".join(sorted({f"class:{_text(k)}" for k in kinds}))
 
 
 def _caught(clause: Node) -> str:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
+
+# a receiver or value made of names only (`ctx.command`, `self._long_opt`): what extraction records for typing
+# (extract._value_of) and resolution types (resolve.receiver_class)
+NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 @dataclass
@@ -57,6 +62,9 @@ class CallSite:
     implicit: str | None = None
     of: tuple[int, int] | None = None   # callback: (line, column) of the name of the call it is an argument of
     slot: int | str | None = None       # callback: its position among the positional arguments, or its keyword
+    # Python: the class(es) the receiver is known to be where the call is (`if isinstance(x, A): x.m()`,
+    # `except A as e: e.m()`), in extract._value_of's notation (`class:A`)
+    narrowed: str | None = None
 
 
 @dataclass
@@ -125,6 +133,8 @@ class FileExtraction:
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
             **({"default_export": self.default_export} if self.default_export else {}),
+            **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
+                                                       if c.narrowed]) else {}),
         }
 
     def _calling_a_parameter(self) -> set[int]:

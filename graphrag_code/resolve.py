@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .languages import LANGUAGES
+from .models import NAME_CHAIN as _CHAIN
 
 # resolution method -> confidence of the edge it produces
 CONFIDENCE = {
@@ -51,7 +52,6 @@ _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-
 # guesses ran)
 _LSP_NONE_VETOES_GUESSES = {"typescript", "tsx", "go"}
 _MAX_BASE_DEPTH = 4
-_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")   # `ctx.command`: a receiver made of names only
 _SUBSCRIPTED = re.compile(rf"({_CHAIN.pattern})\[[^\[\]]*\]")   # `subscriptions[i]`, `self._long_opt[opt]`
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
 
@@ -72,6 +72,7 @@ class FileFacts:
     var_types: list[list] = field(default_factory=list)      # [[def index, {variable: assigned value}], ...]
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
     default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
+    narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -504,6 +505,17 @@ class _Resolver:
             return self._type_named(f, scope, chain) is None
         bind = self.bindings[f.path].get(chain.split(".")[0]) if what == "call" else None
         return bool(bind) and bind[0] == "external"
+
+    def _narrowed_call(self, f: FileFacts, caller: int | None, name: str, value: str) -> tuple | None:
+        """``x.m()`` where the code around the call says what class ``x`` is (``CallSite.narrowed``); none of the
+        repository's (``except KeyError as e``): no guess by a unique method name either."""
+        cls = self._value_class(f, caller, value)
+        hit = self.class_member(*cls, name) if cls else None
+        if hit:
+            return hit[0], hit[1], "annotation"
+        if not any(self._type_named(f, caller, one.partition(":")[2]) for one in value.split("|")):
+            return "unresolved", "dynamic:foreign-receiver"
+        return None
 
     def _annotated_receiver(self, f: FileFacts, caller: int | None, receiver: str,
                             name: str) -> tuple[str, int] | None:
@@ -1082,6 +1094,7 @@ class _Resolver:
         for path in sorted(self.files):
             f = self.files[path]
             answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
+            narrowed = dict(f.narrowed)
             for k, call in enumerate(f.calls):
                 caller, name, receiver, line = call[:4]
                 if implicit_of(call) == "callback":
@@ -1092,7 +1105,8 @@ class _Resolver:
                 if holder is not None and not _lsp_holds(answer):
                     parameter_calls.append((path, k, src, holder))   # `check(s)`: what the callers hand it
                     continue
-                hit = self.resolve_call(f, caller, name, receiver)
+                hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
+                    self.resolve_call(f, caller, name, receiver)
                 if implicit_of(call):
                     self._implicit_call(src, implicit_of(call), answer, hit, name, line)
                     continue

@@ -901,3 +901,40 @@ def run(s, check):
 """)
     assert ("run", "check") not in calls
     assert res.unresolved["r:m.py#run"] == ["check@6:dynamic:parameter"]
+
+
+def test_isinstance_and_except_narrow_a_receiver_where_they_hold() -> None:
+    _, calls, res = _python("""\
+class Command:
+    def run(self):
+        return 1
+
+
+class Group(Command):
+    def resolve(self):
+        return 2
+
+
+class Failure(Exception):
+    def show(self):
+        return 3
+
+
+def complete(command, other):
+    if isinstance(command, Group):
+        command.resolve()
+    elif other and isinstance(other, Group):
+        other.resolve()
+    try:
+        command.run()
+    except Failure as e:
+        e.show()
+    except KeyError as e:
+        e.show()
+    return command
+""")
+    assert calls[("complete", "Group.resolve")][:2] == ("annotation", [18, 20])
+    assert calls[("complete", "Failure.show")][:2] == ("annotation", [24])   # not 26: that e is a KeyError
+    # outside the if, command is typed by its name alone
+    assert calls[("complete", "Command.run")][0] == "receiver_name"
+    assert "e.show@26:dynamic:foreign-receiver" in res.unresolved["r:m.py#complete"]   # no guess for a KeyError

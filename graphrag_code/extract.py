@@ -56,6 +56,8 @@ _MAX_SIGNATURE = 300
 _PROPERTY = re.compile(rb"@(?:functools\.)?(?:cached_)?property\s*$", re.M)   # a getter's decorator
 # statements that write an attribute rather than read it: the field holding the target (None: all of it)
 _WRITES = {"assignment": "left", "augmented_assignment": "left", "delete_statement": None}
+# methods that put an object into a collection (a list, a set, a deque, a registry of the repository's own)
+_INSERTS = frozenset({"append", "appendleft", "add", "insert", "register"})
 
 
 def check_captures(names: list[str], source: str) -> None:
@@ -388,6 +390,24 @@ class _Builder:
             caller = self.result.definitions[caller].parent
         narrowed = _narrowing(node, receiver) if self.spec.name == "python" and receiver else None
         self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None))
+        if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
+            self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
+
+    def _insert(self, call: Node, caller: int | None, collection: str, method: str) -> None:
+        """``parser.blockprocessors.register(EmptyBlockProcessor(parser), 'empty', 100)``: an object put into a
+        collection (``FileExtraction.inserts``); the items of any collection of that name may be one."""
+        args = call.child_by_field_name("arguments")
+        positional = [a for a in (args.named_children if args is not None else [])
+                      if a.type not in ("comment", "keyword_argument")]
+        index = 1 if method == "insert" else 0
+        if collection in ("self", "cls") or len(positional) <= index:
+            return
+        item = positional[index]
+        value = f"var:{_text(item)}" if item.type == "identifier" else _value_of(item, False)
+        key = positional[1] if method == "register" and len(positional) > 1 else None   # register(obj, 'name', ...)
+        key_text = _text(key)[1:-1] if key is not None and key.type == "string" and len(_text(key)) >= 2 else ""
+        if value.startswith(("var:", "class:", "call:")):
+            self.result.inserts.append([caller, collection, value, key_text])
 
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`self.total` where `total` is a property of this file: reading it runs the getter."""

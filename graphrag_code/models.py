@@ -109,6 +109,10 @@ class FileExtraction:
     warnings: list[str] = field(default_factory=list)
     parse_status: str = "ok"   # ok | partial (syntax errors, recovered) | failed | text
     default_export: str = ""   # JavaScript/TypeScript: the name `module.exports = X` / `export default X` names
+    # Python: objects put into a collection (`parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)`,
+    # `handlers.append(h)`): [caller index, the collection's last name, the object in extract._value_of's
+    # notation or `var:<name>`, the name it is registered under or ""]
+    inserts: list[list] = field(default_factory=list)
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
@@ -133,6 +137,7 @@ class FileExtraction:
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
             **({"default_export": self.default_export} if self.default_export else {}),
+            **({"inserts": self.inserts} if self.inserts else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
         }

@@ -40,12 +40,15 @@ CONFIDENCE = {
     "callback": 0.85,
     # a parameter called (`check(s)`): a function the repository's callers hand it
     "argument": 0.7,
+    # an item of a collection nothing types, of a class whose objects are put into collections of that name
+    "registered": 0.6,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
 # symbol, or none, says nothing against the tree-sitter edge (C has no methods: a unique name is reliable)
 _LSP_DEFER_TO_NAMES = {"c", "cpp"}
 _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-unique name and nothing else
+_GUESSES = _NAME_ONLY | {"receiver_name"}            # ... or by a receiver's name alone
 # languages whose server types every receiver: its finding no definition speaks against a guess by a unique name.
 # jedi (Python) and tsserver on JavaScript find nothing for any receiver they cannot infer: on Python-Markdown
 # 3.3.7 (no annotations) dropping those guesses cost 8 points of recall (82 sites; by names, 52 of 57 such
@@ -73,6 +76,7 @@ class FileFacts:
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
     default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
     narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
+    inserts: list[list] = field(default_factory=list)    # [[caller, collection, value], ...] (FileExtraction.inserts)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -928,6 +932,49 @@ class _Resolver:
             self._call_edge(src, dst, line, "dispatch")
         return bool(found)
 
+    def _collect_inserts(self) -> None:
+        """The classes of the objects put into each collection name (``FileFacts.inserts``), by the key they are
+        registered under too; and the attribute names some class annotates as a collection of a class."""
+        self.registered: dict[str, set[tuple[str, int]]] = defaultdict(set)
+        self.registered_as: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+        for path in sorted(self.files):
+            f = self.files[path]
+            for caller, collection, value, key in f.inserts:
+                kind, _, held = value.partition(":")
+                cls = self._name_class(f, caller, held) if kind == "var" else self._value_class(f, caller, value)
+                if cls is not None and self.files[cls[0]].defs[cls[1]][1] in _TYPE_KINDS:
+                    self.registered[collection].add(cls)
+                    if key:
+                        self.registered_as[(collection, key)].add(cls)
+        self.typed_collections = {attr for types in self.attr_types.values() for attr, t in types.items()
+                                  if "[]" in t or t.startswith("{}")}
+
+    def _registered_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
+                         line: int) -> bool:
+        """``processor.run()`` for ``for processor in self.blockprocessors`` (or ``self.blockprocessors[k].run()``)
+        where nothing types the collection: each class whose objects some code puts into a collection of that
+        name (``parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)``) and that has the method gets
+        an edge (``registered``). False when none has."""
+        if not receiver or not self.registered:
+            return False
+        held, key = _SUBSCRIPTED.fullmatch(receiver), ""
+        if held:
+            collection, key = held.group(1), _string_key(receiver[held.end(1):])
+        else:
+            found = self._declared(f, caller, receiver) if receiver.isidentifier() else None
+            kind, _, collection = found[2].partition(":") if found and found[1] == "var" and "|" not in found[2] \
+                else ("", "", "")
+            if kind not in ("iterattr", "itername", "subattr", "subname"):
+                return False
+        collection = collection.rsplit(".", 1)[-1]
+        if collection in self.typed_collections:
+            return False                  # annotated somewhere (`params: t.List[Parameter]`): not guessed at
+        classes = self.registered_as.get((collection, key), ()) if key else self.registered.get(collection, ())
+        targets = {self.class_member(*cls, name) for cls in classes}
+        for path, i in sorted(filter(None, targets)):
+            self._call_edge(src, self.files[path].ids[i], line, "registered")
+        return any(targets)
+
     def _extending_overrides(self) -> set[str]:
         """Methods that call the method they override (``super().c()``, ``Base.c(self)``): any call of their
         own name on a receiver other than the object itself."""
@@ -1086,6 +1133,7 @@ class _Resolver:
         for path in sorted(self.files):
             self._resolve_bases(self.files[path])
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
+        self._collect_inserts()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
                      if implicit_of(call) == "callback"]
         taking = {(path, *self.files[path].calls[k][6:8]) for path, k in callbacks}   # calls handed a function
@@ -1117,6 +1165,9 @@ class _Resolver:
                     continue
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
+                if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
+                        self._registered_call(f, caller, receiver, src, name, line):
+                    continue
                 if hit[0] == "unresolved":
                     if not self._missing_member(f, caller, receiver, src, name, line, subclasses):
                         self._unresolved(src, receiver, name, line, hit[1])
@@ -1145,6 +1196,12 @@ class _Resolver:
             if dst != src:
                 self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
                                                     "resolved_by": target[2]})
+
+
+def _string_key(subscript: str) -> str:
+    """``foo`` for ``['foo']`` / ``["foo"]``; "" for any other subscript."""
+    inner = subscript.strip()[1:-1].strip()
+    return inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"" else ""
 
 
 def _lsp_holds(answer: list | None) -> bool:

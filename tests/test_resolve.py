@@ -938,3 +938,90 @@ def complete(command, other):
     # outside the if, command is typed by its name alone
     assert calls[("complete", "Command.run")][0] == "receiver_name"
     assert "e.show@26:dynamic:foreign-receiver" in res.unresolved["r:m.py#complete"]   # no guess for a KeyError
+
+
+def test_items_of_an_untyped_collection_are_the_classes_put_into_collections_of_that_name() -> None:
+    defs, calls, res = _python("""\
+class Registry:
+    def register(self, item, name, priority):
+        pass
+
+
+class BlockProcessor:
+    def test(self, block):
+        return False
+
+    def run(self, block):
+        pass
+
+
+class EmptyProcessor(BlockProcessor):
+    def run(self, block):
+        return 1
+
+
+class CodeProcessor(BlockProcessor):
+    def test(self, block):
+        return True
+
+    def run(self, block):
+        return 2
+
+
+def build_block_parser(md):
+    parser = BlockParser(md)
+    parser.blockprocessors.register(EmptyProcessor(parser), 'empty', 100)
+    code = CodeProcessor(parser)
+    parser.blockprocessors.register(code, 'code', 80)
+    parser.others.append(len)
+    return parser
+
+
+class BlockParser:
+    def __init__(self, md):
+        self.blockprocessors = Registry()
+        self.others = []
+
+    def parse(self, block):
+        for processor in self.blockprocessors:
+            if processor.test(block):
+                processor.run(block)
+        self.blockprocessors['empty'].run(block)
+        for other in self.others:
+            other.run(block)
+""")
+    parse = {k[1]: v[:2] for k, v in calls.items() if k[0] == "BlockParser.parse"}
+    # what build_block_parser registers: an EmptyProcessor (its test is BlockProcessor's) and a CodeProcessor;
+    # the item registered as 'empty' is the EmptyProcessor
+    assert parse == {"BlockProcessor.test": ("registered", [43]), "CodeProcessor.test": ("registered", [43]),
+                     "EmptyProcessor.run": ("registered", [44, 45]), "CodeProcessor.run": ("registered", [44])}
+    # nothing of the repository's is put into `others`: no edge (two `run`s: no unique name either)
+    assert "other.run@47:dynamic" in res.unresolved["r:m.py#BlockParser.parse"]
+
+
+def test_a_collection_some_class_annotates_is_not_guessed_from_what_is_put_into_it() -> None:
+    _, calls, _ = _python("""\
+class Step:
+    def run(self):
+        return 1
+
+
+class Other:
+    def run(self):
+        return 2
+
+
+class Typed:
+    def __init__(self):
+        self.steps: list[Step] = []
+
+
+def setup(pipeline):
+    pipeline.steps.append(Other())
+
+
+def go(pipeline):
+    for item in pipeline.steps:
+        item.run()
+""")
+    assert not [k for k in calls if k[0] == "go"]       # `steps` is annotated elsewhere: no guess from append

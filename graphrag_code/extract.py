@@ -56,6 +56,7 @@ _MAX_SIGNATURE = 300
 _PROPERTY = re.compile(rb"@(?:functools\.)?(?:cached_)?property\s*$", re.M)   # a getter's decorator
 # statements that write an attribute rather than read it: the field holding the target (None: all of it)
 _WRITES = {"assignment": "left", "augmented_assignment": "left", "delete_statement": None}
+_NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n]*\bas\s+([A-Za-z_]\w*)\s*:")
 # methods that put an object into a collection (a list, a set, a deque, a registry of the repository's own)
 _INSERTS = frozenset({"append", "appendleft", "add", "insert", "register"})
 
@@ -144,6 +145,10 @@ class _Builder:
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._properties: set[str] = set()     # names of this file's property getters
         self._callbacks: list[CallSite] = []     # arguments that may be functions (add_callback)
+        # Python: names an `isinstance(name, ...)` or an `except ... as name:` may narrow (_narrowing walks up
+        # from a call only for these: most files have none)
+        self._narrowable = {(m[0] or m[1]).decode() for m in _NARROWABLE.findall(source)} \
+            if spec.name == "python" else set()
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -388,7 +393,7 @@ class _Builder:
             # a call wrapping the definition (`defineGetter(req, 'ip', function ip() {})`) is made by the code
             # around it, not by the function it is given
             caller = self.result.definitions[caller].parent
-        narrowed = _narrowing(node, receiver) if self.spec.name == "python" and receiver else None
+        narrowed = _narrowing(node, receiver) if receiver in self._narrowable else None
         self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)

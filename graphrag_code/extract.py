@@ -397,6 +397,8 @@ class _Builder:
         self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
+        if self.spec.name == "python" and node.type == "call":
+            self.result.calls[-1].items_passed = _items_passed(node) or None
 
     def _insert(self, call: Node, caller: int | None, collection: str, method: str) -> None:
         """``parser.blockprocessors.register(EmptyBlockProcessor(parser), 'empty', 100)``: an object put into a
@@ -943,6 +945,25 @@ def _isinstance_of(condition: Node | None, name: str) -> str:
     if not kinds or any(k.type not in ("identifier", "attribute") or not _CHAIN.fullmatch(_text(k)) for k in kinds):
         return ""
     return "|".join(sorted({f"class:{_text(k)}" for k in kinds}))
+
+
+def _items_passed(call: Node) -> list[list]:
+    """The arguments of ``call`` that are an item of a name chain by subscript (``self.patterns[i]``), as
+    [[slot, "subattr:self.patterns"]] (slot: position, or keyword)."""
+    args = call.child_by_field_name("arguments")
+    out, position = [], 0
+    for arg in args.named_children if args is not None and args.type == "argument_list" else ():
+        if arg.type in ("list_splat", "dictionary_splat", "parenthesized_list_splat"):
+            break                         # positions after *args are unknown
+        if arg.type == "comment":
+            continue
+        slot, value = (_text(arg.child_by_field_name("name")), arg.child_by_field_name("value")) \
+            if arg.type == "keyword_argument" else (position, arg)
+        position += arg.type != "keyword_argument"
+        held = value.child_by_field_name("value") if value is not None and value.type == "subscript" else None
+        if held is not None and held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
+            out.append([slot, f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"])
+    return out
 
 
 def _caught(clause: Node) -> str:

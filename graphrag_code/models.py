@@ -65,6 +65,9 @@ class CallSite:
     # Python: the class(es) the receiver is known to be where the call is (`if isinstance(x, A): x.m()`,
     # `except A as e: e.m()`), in extract._value_of's notation (`class:A`)
     narrowed: str | None = None
+    # Python: arguments that are an item of a collection (`self.__apply(self.patterns[i], data)`), as
+    # [[slot, "subattr:self.patterns"], ...]: what the callee's parameter holds
+    items_passed: list | None = None
 
 
 @dataclass
@@ -140,6 +143,8 @@ class FileExtraction:
             **({"inserts": self.inserts} if self.inserts else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
+            **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)
+                                                       for a in c.items_passed or ()]) else {}),
         }
 
     def _calling_a_parameter(self) -> set[int]:

@@ -77,6 +77,7 @@ class FileFacts:
     default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
     narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
     inserts: list[list] = field(default_factory=list)    # [[caller, collection, value], ...] (FileExtraction.inserts)
+    items_passed: list[list] = field(default_factory=list)   # [[call index, slot, "subattr:a.b"]] (CallSite)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -948,6 +949,17 @@ class _Resolver:
                         self.registered_as[(collection, key)].add(cls)
         self.typed_collections = {attr for types in self.attr_types.values() for attr, t in types.items()
                                   if "[]" in t or t.startswith("{}")}
+        # (function id, parameter) -> collections an item of which its callers pass (`self.__apply(self.patterns[i])`)
+        self.passed_items: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for path in sorted(self.files):
+            f = self.files[path]
+            for k, slot, value in f.items_passed:
+                caller, name, receiver = f.calls[k][:3]
+                hit = self.resolve_call(f, caller, name, receiver)
+                if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] in ("function", "method", "class"):
+                    parameter = self._parameter_at(self.files[hit[0]].ids[hit[1]], slot)
+                    if parameter:
+                        self.passed_items[(self.files[hit[0]].ids[hit[1]], parameter)].add(value.partition(":")[2])
 
     def _registered_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                          line: int) -> bool:
@@ -958,8 +970,14 @@ class _Resolver:
         if not receiver or not self.registered:
             return False
         held, key = _SUBSCRIPTED.fullmatch(receiver), ""
+        holder = self._parameter_of(f, caller, receiver) if receiver.isidentifier() else None
         if held:
             collection, key = held.group(1), _string_key(receiver[held.end(1):])
+        elif holder is not None:          # a parameter its callers hand an item of a collection
+            passed = self.passed_items.get((f.ids[holder], receiver), set())
+            if len(passed) != 1 or self.param_types[f.path].get(holder, {}).get(receiver):
+                return False
+            collection = next(iter(passed))
         else:
             found = self._declared(f, caller, receiver) if receiver.isidentifier() else None
             kind, _, collection = found[2].partition(":") if found and found[1] == "var" and "|" not in found[2] \

@@ -1025,3 +1025,42 @@ def go(pipeline):
         item.run()
 """)
     assert not [k for k in calls if k[0] == "go"]       # `steps` is annotated elsewhere: no guess from append
+
+
+def test_a_parameter_its_callers_hand_an_item_of_a_registry_is_one_of_its_items() -> None:
+    defs, calls, _ = _python("""\
+class Pattern:
+    def handleMatch(self, m):
+        return 0
+
+
+class Bold(Pattern):
+    def handleMatch(self, m):
+        return 1
+
+
+class Link(Pattern):
+    def handleMatch(self, m):
+        return 2
+
+
+def build(md):
+    md.inlinePatterns.register(Bold(), 'bold', 10)
+    md.inlinePatterns.register(Link(), 'link', 20)
+
+
+class InlineProcessor:
+    def __init__(self, md):
+        self.inlinePatterns = md.inlinePatterns
+
+    def run(self, data):
+        i = 0
+        while i < 2:
+            self.__applyPattern(self.inlinePatterns[i], data)
+            i += 1
+
+    def __applyPattern(self, pattern, data):
+        return pattern.handleMatch(data)
+""")
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "InlineProcessor.__applyPattern"} == {
+        "Bold.handleMatch": ("registered", [32]), "Link.handleMatch": ("registered", [32])}

@@ -76,7 +76,7 @@ class FileFacts:
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
     default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
     narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
-    inserts: list[list] = field(default_factory=list)    # [[caller, collection, value], ...] (FileExtraction.inserts)
+    inserts: list[list] = field(default_factory=list)    # [[caller, collection, value, key]] (FileExtraction.inserts)
     items_passed: list[list] = field(default_factory=list)   # [[call index, slot, "subattr:a.b"]] (CallSite)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
@@ -239,6 +239,13 @@ class _Resolver:
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
+        # collection name -> classes of the objects put into one (and by the string key they are registered under);
+        # attribute names some class annotates as a collection; (function id, parameter) -> the collections an
+        # item of which its callers hand it (_collect_inserts, _collect_passed_items)
+        self.registered: dict[str, set[tuple[str, int]]] = defaultdict(set)
+        self.registered_as: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+        self.typed_collections: set[str] = set()
+        self.passed_items: dict[tuple[str, str], set[str]] = defaultdict(set)
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
@@ -936,8 +943,6 @@ class _Resolver:
     def _collect_inserts(self) -> None:
         """The classes of the objects put into each collection name (``FileFacts.inserts``), by the key they are
         registered under too; and the attribute names some class annotates as a collection of a class."""
-        self.registered: dict[str, set[tuple[str, int]]] = defaultdict(set)
-        self.registered_as: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
         for path in sorted(self.files):
             f = self.files[path]
             for caller, collection, value, key in f.inserts:
@@ -949,8 +954,10 @@ class _Resolver:
                         self.registered_as[(collection, key)].add(cls)
         self.typed_collections = {attr for types in self.attr_types.values() for attr, t in types.items()
                                   if "[]" in t or t.startswith("{}")}
-        # (function id, parameter) -> collections an item of which its callers pass (`self.__apply(self.patterns[i])`)
-        self.passed_items: dict[tuple[str, str], set[str]] = defaultdict(set)
+
+    def _collect_passed_items(self) -> None:
+        """For each parameter, the collections an item of which its callers hand it (``self.__apply(
+        self.patterns[i])``: ``FileFacts.items_passed``)."""
         for path in sorted(self.files):
             f = self.files[path]
             for k, slot, value in f.items_passed:
@@ -967,26 +974,10 @@ class _Resolver:
         where nothing types the collection: each class whose objects some code puts into a collection of that
         name (``parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)``) and that has the method gets
         an edge (``registered``). False when none has."""
-        if not receiver or not self.registered:
+        held = self._collection_of(f, caller, receiver) if receiver and self.registered else None
+        if held is None:
             return False
-        held, key = _SUBSCRIPTED.fullmatch(receiver), ""
-        holder = self._parameter_of(f, caller, receiver) if receiver.isidentifier() else None
-        if held:
-            collection, key = held.group(1), _string_key(receiver[held.end(1):])
-        elif holder is not None:          # a parameter its callers hand an item of a collection
-            passed = self.passed_items.get((f.ids[holder], receiver), set())
-            if len(passed) != 1 or self.param_types[f.path].get(holder, {}).get(receiver):
-                return False
-            collection = next(iter(passed))
-        else:
-            found = self._declared(f, caller, receiver) if receiver.isidentifier() else None
-            kind, _, collection = found[2].partition(":") if found and found[1] == "var" and "|" not in found[2] \
-                else ("", "", "")
-            if kind not in ("iterattr", "itername", "subattr", "subname"):
-                return False
-        collection = collection.rsplit(".", 1)[-1]
-        if collection in self.typed_collections:
-            return False                  # annotated somewhere (`params: t.List[Parameter]`): not guessed at
+        collection, key = held
         classes = self.registered_as.get((collection, key), ()) if key else self.registered.get(collection, ())
         targets = {self.class_member(*cls, name) for cls in classes}
         for path, i in sorted(filter(None, targets)):
@@ -1040,6 +1031,29 @@ class _Resolver:
             dst = self.files[path].ids[i]
             if implicit == "dunder" or dst in self.properties:
                 self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
+
+    def _collection_of(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, str] | None:
+        """(the collection's last name, the string key or "") a receiver is an item of: ``self.procs['x']``, a
+        variable bound to an item (``for p in self.procs``, ``p = self.procs[k]``), a parameter its callers hand
+        an item of one collection; None when it is none of them, or some class annotates that collection."""
+        subscripted, key = _SUBSCRIPTED.fullmatch(receiver), ""
+        holder = self._parameter_of(f, caller, receiver) if receiver.isidentifier() else None
+        if subscripted:
+            collection, key = subscripted.group(1), _string_key(receiver[subscripted.end(1):])
+        elif holder is not None:
+            passed = self.passed_items.get((f.ids[holder], receiver), set())
+            if len(passed) != 1 or self.param_types[f.path].get(holder, {}).get(receiver):
+                return None
+            collection = next(iter(passed))
+        else:
+            found = self._declared(f, caller, receiver) if receiver.isidentifier() else None
+            kind, _, collection = found[2].partition(":") if found and found[1] == "var" and "|" not in found[2] \
+                else ("", "", "")
+            if kind not in ("iterattr", "itername", "subattr", "subname"):
+                return None
+        collection = collection.rsplit(".", 1)[-1]
+        # annotated somewhere (`params: t.List[Parameter]`): its annotation says what it holds, not a guess
+        return None if collection in self.typed_collections else (collection, key)
 
     # -- functions handed to calls ----------------------------------------------------------------------------
     def _parameter_of(self, f: FileFacts, caller: int | None, name: str) -> int | None:
@@ -1152,6 +1166,7 @@ class _Resolver:
             self._resolve_bases(self.files[path])
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
         self._collect_inserts()
+        self._collect_passed_items()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
                      if implicit_of(call) == "callback"]
         taking = {(path, *self.files[path].calls[k][6:8]) for path, k in callbacks}   # calls handed a function

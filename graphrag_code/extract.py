@@ -893,8 +893,8 @@ def _unpacked(right: Node, target: Node) -> str:
     the i-th iterable's item of ``zip(A, B, ...)``; "" otherwise."""
     position = [c for c in target.parent.named_children if c.type != "comment"].index(target)
     fn = right.child_by_field_name("function") if right.type == "call" else None
-    args = [a for a in right.child_by_field_name("arguments").named_children
-            if a.type != "comment"] if fn is not None else []
+    arguments = right.child_by_field_name("arguments") if fn is not None else None
+    args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
     name = _text(fn) if fn is not None else ""
     if name == "enumerate" and position == 1 and args:
         return _value_of(args[0], True)
@@ -936,9 +936,10 @@ def _isinstance_of(condition: Node | None, name: str) -> str:
         return _isinstance_of(condition.child_by_field_name("left"), name) or \
             _isinstance_of(condition.child_by_field_name("right"), name)
     fn = condition.child_by_field_name("function") if condition.type == "call" else None
-    if fn is None or _text(fn) != "isinstance":
+    arguments = condition.child_by_field_name("arguments") if fn is not None and _text(fn) == "isinstance" else None
+    if arguments is None:
         return ""
-    args = [a for a in condition.child_by_field_name("arguments").named_children if a.type != "comment"]
+    args = [a for a in arguments.named_children if a.type != "comment"]
     if len(args) != 2 or _text(args[0]) != name:
         return ""
     kinds = args[1].named_children if args[1].type == "tuple" else [args[1]]

@@ -69,3 +69,15 @@ def test_the_indexer_stores_a_cpp_header_as_cpp(graph, git_repo, repo_name) -> N
     header = [n["props"] for n in nodes if "File" in n["labels"] and n["props"]["path"] == "src/graph.h"][0]
     assert header["language"] == "cpp"
     assert f"{repo_name}:src/graph.h#Node.in_edge" in {n["props"]["id"] for n in nodes if "Symbol" in n["labels"]}
+
+
+@pytest.mark.parametrize("source", [
+    b"def f(x):\n    if isinstance(x:\n        x.m()\n",
+    b"def f(xs):\n    for a, b in zip(:\n        b.m()\n",
+    b"def f():\n    try:\n        pass\n    except (A, as e:\n        e.m()\n",
+    b"def f(ps):\n    sorted(ps, key=)\n    ps.register(Foo(, 'x')\n    g(ps[0], *)\n",
+])
+def test_broken_python_around_the_typing_rules_is_extracted_with_a_warning(source: bytes) -> None:
+    result = extract(source, "python")
+    assert result.parse_status == "partial" and result.warnings
+    assert [d.qualified_name for d in result.definitions][:1] == ["f"]

@@ -727,6 +727,7 @@ _MAPPING = re.compile(r"^(?:(?:t|typing|cabc|abc|collections\.abc|collections)\.
 _GENERIC = re.compile(r"^([A-Za-z_][\w.]*)\[\s*([^,\[\]]+?)\s*\]$")
 _SPECIAL_FORMS = re.compile(r"^(?:(?:t|typing|te|typing_extensions)\.)?(?:Union|Type|type|ClassVar|Final|Annotated|"
                             r"Literal|Callable|Awaitable|Coroutine|TypeGuard|Unpack|Required|NotRequired)\[")
+_CLASS_OBJECT = re.compile(r"^(?:(?:t|typing)\.)?(?:Type|type)\[\s*([^,\[\]]+?)\s*\]$")
 # what a union may hold besides the one class that receives calls (`ext: Extension | str`: a str has no
 # extendMarkdown), as ``None`` in Optional[X]
 _SCALARS = frozenset({"None", "str", "bytes", "int", "float", "bool", "complex"})
@@ -775,6 +776,9 @@ def _annotated_type(text: str) -> str | None:
     if mapping:
         value = _annotated_class(mapping.group(1))
         return f"{{}}{value}" if value else None
+    class_object = _CLASS_OBJECT.match(inner)
+    if class_object:                    # `t.Type["Context"]`: the class itself; calling it constructs one
+        return _annotated_class(class_object.group(1))
     generic = _GENERIC.match(inner)
     if generic and not _SPECIAL_FORMS.match(inner):
         cls, item = _annotated_class(generic.group(1)), _annotated_class(generic.group(2))

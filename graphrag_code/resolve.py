@@ -539,9 +539,12 @@ class _Resolver:
     def _called_instance(self, f: FileFacts, caller: int | None, receiver: str | None,
                          name: str) -> tuple[str, int] | None:
         """`self.type(value)` where `self.type: ParamType`, `proc(value)` where `proc = convert_type(...)` returns
-        a ParamType: calling an instance runs its class's ``__call__``."""
+        a ParamType: calling an instance runs its class's ``__call__``. Called, an object of a class without one
+        can only be the class itself (`self.context_class(...)`, `context_class: t.Type[Context]`): it constructs."""
         cls = self.receiver_class(f, caller, f"{receiver}.{name}" if receiver else name)
-        return self.class_member(*cls, "__call__") if cls else None
+        if cls is None:
+            return None
+        return self.class_member(*cls, "__call__") or (cls if self.files[cls[0]].defs[cls[1]][1] == "class" else None)
 
     def receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
         """The class of a receiver as annotations tell it (Python, TypeScript; JavaScript: ``new X()``): ``self`` /

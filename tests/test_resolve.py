@@ -1064,3 +1064,45 @@ class InlineProcessor:
 """)
     assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "InlineProcessor.__applyPattern"} == {
         "Bold.handleMatch": ("registered", [32]), "Link.handleMatch": ("registered", [32])}
+
+
+def test_calling_a_class_object_constructs_it() -> None:
+    _, calls, _ = _python("""\
+import typing as t
+
+
+class Context:
+    def close(self):
+        return 1
+
+
+class ParamType:
+    def __call__(self, value):
+        return value
+
+
+class Command:
+    context_class: t.Type["Context"] = Context
+    kind: ParamType
+
+    def make_context(self):
+        ctx = self.context_class()
+        ctx.close()
+        return self.kind(ctx)
+
+
+def completion_class() -> t.Optional[t.Type[Context]]:
+    return Context
+
+
+def complete():
+    factory = completion_class()
+    comp = factory()
+    return comp.close()
+""")
+    # Type[Context] holds the class: calling it constructs a Context; calling a ParamType object runs __call__
+    assert calls[("Command.make_context", "Context")][:2] == ("annotation", [19])
+    assert calls[("Command.make_context", "Context.close")][:2] == ("annotation", [20])
+    assert calls[("Command.make_context", "ParamType.__call__")][:2] == ("annotation", [21])
+    assert calls[("complete", "Context")][:2] == ("annotation", [30])
+    assert calls[("complete", "Context.close")][:2] == ("annotation", [31])

@@ -41,7 +41,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 from .config import QUERIES_DIR
 from .errors import QueryFileError
 from .languages import LANGUAGES, LanguageSpec
-from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef
+from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef, item_of
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
@@ -394,18 +394,16 @@ class _Builder:
             # around it, not by the function it is given
             caller = self.result.definitions[caller].parent
         narrowed = _narrowing(node, receiver) if receiver in self._narrowable else None
-        self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None))
+        passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
+        self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None,
+                                          items_passed=passed or None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
-        if self.spec.name == "python" and node.type == "call":
-            self.result.calls[-1].items_passed = _items_passed(node) or None
 
     def _insert(self, call: Node, caller: int | None, collection: str, method: str) -> None:
         """``parser.blockprocessors.register(EmptyBlockProcessor(parser), 'empty', 100)``: an object put into a
         collection (``FileExtraction.inserts``); the items of any collection of that name may be one."""
-        args = call.child_by_field_name("arguments")
-        positional = [a for a in (args.named_children if args is not None else [])
-                      if a.type not in ("comment", "keyword_argument")]
+        positional = [value for slot, value in _arguments(call) if isinstance(slot, int)]
         index = 1 if method == "insert" else 0
         if collection in ("self", "cls") or len(positional) <= index:
             return
@@ -473,16 +471,10 @@ class _Builder:
         if function is None or function.type != "identifier":
             return                       # `f(x)(cb)`: which call takes it is not a name
         name = caps["name"][0]
-        if "slot" in caps:
-            slot: int | str = _text(caps["slot"][0])
-        else:
-            argument, slot = (name.parent if "receiver" in caps else name), 0
-            for sibling in argument.parent.named_children:
-                if sibling == argument:
-                    break
-                if sibling.type in ("list_splat", "dictionary_splat", "parenthesized_list_splat"):
-                    return               # `f(*args, cb)`: its position is unknown
-                slot += sibling.type != "comment"
+        argument = name.parent if "receiver" in caps else name
+        slot = next((slot for slot, value in _arguments(node) if value == argument), None)
+        if slot is None:
+            return                       # after `*args` its position is unknown
         receiver = _text(caps["receiver"][0]) if "receiver" in caps else None
         self._callbacks.append(CallSite(self.enclosing(node.start_byte), _text(name), receiver,
                                         name.start_point.row + 1, name.start_point.column, implicit="callback",
@@ -884,11 +876,9 @@ def _value_of(node: Node, iterated: bool) -> str:
         return f"{prefix}attr:{_text(node)}"
     if node.type == "identifier" and iterated:        # `for p in params`, `params: t.List[Parameter]`
         return f"itername:{_text(node)}"
-    held = node.child_by_field_name("value") if node.type == "subscript" and not iterated else None
-    if held is not None and held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
-        # `option = self._long_opt[opt]`, `self._long_opt: t.Dict[str, Option]`: an item of what it indexes
-        return f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"
-    return ""
+    held = _indexed(node.child_by_field_name("value")) if node.type == "subscript" and not iterated else ""
+    # `option = self._long_opt[opt]`, `self._long_opt: t.Dict[str, Option]`: an item of what it indexes
+    return item_of(held) if held else ""
 
 
 def _unpacked(right: Node, target: Node) -> str:
@@ -906,9 +896,8 @@ def _unpacked(right: Node, target: Node) -> str:
         return _value_of(args[position], True)
     if fn is not None and fn.type == "attribute" and _text(fn.child_by_field_name("attribute")) == "items" \
             and position == 1 and not args:
-        held = fn.child_by_field_name("object")
-        if held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
-            return f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"
+        held = _indexed(fn.child_by_field_name("object"))
+        return item_of(held) if held else ""
     return ""
 
 
@@ -944,41 +933,58 @@ def _isinstance_of(condition: Node | None, name: str) -> str:
     if arguments is None:
         return ""
     args = [a for a in arguments.named_children if a.type != "comment"]
-    if len(args) != 2 or _text(args[0]) != name:
-        return ""
-    kinds = args[1].named_children if args[1].type == "tuple" else [args[1]]
-    if not kinds or any(k.type not in ("identifier", "attribute") or not _CHAIN.fullmatch(_text(k)) for k in kinds):
-        return ""
-    return "|".join(sorted({f"class:{_text(k)}" for k in kinds}))
+    return _classes_named(args[1]) if len(args) == 2 and _text(args[0]) == name else ""
 
 
 def _items_passed(call: Node) -> list[list]:
     """The arguments of ``call`` that are an item of a name chain by subscript (``self.patterns[i]``), as
     [[slot, "subattr:self.patterns"]] (slot: position, or keyword)."""
+    out = []
+    for slot, value in _arguments(call):
+        held = _indexed(value.child_by_field_name("value")) if value.type == "subscript" else ""
+        if held:
+            out.append([slot, item_of(held)])
+    return out
+
+
+def _arguments(call: Node) -> list[tuple[int | str, Node]]:
+    """The arguments of a Python call with where they bind: (position among the positional ones, or keyword,
+    the value's node), up to the first ``*args`` / ``**kwargs`` (the positions after it are unknown)."""
     args = call.child_by_field_name("arguments")
-    out, position = [], 0
+    out: list[tuple[int | str, Node]] = []
     for arg in args.named_children if args is not None and args.type == "argument_list" else ():
         if arg.type in ("list_splat", "dictionary_splat", "parenthesized_list_splat"):
-            break                         # positions after *args are unknown
-        if arg.type == "comment":
-            continue
-        slot, value = (_text(arg.child_by_field_name("name")), arg.child_by_field_name("value")) \
-            if arg.type == "keyword_argument" else (position, arg)
-        position += arg.type != "keyword_argument"
-        held = value.child_by_field_name("value") if value is not None and value.type == "subscript" else None
-        if held is not None and held.type in ("identifier", "attribute") and _CHAIN.fullmatch(_text(held)):
-            out.append([slot, f"sub{'attr' if held.type == 'attribute' else 'name'}:{_text(held)}"])
+            break
+        if arg.type == "keyword_argument":
+            name, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
+            if name is not None and value is not None:
+                out.append((_text(name), value))
+        elif arg.type != "comment":
+            out.append((sum(isinstance(slot, int) for slot, _ in out), arg))
     return out
+
+
+def _indexed(node: Node | None) -> str:
+    """The name chain a subscript indexes (``self.patterns`` in ``self.patterns[i]``), or ""."""
+    if node is None or node.type not in ("identifier", "attribute"):
+        return ""
+    return _text(node) if _CHAIN.fullmatch(_text(node)) else ""
+
+
+def _classes_named(node: Node | None) -> str:
+    """``class:A`` for a name or an attribute, ``class:A|class:B`` for a tuple of them (``isinstance(x, (A,
+    B))``, ``except (A, B)``); "" for anything else."""
+    kinds = node.named_children if node is not None and node.type == "tuple" else [node]
+    if not kinds or any(k is None or k.type not in ("identifier", "attribute") or not _CHAIN.fullmatch(_text(k))
+                        for k in kinds):
+        return ""
+    return "|".join(sorted({f"class:{_text(k)}" for k in kinds}))
 
 
 def _caught(clause: Node) -> str:
     """``except X as e``: ``class:X``; ``except (A, B) as e``: ``class:A|class:B`` (typed when they are one)."""
     caught = clause.child_by_field_name("value")
-    kinds = caught.named_children[0] if caught is not None and caught.named_children else None
-    names = kinds.named_children if kinds is not None and kinds.type == "tuple" else [kinds]
-    if not names or any(n is None or n.type not in ("identifier", "attribute") for n in names):
-        return ""
-    return "|".join(sorted({f"class:{_text(n)}" for n in names}))
+    return _classes_named(caught.named_children[0] if caught is not None and caught.named_children else None)
 
 
 def _annotated_class(text: str) -> str | None:

@@ -10,6 +10,12 @@ from dataclasses import asdict, dataclass, field
 NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
+def item_of(chain: str) -> str:
+    """An item a name chain holds, got by subscript, in extract._value_of's notation: ``subattr:self.opts``
+    (an attribute's), ``subname:opts`` (a variable's or a parameter's)."""
+    return f"sub{'attr' if '.' in chain else 'name'}:{chain}"
+
+
 @dataclass
 class Definition:
     """A named syntactic unit: function, method, class, struct, interface, trait, enum, module, assignment."""

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .languages import LANGUAGES
-from .models import NAME_CHAIN as _CHAIN
+from .models import NAME_CHAIN as _CHAIN, item_of
 
 # resolution method -> confidence of the edge it produces
 CONFIDENCE = {
@@ -566,8 +566,7 @@ class _Resolver:
             return self._value_class(f, caller, f"call:{called}")
         indexed = _SUBSCRIPTED.fullmatch(receiver)
         if indexed:                       # `subscriptions[s].unsubscribe()`: an item of what it indexes
-            owner = indexed.group(1)
-            return self._value_class(f, caller, f"sub{'attr' if '.' in owner else 'name'}:{owner}")
+            return self._value_class(f, caller, item_of(indexed.group(1)))
         if not _CHAIN.fullmatch(receiver):
             return None
         head, *attrs = receiver.split(".")
@@ -660,7 +659,7 @@ class _Resolver:
             hit = self.resolve_call(f, scope, last, owner or None)
             if hit[0] == "unresolved" and owner and last in ("get", "pop", "setdefault") and not items:
                 # `option = self._short_opt.get(opt)` of a mapping or a list: what indexing it gives
-                return self._value_class(f, scope, f"sub{'attr' if '.' in owner else 'name'}:{owner}")
+                return self._value_class(f, scope, item_of(owner))
             if hit[0] == "unresolved":
                 return None
             d = self.files[hit[0]].defs[hit[1]]
@@ -966,10 +965,12 @@ class _Resolver:
             for k, slot, value in f.items_passed:
                 caller, name, receiver = f.calls[k][:3]
                 hit = self.resolve_call(f, caller, name, receiver)
-                if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] in ("function", "method", "class"):
-                    parameter = self._parameter_at(self.files[hit[0]].ids[hit[1]], slot)
-                    if parameter:
-                        self.passed_items[(self.files[hit[0]].ids[hit[1]], parameter)].add(value.partition(":")[2])
+                if hit[0] == "unresolved" or self.files[hit[0]].defs[hit[1]][1] not in ("function", "method", "class"):
+                    continue
+                callee = self.files[hit[0]].ids[hit[1]]
+                parameter = self._parameter_at(callee, slot)
+                if parameter:
+                    self.passed_items[(callee, parameter)].add(value.partition(":")[2])
 
     def _registered_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                          line: int) -> bool:
@@ -1071,15 +1072,6 @@ class _Resolver:
             scope = f.defs[scope][3]
         return None
 
-    def _local(self, f: FileFacts, caller: int | None, name: str) -> bool:
-        """Whether ``name`` is a local variable of ``caller`` or of a function around it."""
-        scope, local = caller, self.var_types[f.path]
-        while scope is not None:
-            if name in local.get(scope, {}):
-                return True
-            scope = f.defs[scope][3]
-        return False
-
     def _outcome(self, answer: list | None, hit: tuple, calls_back: bool) -> list[str] | str | None:
         """What a call handed a function reaches: the repository's functions (ids), "calls back" (a library
         function of ``LanguageSpec.calls_back``: no definition of that name in the repository), or None."""
@@ -1104,7 +1096,7 @@ class _Resolver:
         for path, k in callbacks:
             f = self.files[path]
             caller, name, receiver, line, _column, _implicit, of_line, of_column, slot = f.calls[k]
-            if receiver is None and (self._parameter_of(f, caller, name) is not None or self._local(f, caller, name)):
+            if receiver is None and self._declared(f, caller, name) is not None:
                 continue                  # `getchar(echo)`: the parameter or variable echo, not the function
             hit = self.resolve_call(f, caller, name, receiver)
             if hit[0] == "unresolved" or self.files[hit[0]].defs[hit[1]][1] not in ("function", "method"):
@@ -1125,7 +1117,7 @@ class _Resolver:
         """The parameter of ``callee`` an argument binds to: by keyword, or by position (``self`` not counted: a
         method is called through its object); a class's ``__init__``'s for a class."""
         path, i = self.where[callee]
-        if self.files[path].defs[i][1] in ("class",):
+        if self.files[path].defs[i][1] == "class":
             init = self.class_member(path, i, "__init__")
             if init is None:
                 return None

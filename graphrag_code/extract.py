@@ -9,11 +9,12 @@ Captures (anything else makes the query file fail to load):
     @reference.call      a call; with @name (the called identifier) and optional @receiver
     @reference.read      an attribute read, with @name and @receiver: kept as a call when the name is a property
                          defined in the same file and the read is not a call or an assignment target
-    @reference.with      a `with` item whose object is @receiver (a name or an attribute): calls of its
-                         __enter__ and __exit__
-    @reference.dunder    a statement or operator that calls a dunder method of @receiver: a ``for`` loop's
-                         iterable (__iter__), ``in`` (__contains__), ``len()`` (__len__), a subscript
-                         (__getitem__, __setitem__, __delitem__)
+    @reference.with      a `with` item whose object is @receiver (a name, an attribute or a call): calls of
+                         its __enter__ and __exit__
+    @reference.dunder    a statement, operator or built-in function that calls a dunder method of @receiver: a
+                         ``for`` loop's iterable (__iter__), ``in`` (__contains__), ``len()``, ``iter()``,
+                         ``list()``... (@name: _BUILTIN_DUNDERS), a subscript (__getitem__, __setitem__,
+                         __delitem__)
     @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
                          may be a function: the callee may call it
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
@@ -429,11 +430,12 @@ class _Builder:
         self.result.calls[-1].implicit = "read"
 
     def add_with(self, node: Node, caps: dict[str, list[Node]]) -> None:
-        """`with ctx:` / `with self.lock as held:` calls the object's __enter__ and __exit__."""
+        """`with ctx:` / `with self.lock as held:` calls the object's __enter__ and __exit__; `with
+        self.make_context(args) as ctx:` those of what the call returns."""
         self._dunder_sites(node, caps["receiver"][0], ("__enter__", "__exit__"))
 
     def add_dunder(self, node: Node, caps: dict[str, list[Node]]) -> None:
-        """`for x in obj`, `k in obj`, `len(obj)`, `obj[k]` (assigned, deleted): the dunder Python calls on obj."""
+        """`for x in obj`, `k in obj`, `len(obj)`, `obj[k]` (assigned, deleted): the dunder(s) Python calls on obj."""
         if node.type == "subscript":
             up = node.parent
             while up is not None and up.type not in ("block", "module", "expression_statement"):
@@ -448,16 +450,23 @@ class _Builder:
                      "delete_statement": ("__delitem__",)}.get(role, ("__getitem__",))
         else:
             names = {"for_statement": ("__iter__",), "for_in_clause": ("__iter__",), "comparison_operator": ("__contains__",),
-                     "call": ("__len__",)}[node.type]
+                     "call": _BUILTIN_DUNDERS.get(_text(caps["name"][0]) if "name" in caps else "", ())}[node.type]
         self._dunder_sites(node, caps["receiver"][0], names)
 
     def _dunder_sites(self, node: Node, obj: Node, names: tuple[str, ...]) -> None:
         """Implicit calls of ``names`` on ``obj``; the site is the object's last name, where a language server can
-        say what type the object has."""
+        say what type the object has. An object that is a call of a name chain is written ``f()`` (what ``f``
+        returns: ``resolve._called_chain``), at the called name."""
+        receiver = " ".join(_text(obj).split())[:100]
+        if obj.type == "call":
+            obj = obj.child_by_field_name("function")
+            if obj is None or not _CHAIN.fullmatch(_text(obj)):
+                return
+            receiver = f"{_text(obj)}()"
         at = obj.child_by_field_name("attribute") if obj.type == "attribute" else obj
         if at is None:
             return
-        receiver, caller = " ".join(_text(obj).split())[:100], self.enclosing(node.start_byte)
+        caller = self.enclosing(node.start_byte)
         for name in names:
             self.result.calls.append(CallSite(caller, name, receiver, at.start_point.row + 1, at.start_point.column,
                                               implicit="dunder"))
@@ -841,9 +850,15 @@ def _script_value(node: Node, iterated: bool) -> str:
 def _assigned_class(value: Node, params: dict[str, str]) -> str:
     """The class of what ``self.x = value`` / ``this.x = value`` stores, when the method says: a parameter
     annotated with a class (``self.command = command``), an instance (``self.x = Thing(...)``, ``new X()``) or
-    ``call:f`` for what a call of a name chain returns (the resolver reads ``f``'s return annotation); else ""."""
+    ``call:f`` for what a call of a name chain returns (the resolver reads ``f``'s return annotation),
+    ``member:T.x`` for an attribute of a parameter annotated with a class (``self.patterns = md.patterns``,
+    ``md: Markdown``: the type of ``Markdown``'s ``patterns``); else ""."""
     if value.type == "identifier":
         return params.get(_text(value)) or ""
+    if value.type == "attribute":
+        head, attr = value.child_by_field_name("object"), value.child_by_field_name("attribute")
+        cls = params.get(_text(head)) if head is not None and head.type == "identifier" else None
+        return f"member:{cls}.{_text(attr)}" if cls and attr is not None and _CHAIN.fullmatch(cls) else ""
     if value.type == "new_expression":
         return _script_value(value, False).removeprefix("class:")
     fn = value.child_by_field_name("function") if value.type == "call" else None
@@ -852,6 +867,13 @@ def _assigned_class(value: Node, params: dict[str, str]) -> str:
     if fn.type == "identifier" and _annotated_class(_text(fn)):
         return _annotated_class(_text(fn)) or ""
     return f"call:{_text(fn)}"        # what `build_preprocessors(self)` returns, by its return annotation
+
+
+# the dunder methods a built-in function calls on its first argument (`list(obj)` asks `len(obj)` for a length
+# hint before iterating; so do `tuple` and `sorted`)
+_BUILTIN_DUNDERS = {"len": ("__len__",), "iter": ("__iter__",), "next": ("__next__",), "repr": ("__repr__",),
+                    "str": ("__str__",), "set": ("__iter__",), "frozenset": ("__iter__",),
+                    **dict.fromkeys(("list", "tuple", "sorted"), ("__iter__", "__len__"))}
 
 
 def _value_of(node: Node, iterated: bool) -> str:

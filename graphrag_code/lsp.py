@@ -23,7 +23,9 @@ An answer per call site (aligned with ``FileFacts.calls``):
 A dunder site (``CallSite.implicit == "dunder"``: a `with` item, a `for` loop's iterable, `k in obj`, `len(obj)`,
 `obj[k]`) is asked ``textDocument/typeDefinition`` at its object's name instead, and answered ``["sym", [class
 ids], []]``: the resolver takes those classes' dunder method. Only dunders some class of the repository defines
-are asked about: the others cannot land on an indexed method (a dict's `__getitem__`).
+are asked about: the others cannot land on an indexed method (a dict's `__getitem__`). An object that is a call
+(`with self.make_context(args) as ctx:`) is left to names, which read the callee's return annotation: the
+server's type at the called name would be the function's.
 
 Robustness: start-up and per-request timeouts, a server that dies is restarted once and then skipped, the
 total time is bounded (files left unasked keep their tree-sitter edges), and a file whose working-tree content
@@ -210,8 +212,8 @@ class _Asker:
             if implicit_of(call) == "callback":
                 continue                  # a name handed to a call: resolved by names (its scope is plain)
             if implicit_of(call) == "dunder":    # the site is the object's name: what type is it?
-                if name not in self.dunders:
-                    continue
+                if name not in self.dunders or (call[2] or "").endswith(")"):
+                    continue              # `with f() as x:`: the name is the function's; names read its return type
                 name = re.split(r"\.|\s", call[2] or "")[-1]
             if column is None or line - 1 >= len(lines) or not name or \
                     lines[line - 1][column:column + len(name.encode())] != name.encode():

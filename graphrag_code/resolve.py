@@ -674,13 +674,16 @@ class _Resolver:
                subscript: bool = False) -> tuple[str, int] | None:
         """The class a type written in ``path`` (inside definition ``scope``) names: ``X``, or with ``items``
         the items of ``[]X``; ``G[]X`` is class ``G`` whose items are ``X`` when ``G`` is iterable (defines
-        ``__iter__``); ``call:f`` (an attribute assigned ``f(...)``) is what ``f`` returns. With ``subscript``,
+        ``__iter__``); ``call:f`` (an attribute assigned ``f(...)``) is what ``f`` returns; ``member:T.x`` (one
+        assigned an attribute of a parameter annotated ``T``) is what ``T``'s ``x`` is. With ``subscript``,
         what indexing gives: an item of ``[]X`` (of ``G[]X`` when ``G`` defines ``__getitem__``) or a value of
         the mapping ``{}V``."""
         path, scope, name = typed
         f = self.files[path]
         if name.startswith("call:"):
             return None if subscript else self._value_class(f, scope, ("iter" if items else "") + name)
+        if name.startswith("member:"):
+            return self._member_typed(f, scope, name.removeprefix("member:"), items, subscript)
         if subscript and name.startswith("{}"):
             return self._type_named(f, scope, name[2:])
         container, generic, item = name.partition("[]")
@@ -693,6 +696,20 @@ class _Resolver:
             if cls is None or not self.class_member(*cls, "__getitem__" if subscript else "__iter__"):
                 return None
         return self._type_named(f, scope, item)
+
+    def _member_typed(self, f: FileFacts, scope: int | None, member: str, items: bool,
+                      subscript: bool) -> tuple[str, int] | None:
+        """``_typed`` of ``T.x``: the type of attribute ``x`` of the class ``T`` names."""
+        owner, _, attr = member.rpartition(".")
+        cls = self._type_named(f, scope, owner)
+        typed = self._attribute_type(*cls, attr) if cls and self._typing_depth <= 4 else None
+        if typed is None:
+            return None
+        self._typing_depth += 1              # `self.x = other.x`, `other: Same`: each step is one more level
+        try:
+            return self._typed(typed, items, subscript)
+        finally:
+            self._typing_depth -= 1
 
     def _attribute_type(self, path: str, cls: int, attr: str, depth: int = 0) -> tuple[str, int | None, str] | None:
         """The type of attribute ``attr`` of class ``cls`` (or of a base) by its attribute types, as (path,

@@ -377,6 +377,15 @@ HELD = textwrap.dedent("""\
         gate = open_gate()
         with gate:
             return 1
+
+
+    def typed_gate() -> Gate:
+        return Gate()
+
+
+    def entered():
+        with typed_gate() as gate:
+            return gate
     """)
 
 
@@ -412,6 +421,11 @@ def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) ->
     assert ("CALLS", "held.py#guarded", "held.py#Gate.__enter__") not in before
     for method in ("__enter__", "__exit__"):
         assert after[("CALLS", "held.py#guarded", f"held.py#Gate.{method}")]["resolved_by"] == "lsp"
+    # `with typed_gate() as gate:` enters what the call returns: names read the return annotation, and the server
+    # is not asked (its type at `typed_gate` would be the function's), so the edges stay the names'
+    for method in ("__enter__", "__exit__"):
+        assert before[("CALLS", "held.py#entered", f"held.py#Gate.{method}")]["resolved_by"] == "annotation"
+        assert after[("CALLS", "held.py#entered", f"held.py#Gate.{method}")]["resolved_by"] == "annotation"
 
 
 def _normalized(graph, repo: str) -> tuple[list, list]:

@@ -567,6 +567,63 @@ def test_python_generic_collections_unions_returned_attributes_abstract_hooks_an
     assert {dst.split("#")[1] for (src, dst) in calls if src == "md/core.py#Markdown.only_upper"} == {"Upper.run"}
 
 
+def test_python_dunders_run_by_builtins_by_a_with_of_a_call_and_through_a_parameters_attribute() -> None:
+    _, calls, res = _python("""\
+class Registry:
+    def __iter__(self):
+        return iter([])
+
+    def __len__(self):
+        return 0
+
+    def __repr__(self):
+        return str(list(self))
+
+
+class Context:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+
+class Markdown:
+    def __init__(self):
+        self.patterns: Registry = Registry()
+
+    def make_context(self) -> Context:
+        return Context()
+
+    def main(self):
+        with self.make_context() as ctx:
+            return ctx
+        with open("x") as f:
+            return f
+
+
+class Inline:
+    def __init__(self, md: Markdown, other):
+        self.patterns = md.patterns
+        self.others = other.patterns
+
+    def run(self):
+        return len(self.patterns), sorted(self.patterns, key=repr), next(iter(self.others))
+""")
+    # list(obj) iterates obj and asks its length first; str() and repr() run __str__/__repr__ only where defined
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "Registry.__repr__"} == {
+        "Registry.__iter__": ("self", [9]), "Registry.__len__": ("self", [9])}
+    # with a call: the object is what the call returns (make_context's return annotation); open's is not ours
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "Markdown.main"} == {
+        "Markdown.make_context": ("self", [28]), "Context.__enter__": ("annotation", [28]),
+        "Context.__exit__": ("annotation", [28])}
+    # self.patterns = md.patterns with md: Markdown is a Registry (Markdown annotates its patterns);
+    # other is not annotated: self.others is unknown, and an unknown object records nothing unresolved
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "Inline.run"} == {
+        "Registry.__len__": ("annotation", [40]), "Registry.__iter__": ("annotation", [40])}
+    assert not any("__" in u for u in res.unresolved.get("r:m.py#Inline.run", []))
+
+
 def test_a_variable_assigned_several_values_of_one_class_and_comprehension_targets_are_typed() -> None:
     _, calls, res = _python("""\
 class Ext:

@@ -79,17 +79,17 @@
   value: (as_pattern
     alias: (as_pattern_target (identifier) @name))) @reference.binding
 
-; `with ctx:` / `with self.lock as held:`: the object's __enter__ and __exit__ run (not for `with f(x):`, whose
-; object is a call's result)
+; `with ctx:` / `with self.lock as held:` / `with self.make_context(args) as ctx:`: the object's __enter__ and
+; __exit__ run (for a call, on what it returns: the resolver reads the callee's return annotation)
 (with_item
-  value: [(identifier) (attribute)] @receiver) @reference.with
+  value: [(identifier) (attribute) (call)] @receiver) @reference.with
 
 (with_item
-  value: (as_pattern . [(identifier) (attribute)] @receiver)) @reference.with
+  value: (as_pattern . [(identifier) (attribute) (call)] @receiver)) @reference.with
 
 ; the object's dunder method that Python calls for a statement or an operator (extract.py: add_dunder):
-; `for x in obj` __iter__, `k in obj` __contains__, `len(obj)` __len__, `obj[k]` __getitem__ (__setitem__ when
-; assigned, __delitem__ when deleted)
+; `for x in obj` __iter__, `k in obj` __contains__, `obj[k]` __getitem__ (__setitem__ when assigned,
+; __delitem__ when deleted)
 (for_statement
   right: [(identifier) (attribute)] @receiver) @reference.dunder
 
@@ -99,10 +99,13 @@
 (comparison_operator
   ["in" "not in"] . [(identifier) (attribute)] @receiver) @reference.dunder
 
+; and the built-in functions that call one on their first argument: `len(obj)` __len__, `iter(obj)` __iter__,
+; `list(obj)` __iter__ and __len__ (a length hint), `next(it)` __next__, `repr(obj)` __repr__, ...
+; (extract.py: _BUILTIN_DUNDERS)
 (call
   function: (identifier) @name
-  arguments: (argument_list . [(identifier) (attribute)] @receiver .)
-  (#eq? @name "len")) @reference.dunder
+  arguments: (argument_list . [(identifier) (attribute)] @receiver)
+  (#any-of? @name "len" "iter" "next" "list" "tuple" "sorted" "set" "frozenset" "repr" "str")) @reference.dunder
 
 (subscript
   value: [(identifier) (attribute)] @receiver) @reference.dunder

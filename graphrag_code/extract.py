@@ -15,6 +15,8 @@ Captures (anything else makes the query file fail to load):
                          ``for`` loop's iterable (__iter__), ``in`` (__contains__), ``len()``, ``iter()``,
                          ``list()``... (@name: _BUILTIN_DUNDERS), a subscript (__getitem__, __setitem__,
                          __delitem__)
+    @reference.registry  an assignment of a collection written out (@_items: a dict, list, tuple or set) to
+                         @name: the names in it are items of that collection (``FileExtraction.inserts``)
     @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
                          may be a function: the callee may call it
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
@@ -46,7 +48,7 @@ from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExt
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "inherits", "implements", "import",
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "inherits", "implements", "import",
                               "binding", "export"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
@@ -276,8 +278,12 @@ class _Builder:
             annotation = p.child_by_field_name("type")
             if name is not None:
                 out[_text(name)] = (_annotated_type(_text(annotation)) or "") if annotation is not None else ""
-        out.pop("self", None)
-        out.pop("cls", None)
+        first = params.named_children[0] if params is not None and params.named_children else None
+        owner = _method_owner(core) if first is not None and first.type == "identifier" else None
+        if owner and _text(first) in ("self", "cls"):
+            del out[_text(first)]              # the resolver's self_names
+        elif owner:                            # `def invoke(__self, callback)`: the object, whatever its name
+            out[_text(first)] = owner
         return out
 
     def _signature(self, core: Node, body: Node | None) -> str:
@@ -414,6 +420,21 @@ class _Builder:
         key_text = _text(key)[1:-1] if key is not None and key.type == "string" and len(_text(key)) >= 2 else ""
         if value.startswith(("var:", "class:", "call:")):
             self.result.inserts.append([caller, collection, value, key_text])
+
+    def add_registry(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`binary_streams = {"stdin": get_binary_stdin, ...}`, `self.handlers = [on_open, on_close]`: each name
+        written in the collection is an item of it (by its string key in a dict), like one put in by ``add``."""
+        left = caps["name"][0]
+        if left.type == "attribute":
+            left = left.child_by_field_name("attribute")
+        caller = self.enclosing(node.start_byte)
+        for item in caps["_items"][0].named_children:
+            key, value = "", item
+            if item.type == "pair":
+                written, value = item.child_by_field_name("key"), item.child_by_field_name("value")
+                key = _text(written)[1:-1] if written is not None and written.type == "string" else ""
+            if left is not None and value is not None and value.type == "identifier":
+                self.result.inserts.append([caller, _text(left), f"var:{_text(value)}", key])
 
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`self.total` where `total` is a property of this file: reading it runs the getter."""
@@ -675,6 +696,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_dunder(node, caps)
         elif kind == "callback":
             builder.add_callback(node, caps)
+        elif kind == "registry":
+            builder.add_registry(node, caps)
         elif kind == "export":
             builder.result.default_export = _text(caps["name"][0])
         elif kind == "import":
@@ -852,9 +875,12 @@ def _assigned_class(value: Node, params: dict[str, str]) -> str:
     annotated with a class (``self.command = command``), an instance (``self.x = Thing(...)``, ``new X()``) or
     ``call:f`` for what a call of a name chain returns (the resolver reads ``f``'s return annotation),
     ``member:T.x`` for an attribute of a parameter annotated with a class (``self.patterns = md.patterns``,
-    ``md: Markdown``: the type of ``Markdown``'s ``patterns``); else ""."""
+    ``md: Markdown``: the type of ``Markdown``'s ``patterns``), ``subattr:``/``subname:`` for an item of a
+    collection (``_value_of``); else ""."""
     if value.type == "identifier":
         return params.get(_text(value)) or ""
+    if value.type == "subscript":           # `self.serializer = self.output_formats[format]`: an item of it
+        return _value_of(value, False)
     if value.type == "attribute":
         head, attr = value.child_by_field_name("object"), value.child_by_field_name("attribute")
         cls = params.get(_text(head)) if head is not None and head.type == "identifier" else None
@@ -876,9 +902,23 @@ _BUILTIN_DUNDERS = {"len": ("__len__",), "iter": ("__iter__",), "next": ("__next
                     **dict.fromkeys(("list", "tuple", "sorted"), ("__iter__", "__len__"))}
 
 
+def _method_owner(function: Node) -> str | None:
+    """The name of the class whose body defines ``function`` directly, unless it is a ``@staticmethod``."""
+    outer = function.parent
+    if outer is not None and outer.type == "decorated_definition":
+        if any(_text(d).strip() in ("@staticmethod", "@builtins.staticmethod") for d in outer.children
+               if d.type == "decorator"):
+            return None
+        outer = outer.parent
+    cls = outer.parent if outer is not None and outer.type == "block" else None
+    name = cls.child_by_field_name("name") if cls is not None and cls.type == "class_definition" else None
+    return _text(name) if name is not None else None
+
+
 def _value_of(node: Node, iterated: bool) -> str:
     """What a local variable is assigned, for resolution to type later: ``class:X`` (``X(...)``),
-    ``call:a.b.f`` (the value ``a.b.f(...)`` returns), ``attr:a.b`` (an attribute), ``subattr:`` / ``subname:``
+    ``call:a.b.f`` (the value ``a.b.f(...)`` returns), ``attr:a.b`` (an attribute), ``var:x`` (what the name
+    ``x`` is: a variable, a parameter, a class; of ``a or b``, what ``b`` is), ``subattr:`` / ``subname:``
     (an item of a subscript, ``self.opts[k]``), and for a ``for`` target ``itercall:`` / ``iterattr:`` (an item
     of them); "" when it cannot tell."""
     prefix = "iter" if iterated else ""
@@ -896,8 +936,11 @@ def _value_of(node: Node, iterated: bool) -> str:
         return f"{prefix}call:{text}"
     if node.type == "attribute" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
-    if node.type == "identifier" and iterated:        # `for p in params`, `params: t.List[Parameter]`
-        return f"itername:{_text(node)}"
+    if node.type == "identifier":     # `for p in params` (`params: t.List[Parameter]`); `ctx = __self`: what it is
+        return f"itername:{_text(node)}" if iterated else f"var:{_text(node)}"
+    right = node.child_by_field_name("right") if node.type == "boolean_operator" and not iterated else None
+    if right is not None and node.child_by_field_name("operator").type == "or":
+        return _value_of(right, False)    # `cls = attrs.pop("cls", None) or Argument`: the default's class
     held = _indexed(node.child_by_field_name("value")) if node.type == "subscript" and not iterated else ""
     # `option = self._long_opt[opt]`, `self._long_opt: t.Dict[str, Option]`: an item of what it indexes
     return item_of(held) if held else ""

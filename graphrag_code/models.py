@@ -119,7 +119,7 @@ class FileExtraction:
     parse_status: str = "ok"   # ok | partial (syntax errors, recovered) | failed | text
     default_export: str = ""   # JavaScript/TypeScript: the name `module.exports = X` / `export default X` names
     # Python: objects put into a collection (`parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)`,
-    # `handlers.append(h)`): [caller index, the collection's last name, the object in extract._value_of's
+    # `handlers.append(h)`, `handlers = {"k": h}`): [caller index, the collection's last name, the object in extract._value_of's
     # notation or `var:<name>`, the name it is registered under or ""]
     inserts: list[list] = field(default_factory=list)
 

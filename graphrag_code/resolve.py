@@ -239,11 +239,13 @@ class _Resolver:
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
-        # collection name -> classes of the objects put into one (and by the string key they are registered under);
+        # collection name -> classes of the objects put into one (and by the string key they are registered under),
+        # and the functions;
         # attribute names some class annotates as a collection; (function id, parameter) -> the collections an
         # item of which its callers hand it (_collect_inserts, _collect_passed_items)
         self.registered: dict[str, set[tuple[str, int]]] = defaultdict(set)
         self.registered_as: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+        self.registered_functions: dict[str, set[str]] = defaultdict(set)     # collection name -> function ids
         self.typed_collections: set[str] = set()
         self.passed_items: dict[tuple[str, str], set[str]] = defaultdict(set)
         self.out = Resolution()
@@ -570,11 +572,12 @@ class _Resolver:
         if not _CHAIN.fullmatch(receiver):
             return None
         head, *attrs = receiver.split(".")
-        if head in LANGUAGES[f.language].self_names:
+        # `cls` is also a plain parameter's name (`def argument(cls: t.Type[Argument] = None)`): declared, it is that
+        cls = self._name_class(f, caller, head) if head not in LANGUAGES[f.language].self_names or \
+            self._declared(f, caller, head) else None
+        if cls is None and head in LANGUAGES[f.language].self_names:
             found = self.enclosing_class(f, caller) if caller is not None else None
             cls = (f.path, found) if found is not None else None
-        else:
-            cls = self._name_class(f, caller, head)
         for attr in attrs:
             typed = self._attribute_type(*cls, attr) if cls else None
             cls = self._typed(typed, items=False) if typed else None
@@ -651,6 +654,9 @@ class _Resolver:
             return None
         self._typing_depth += 1
         try:
+            if kind == "var":             # `ctx = __self`; `cls = Argument`: the class itself (calling it constructs)
+                return self._name_class(f, scope, chain) or (None if items or subscript else
+                                                             self._type_named(f, scope, chain))
             owner, _, last = chain.rpartition(".")
             if kind == "attr":
                 cls = self.receiver_class(f, scope, owner)
@@ -848,6 +854,10 @@ class _Resolver:
             return True
         if kind == "var" and hit[0] != "unresolved" and hit[2] == "annotation":
             return False              # a variable of an annotated class (`self.type(...)`): its __call__
+        if kind == "var" and hit[0] == "unresolved" and (
+                self._registered_call(f, caller, receiver, src, name, line) or
+                self._registered_function_call(f, caller, receiver, src, name, line)):
+            return True               # a variable the server cannot infer, holding an item of a registry
         if kind == "var":
             self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
             self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
@@ -966,6 +976,11 @@ class _Resolver:
             f = self.files[path]
             for caller, collection, value, key in f.inserts:
                 kind, _, held = value.partition(":")
+                if kind == "var" and self._declared(f, caller, held) is None:
+                    hit = self.lookup_name(f, caller, held)
+                    if hit and self.files[hit[0]].defs[hit[1]][1] in ("function", "method"):
+                        self.registered_functions[collection].add(self.files[hit[0]].ids[hit[1]])
+                        continue
                 cls = self._name_class(f, caller, held) if kind == "var" else self._value_class(f, caller, value)
                 if cls is not None and self.files[cls[0]].defs[cls[1]][1] in _TYPE_KINDS:
                     self.registered[collection].add(cls)
@@ -1004,6 +1019,32 @@ class _Resolver:
         for path, i in sorted(filter(None, targets)):
             self._call_edge(src, self.files[path].ids[i], line, "registered")
         return any(targets)
+
+    def _registered_function_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str,
+                                  name: str, line: int) -> bool:
+        """A call of an item of a collection of functions (``opener = binary_streams.get(name); opener()``;
+        ``self.serializer(root)`` where ``self.serializer = self.output_formats[format]``): each function written
+        into a collection of that name gets an edge (``registered``). False when it is none of these."""
+        if not self.registered_functions:
+            return False
+        if receiver is None:
+            found = self._declared(f, caller, name)
+            value = found[2] if found and found[1] == "var" else ""
+        else:
+            cls = self.receiver_class(f, caller, receiver)
+            typed = self._attribute_type(*cls, name) if cls else None
+            value = typed[2] if typed else ""
+        kind, _, chain = value.partition(":")
+        if kind == "call" and chain.rpartition(".")[2] in ("get", "pop"):
+            chain = chain.rpartition(".")[0]                  # `binary_streams.get(name)`: an item of it
+        elif kind not in ("subattr", "subname"):
+            return False
+        collection = chain.rsplit(".", 1)[-1]
+        targets = sorted(self.registered_functions.get(collection, ())) if collection not in self.typed_collections \
+            else []
+        for target in targets:
+            self._call_edge(src, target, line, "registered")
+        return bool(targets)
 
     def _extending_overrides(self) -> set[str]:
         """Methods that call the method they override (``super().c()``, ``Base.c(self)``): any call of their
@@ -1098,7 +1139,10 @@ class _Resolver:
                 return found
         if hit[0] != "unresolved":
             return [self.files[hit[0]].ids[hit[1]]]
-        external = (answer and answer[0] == "ext") or hit[1] == "unknown" or hit[1].startswith("external:")
+        # "module-attr-unknown": a method of a module's variable (`util.PLACEHOLDER_RE.sub(get_stash, text)`, a
+        # compiled pattern): no definition of the repository either
+        external = (answer and answer[0] == "ext") or hit[1] in ("unknown", "module-attr-unknown") or \
+            hit[1].startswith("external:")
         return "calls back" if external and calls_back else None
 
     def _settle_callbacks(self, callbacks: list[tuple[str, int]],
@@ -1195,6 +1239,8 @@ class _Resolver:
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 answer = answers[k] if k < len(answers) else None
                 holder = self._parameter_of(f, caller, name) if receiver is None else None
+                if holder is not None and self._called_instance(f, caller, None, name):
+                    holder = None             # `cls(...)`, `cls: t.Type[Argument]`: its annotation says what runs
                 if holder is not None and not _lsp_holds(answer):
                     parameter_calls.append((path, k, src, holder))   # `check(s)`: what the callers hand it
                     continue
@@ -1211,7 +1257,8 @@ class _Resolver:
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
                 if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
-                        self._registered_call(f, caller, receiver, src, name, line):
+                        (self._registered_call(f, caller, receiver, src, name, line) or
+                         self._registered_function_call(f, caller, receiver, src, name, line)):
                     continue
                 if hit[0] == "unresolved":
                     if not self._missing_member(f, caller, receiver, src, name, line, subclasses):

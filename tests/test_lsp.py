@@ -428,6 +428,41 @@ def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) ->
         assert after[("CALLS", "held.py#entered", f"held.py#Gate.{method}")]["resolved_by"] == "annotation"
 
 
+REGISTRY = textwrap.dedent("""\
+    def to_html(root):
+        return 1
+
+
+    def to_xhtml(root):
+        return 2
+
+
+    class Markdown:
+        output_formats = {"html": to_html, "xhtml": to_xhtml}
+
+        def __init__(self, fmt):
+            self.serializer = self.output_formats[fmt]
+
+        def convert(self, root):
+            return self.serializer(root)
+    """)
+
+
+@needs_jedi
+def test_an_item_of_a_registry_the_server_cannot_infer_keeps_the_names_edges(graph, git_repo, repo_name) -> None:
+    git_repo.write("md.py", REGISTRY)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = _calls(graph, repo_name)
+    index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
+    after = _calls(graph, repo_name)
+    # jedi finds the attribute `serializer` and cannot say what it holds: the registry's functions stay
+    for target in ("to_html", "to_xhtml"):
+        key = ("CALLS", "md.py#Markdown.convert", f"md.py#{target}")
+        assert before[key]["resolved_by"] == "registered"
+        assert after[key]["resolved_by"] in ("registered", "lsp_held_alt")
+
+
 def _normalized(graph, repo: str) -> tuple[list, list]:
     d = graph.run("repo_dump", repo=repo)[0]
 

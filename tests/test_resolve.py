@@ -1123,6 +1123,137 @@ class InlineProcessor:
         "Bold.handleMatch": ("registered", [32]), "Link.handleMatch": ("registered", [32])}
 
 
+def test_calling_an_item_of_a_collection_written_out_with_functions_calls_one_of_them() -> None:
+    calls, res = _python_files({"streams.py": """\
+import re
+
+PLACEHOLDER_RE = re.compile("x")
+
+
+def to_html(root):
+    return 1
+
+
+def to_xhtml(root):
+    return 2
+
+
+def get_stdin():
+    return 3
+
+
+def unrelated():
+    return 4
+
+
+binary_streams = {"stdin": get_stdin, "html": to_html}
+""", "core.py": """\
+from streams import to_html, to_xhtml, binary_streams
+import streams
+
+
+class Markdown:
+    output_formats = {"html": to_html, "xhtml": to_xhtml}
+
+    def __init__(self, fmt):
+        self.serializer = self.output_formats[fmt]
+
+    def convert(self, root):
+        return self.serializer(root)
+
+
+def get_stream(name):
+    opener = binary_streams.get(name)
+    return opener()
+
+
+def unescape(text):
+    def get_stash(m):
+        return m
+    return streams.PLACEHOLDER_RE.sub(get_stash, text)
+"""})
+    # self.serializer is an item of output_formats, whose items are written out: calling it calls one of them
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "core.py#Markdown.convert"} == {
+        "streams.py#to_html": ("registered", [12]), "streams.py#to_xhtml": ("registered", [12])}
+    # `.get(name)` of a module's dict of functions: what the dict holds (not `unrelated`, in no collection)
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "core.py#get_stream"} == {
+        "streams.py#get_stdin": ("registered", [17]), "streams.py#to_html": ("registered", [17])}
+    # `sub` of a module's variable (a compiled pattern) is no definition of the repository: a library function
+    # that calls what it is handed, like re.sub
+    assert calls[("core.py#unescape", "core.py#unescape.get_stash")][:2] == ("callback", [23])
+    assert "opener@17:unknown" not in res.unresolved.get("r:core.py#get_stream", [])
+
+
+def test_a_methods_first_parameter_is_its_object_whatever_its_name() -> None:
+    _, calls, res = _python("""\
+import typing as t
+
+
+class Context:
+    def invoke(__self, callback):
+        return __self.forward(callback)
+
+    def forward(self, callback):
+        return callback
+
+    @staticmethod
+    def build(first):
+        return first.forward(1)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def run(__self, other):
+        ctx = other.sub() if other else __self
+        with ctx:
+            return 1
+
+
+class Argument:
+    def attach(self):
+        return 2
+
+
+def forward(x):
+    return x
+
+
+def argument(cls: t.Optional[t.Type[Argument]] = None, **attrs):
+    def decorator(f):
+        return cls(f)
+    return decorator
+
+
+def option(**attrs):
+    option_class = attrs.pop("cls", None) or Argument
+    return option_class().attach()
+
+
+def entered(c: Context):
+    ctx = c
+    with ctx:
+        return 3
+""")
+    # `__self` is the Context (click's invoke/forward keep `self` free for keyword arguments)
+    assert calls[("Context.invoke", "Context.forward")][:2] == ("annotation", [6])
+    # a static method's first parameter is an ordinary one: unknown, and not the module's forward either
+    assert not any(k[0] == "Context.build" for k in calls)
+    assert res.unresolved["r:m.py#Context.build"] == ["first.forward@13:dynamic"]
+    # `ctx = __self` is what __self is; `other.sub()` is unknown, so ctx is too: no guess
+    assert not any(k[0] == "Context.run" for k in calls)
+    # a function's parameter named cls is a parameter (here annotated with the class to construct), and
+    # `attrs.pop("cls", None) or Argument` falls back to Argument: both construct one
+    assert calls[("argument.decorator", "Argument")][:2] == ("annotation", [38])
+    assert calls[("option", "Argument")][:2] == ("annotation", [44])
+    assert calls[("option", "Argument.attach")][:2] == ("annotation", [44])
+    # a variable assigned another name is what that name is
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "entered"} == {
+        "Context.__enter__": ("annotation", [49]), "Context.__exit__": ("annotation", [49])}
+
+
 def test_calling_a_class_object_constructs_it() -> None:
     _, calls, _ = _python("""\
 import typing as t

@@ -79,6 +79,12 @@
   value: (as_pattern
     alias: (as_pattern_target (identifier) @name))) @reference.binding
 
+; a collection written out with names in it (`binary_streams = {"stdin": get_binary_stdin, ...}`,
+; `self.handlers = [on_open, on_close]`): its items are those functions or objects (extract.py: add_registry)
+(assignment
+  left: [(identifier) (attribute)] @name
+  right: [(dictionary) (list) (tuple) (set)] @_items) @reference.registry
+
 ; `with ctx:` / `with self.lock as held:` / `with self.make_context(args) as ctx:`: the object's __enter__ and
 ; __exit__ run (for a call, on what it returns: the resolver reads the callee's return annotation)
 (with_item

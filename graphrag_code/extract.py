@@ -14,9 +14,10 @@ Captures (anything else makes the query file fail to load):
     @reference.dunder    a statement, operator or built-in function that calls a dunder method of @receiver: a
                          ``for`` loop's iterable (__iter__), ``in`` (__contains__), ``len()``, ``iter()``,
                          ``list()``... (@name: _BUILTIN_DUNDERS), a subscript (__getitem__, __setitem__,
-                         __delitem__)
+                         __delitem__), a call of a call's result (__call__: ``command(name)(f)``)
     @reference.registry  an assignment of a collection written out (@_items: a dict, list, tuple or set) to
                          @name: the names in it are items of that collection (``FileExtraction.inserts``)
+    @reference.returns   a ``return`` of a name (@name): a function defined in the returning one is what it returns
     @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
                          may be a function: the callee may call it
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
@@ -48,7 +49,7 @@ from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExt
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "inherits", "implements", "import",
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "returns", "inherits", "implements", "import",
                               "binding", "export"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
@@ -156,6 +157,7 @@ class _Builder:
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._module_vars: dict[str, set[str]] = defaultdict(set)
 
     # -- definitions ---------------------------------------------------------------------------------------
     def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
@@ -436,6 +438,16 @@ class _Builder:
             if left is not None and value is not None and value.type == "identifier":
                 self.result.inserts.append([caller, _text(left), f"var:{_text(value)}", key])
 
+    def add_returned(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`return decorator` in a function that defines `decorator`: it returns that function (``return_type``
+        ``def:decorator``, unless annotated), so calling what it returns calls it (``command(...)(f)``)."""
+        owner, name = self.enclosing(node.start_byte), _text(caps["name"][0])
+        defs = self.result.definitions
+        if owner is None or defs[owner].return_type or defs[owner].kind not in ("function", "method"):
+            return
+        if any(d.parent == owner and d.name == name and d.kind == "function" for d in defs):
+            defs[owner].return_type = f"def:{name}"
+
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`self.total` where `total` is a property of this file: reading it runs the getter."""
         name = _text(caps["name"][0])
@@ -471,7 +483,8 @@ class _Builder:
                      "delete_statement": ("__delitem__",)}.get(role, ("__getitem__",))
         else:
             names = {"for_statement": ("__iter__",), "for_in_clause": ("__iter__",), "comparison_operator": ("__contains__",),
-                     "call": _BUILTIN_DUNDERS.get(_text(caps["name"][0]) if "name" in caps else "", ())}[node.type]
+                     "call": _BUILTIN_DUNDERS.get(_text(caps["name"][0]), ()) if "name" in caps else ("__call__",)
+                     }[node.type]
         self._dunder_sites(node, caps["receiver"][0], names)
 
     def _dunder_sites(self, node: Node, obj: Node, names: tuple[str, ...]) -> None:
@@ -565,13 +578,18 @@ class _Builder:
     def _python_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Python, ``@reference.binding``: an assignment or a ``for`` target that may tell a receiver's class
         (resolve.receiver_class): a local variable of a function (``Definition.var_types``), an annotated name in
-        a class body or ``self.x`` in a method (``Definition.attr_types``). ``finish_bindings`` settles them."""
+        a class body or ``self.x`` in a method (``Definition.attr_types``), a module's variable
+        (``FileExtraction.module_vars``). ``finish_bindings`` settles them."""
         owner = self.enclosing(node.start_byte)
-        if owner is None:
-            return
-        d, name = self.result.definitions[owner], _text(caps["name"][0])
         ann = node.child_by_field_name("type") if node.type == "assignment" else None
         right = node.child_by_field_name("right")
+        if owner is None:
+            if node.type == "assignment" and "receiver" not in caps:
+                item = _annotated_type(_text(ann)) if ann is not None else None
+                value = f"class:{item}" if item else _value_of(right, False) if right is not None else ""
+                self._module_vars[_text(caps["name"][0])].add(value)
+            return
+        d, name = self.result.definitions[owner], _text(caps["name"][0])
         if "receiver" in caps:       # `self.x = ...` directly in a method (not in a function nested in it)
             if _text(caps["receiver"][0]) != "self" or d.kind != "method" or d.parent is None:
                 return
@@ -602,6 +620,7 @@ class _Builder:
         defs = self.result.definitions
         for i, seen in self._locals.items():
             defs[i].var_types = {n: "|".join(sorted(v)) for n, v in seen.items() if v and all(v)}
+        self.result.module_vars = {n: "|".join(sorted(v)) for n, v in self._module_vars.items() if v and all(v)}
         for i in set(self._attr_annotated) | set(self._attr_assigned):
             annotated, assigned = self._attr_annotated.get(i, {}), self._attr_assigned.get(i, {})
             types = {n: next(iter(v)) for n, v in annotated.items() if len(v) == 1}
@@ -698,6 +717,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_callback(node, caps)
         elif kind == "registry":
             builder.add_registry(node, caps)
+        elif kind == "returns":
+            builder.add_returned(node, caps)
         elif kind == "export":
             builder.result.default_export = _text(caps["name"][0])
         elif kind == "import":

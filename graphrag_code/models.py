@@ -122,10 +122,15 @@ class FileExtraction:
     # `handlers.append(h)`, `handlers = {"k": h}`): [caller index, the collection's last name, the object in extract._value_of's
     # notation or `var:<name>`, the name it is registered under or ""]
     inserts: list[list] = field(default_factory=list)
+    # Python: what each module-level variable is assigned, in extract._value_of's notation (`_default_text_stdout =
+    # _make_cached_stream_func(...)`: `call:_make_cached_stream_func`); one assigned anything unknown is left out
+    module_vars: dict[str, str] = field(default_factory=dict)
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
         calling = self._calling_a_parameter()
+        # a parameter named like a module's variable or an imported name shadows it (`def test(app)`)
+        outer = set(self.module_vars) | {i.alias or i.name or "" for i in self.imports}
         return {
             "defs": [[d.name, d.kind, d.qualified_name, d.parent, d.start_line, d.end_line]
                      for d in self.definitions],
@@ -137,16 +142,18 @@ class FileExtraction:
             "placeholders": [i for i, d in enumerate(self.definitions) if d.placeholder and d.kind == "method"],
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
             # a function's parameters when one names a class, when it is nested (its parameters may shadow), when
-            # it is a method (an unannotated one may take the annotation of the method it overrides) or when it
-            # calls one (what its callers hand it is what runs)
+            # it is a method (an unannotated one may take the annotation of the method it overrides), when it
+            # calls one (what its callers hand it is what runs) or when one shadows a name of the module
             "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
                 any(d.param_types.values()) or d.kind == "method" or i in calling or (
-                    d.parent is not None and self.definitions[d.parent].kind in ("function", "method")))],
+                    d.parent is not None and self.definitions[d.parent].kind in ("function", "method")) or
+                not outer.isdisjoint(d.param_types))],
             "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
             **({"default_export": self.default_export} if self.default_export else {}),
             **({"inserts": self.inserts} if self.inserts else {}),
+            **({"module_vars": self.module_vars} if self.module_vars else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)

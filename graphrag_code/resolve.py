@@ -42,6 +42,9 @@ CONFIDENCE = {
     "argument": 0.7,
     # an item of a collection nothing types, of a class whose objects are put into collections of that name
     "registered": 0.6,
+    # what a call returned, called (`command(...)(f)`, `_default_stdout()` for `_default_stdout = make(...)`): the
+    # function defined in the callee that it returns (`return decorator`)
+    "returned": 0.85,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -78,6 +81,7 @@ class FileFacts:
     narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
     inserts: list[list] = field(default_factory=list)    # [[caller, collection, value, key]] (FileExtraction.inserts)
     items_passed: list[list] = field(default_factory=list)   # [[call index, slot, "subattr:a.b"]] (CallSite)
+    module_vars: dict[str, str] = field(default_factory=dict)   # {variable: assigned value} (FileExtraction)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -251,6 +255,9 @@ class _Resolver:
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
+        # (path, local name) -> (path, name) of a module's variable imported by name (`from ._compat import
+        # _default_text_stdout`)
+        self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}
 
     # -- imports ------------------------------------------------------------------------------------------------
     def resolve_module(self, f: FileFacts, module: str) -> list[str]:
@@ -309,6 +316,9 @@ class _Resolver:
             elif name and f.language != "go":   # Go imports name packages, never symbols
                 hit = self._top_in(targets, name)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
+                held = [t for t in targets if name in self.files[t].module_vars] if not hit else []
+                if len(held) == 1:
+                    self.imported_vars[(f.path, alias or name)] = (held[0], name)
             else:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
@@ -468,7 +478,7 @@ class _Resolver:
             return "unresolved", "self-unknown"
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         bind = self.bindings[f.path].get(receiver) or self.bindings[f.path].get(head)
-        if bind and bind[0] == "module":
+        if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars:   # not a module's variable
             hit = self._top_in(bind[1], name) or self._reexport(bind[1], name)
             if hit:
                 return hit[0], hit[1], "module_attr"
@@ -507,6 +517,9 @@ class _Resolver:
         if not receiver.isidentifier() or caller is None or not LANGUAGES[f.language].self_names:
             return False
         found = self._declared(f, caller, receiver)
+        if found is None and (f.path, receiver) in self.imported_vars:     # `from .log import logger`: its module's
+            path, held = self.imported_vars[(f.path, receiver)]
+            f, found = self.files[path], (None, "var", self.files[path].module_vars[held])
         if found is None or not found[2]:
             return False
         scope, kind, value = found
@@ -593,10 +606,13 @@ class _Resolver:
             if name in local.get(scope, {}):
                 return scope, "var", local[scope][name]
             scope = f.defs[scope][3]
-        return None
+        return (None, "var", f.module_vars[name]) if name in f.module_vars else None
 
     def _name_class(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int] | None:
         found = self._declared(f, caller, name)
+        if found is None and (f.path, name) in self.imported_vars:     # a variable of the module it comes from
+            path, held = self.imported_vars[(f.path, name)]
+            return self._value_class(self.files[path], None, self.files[path].module_vars[held])
         if found is None:
             return None
         if found[1] == "var":
@@ -1046,6 +1062,34 @@ class _Resolver:
             self._call_edge(src, target, line, "registered")
         return bool(targets)
 
+    def _returned_function(self, f: FileFacts, caller: int | None, name: str | None,
+                           receiver: str | None) -> str | None:
+        """The function a call returned, called: ``_default_text_stdout()`` for a variable (here or imported)
+        assigned ``_make_cached_stream_func(...)``, ``command(...)(f)`` (a dunder ``__call__`` site whose receiver is
+        ``command()``), when the callee returns a function it defines (``return func``: ``returns`` ``def:func``)."""
+        called = _called_chain(receiver) if receiver else None
+        if called:
+            owner, value = f, f"call:{called}"
+        elif receiver is None and name:
+            found = self._declared(f, caller, name)
+            held = self.imported_vars.get((f.path, name)) if found is None else None
+            owner = self.files[held[0]] if held else f
+            value = (found[2] if found and found[1] == "var" else
+                     self.files[held[0]].module_vars[held[1]] if held else "")
+            caller = found[0] if found else None
+        else:
+            return None
+        kind, _, chain = value.partition(":")
+        if kind != "call":
+            return None
+        head, _, last = chain.rpartition(".")
+        hit = self.resolve_call(owner, caller, last, head or None)
+        returned = self.returns.get(hit[:2], "") if hit[0] != "unresolved" else ""
+        if not returned.startswith("def:"):
+            return None
+        g = self.files[hit[0]]
+        return next((g.ids[j] for j, d in enumerate(g.defs) if d[3] == hit[1] and d[0] == returned[4:]), None)
+
     def _extending_overrides(self) -> set[str]:
         """Methods that call the method they override (``super().c()``, ``Base.c(self)``): any call of their
         own name on a receiver other than the object itself."""
@@ -1246,6 +1290,10 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
+                if (implicit_of(call) == "dunder" and name == "__call__" or receiver is None) and \
+                        hit[0] == "unresolved" and (returned := self._returned_function(f, caller, name, receiver)):
+                    self._call_edge(src, returned, line, "returned")
+                    continue
                 if implicit_of(call):
                     self._implicit_call(src, implicit_of(call), answer, hit, name, line)
                     continue

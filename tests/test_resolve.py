@@ -1254,6 +1254,53 @@ def entered(c: Context):
         "Context.__enter__": ("annotation", [49]), "Context.__exit__": ("annotation", [49])}
 
 
+def test_calling_what_a_call_returned_reaches_the_function_it_returns_and_module_variables_are_typed() -> None:
+    calls, res = _python_files({"compat.py": """\
+def make_cached(src):
+    def func():
+        return src()
+    return func
+
+
+class Runner:
+    def run(self):
+        return 1
+
+
+default_stdout = make_cached(lambda: 1)
+runner = Runner()
+""", "decorators.py": """\
+from compat import default_stdout, runner
+
+
+def command(name=None):
+    def decorator(f):
+        return f
+    return decorator
+
+
+def group(f):
+    return command("x")(f)
+
+
+def echo():
+    runner.run()
+    return default_stdout()
+
+
+def shadowed(runner):
+    return runner.run()
+"""})
+    # command returns the decorator it defines: calling what command(...) returned calls it
+    assert calls[("decorators.py#group", "decorators.py#command.decorator")][:2] == ("returned", [11])
+    # a module's variable assigned such a call, imported and called; one assigned an instance is typed
+    assert calls[("decorators.py#echo", "compat.py#make_cached.func")][:2] == ("returned", [16])
+    assert calls[("decorators.py#echo", "compat.py#Runner.run")][:2] == ("annotation", [15])
+    assert "r:decorators.py#echo" not in res.unresolved
+    # a parameter named like the imported variable is not it: only a guess by its name (runner: Runner) is left
+    assert calls[("decorators.py#shadowed", "compat.py#Runner.run")][:2] == ("receiver_name", [20])
+
+
 def test_calling_a_class_object_constructs_it() -> None:
     _, calls, _ = _python("""\
 import typing as t

@@ -79,6 +79,15 @@
   value: (as_pattern
     alias: (as_pattern_target (identifier) @name))) @reference.binding
 
+; `return decorator` where decorator is a function defined in the one returning: calling what it returns calls
+; that function (extract.py: add_returned)
+(return_statement
+  (identifier) @name) @reference.returns
+
+; `command(name, cls)(f)`: a call of what a call returns (its __call__, or the function it returns)
+(call
+  function: (call) @receiver) @reference.dunder
+
 ; a collection written out with names in it (`binary_streams = {"stdin": get_binary_stdin, ...}`,
 ; `self.handlers = [on_open, on_close]`): its items are those functions or objects (extract.py: add_registry)
 (assignment

@@ -60,6 +60,7 @@ _MAX_SIGNATURE = 300
 _PROPERTY = re.compile(rb"@(?:functools\.)?(?:cached_)?property\s*$", re.M)   # a getter's decorator
 # statements that write an attribute rather than read it: the field holding the target (None: all of it)
 _WRITES = {"assignment": "left", "augmented_assignment": "left", "delete_statement": None}
+_YIELD = re.compile(rb"\byield\b")   # a generator (or a function with one nested: left untyped either way)
 _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n]*\bas\s+([A-Za-z_]\w*)\s*:")
 # methods that put an object into a collection (a list, a set, a deque, a registry of the repository's own)
 _INSERTS = frozenset({"append", "appendleft", "add", "insert", "register"})
@@ -158,6 +159,7 @@ class _Builder:
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._module_vars: dict[str, set[str]] = defaultdict(set)
+        self._returned: dict[int, set[str]] = defaultdict(set)      # function index -> values it returns
 
     # -- definitions ---------------------------------------------------------------------------------------
     def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
@@ -440,13 +442,18 @@ class _Builder:
 
     def add_returned(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`return decorator` in a function that defines `decorator`: it returns that function (``return_type``
-        ``def:decorator``, unless annotated), so calling what it returns calls it (``command(...)(f)``)."""
-        owner, name = self.enclosing(node.start_byte), _text(caps["name"][0])
+        ``def:decorator``, unless annotated), so calling what it returns calls it (``command(...)(f)``). Any other
+        value is kept for ``finish_bindings`` (``_value_of``'s notation; ``return None`` says nothing)."""
+        owner, value = self.enclosing(node.start_byte), caps["_value"][0]
         defs = self.result.definitions
-        if owner is None or defs[owner].return_type or defs[owner].kind not in ("function", "method"):
+        if owner is None or defs[owner].return_type.startswith(("def:", "value:")) or \
+                defs[owner].kind not in ("function", "method"):
             return
-        if any(d.parent == owner and d.name == name and d.kind == "function" for d in defs):
+        name = _text(value) if value.type == "identifier" else ""
+        if name and any(d.parent == owner and d.name == name and d.kind == "function" for d in defs):
             defs[owner].return_type = f"def:{name}"
+        elif value.type != "none":
+            self._returned[owner].add(_value_of(value, False))
 
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`self.total` where `total` is a property of this file: reading it runs the getter."""
@@ -621,6 +628,14 @@ class _Builder:
         for i, seen in self._locals.items():
             defs[i].var_types = {n: "|".join(sorted(v)) for n, v in seen.items() if v and all(v)}
         self.result.module_vars = {n: "|".join(sorted(v)) for n, v in self._module_vars.items() if v and all(v)}
+        for i, values in self._returned.items():
+            # an unannotated function returning values of one kind (`registry = util.Registry(); ...; return
+            # registry`): the resolver types a call of it by them, in the function's own scope; not a generator's
+            # or a coroutine's, whose call returns something else
+            d = defs[i]
+            if not d.return_type and values and all(values) and not d.signature.startswith("async ") and \
+                    not _YIELD.search(self.source, self._def_nodes[i].start_byte, self._def_nodes[i].end_byte):
+                d.return_type = "value:" + "|".join(sorted(values))
         for i in set(self._attr_annotated) | set(self._attr_assigned):
             annotated, assigned = self._attr_annotated.get(i, {}), self._attr_assigned.get(i, {})
             types = {n: next(iter(v)) for n, v in annotated.items() if len(v) == 1}

@@ -688,6 +688,8 @@ class _Resolver:
             if d[1] in _TYPE_KINDS:
                 return None if items else (hit[0], hit[1])        # a constructor
             rtype = self.returns.get((hit[0], hit[1]))
+            if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope
+                return None if items else self._value_class(self.files[hit[0]], hit[1], rtype[6:])
             return self._typed((hit[0], d[3], rtype), items) if rtype else None
         finally:
             self._typing_depth -= 1

@@ -241,7 +241,7 @@ APP = textwrap.dedent("""\
 
 
     def make():
-        return Store()
+        return Store() if os.sep else None
 
 
     def run(callback, key):
@@ -282,7 +282,8 @@ def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
     _demo(git_repo)
     plain = index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
-    # name-based: `box.get` has two candidates (unresolved); `callback` is the parameter, not the imported global
+    # name-based: `box.get` has two candidates (unresolved: names read no conditional expression, unlike a plain
+    # `return Store()`); `callback` is the parameter, not the imported global
     assert ("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get") not in before
     assert ("CALLS", "pkg/app.py#run", "pkg/store.py#callback") not in before
     assert plain.lsp is None
@@ -370,7 +371,7 @@ HELD = textwrap.dedent("""\
 
 
     def open_gate():
-        return Gate()
+        return Gate() if True else None
 
 
     def guarded():

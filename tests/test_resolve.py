@@ -1301,6 +1301,46 @@ def shadowed(runner):
     assert calls[("decorators.py#shadowed", "compat.py#Runner.run")][:2] == ("receiver_name", [20])
 
 
+def test_an_unannotated_function_returns_what_its_returns_say() -> None:
+    _, calls, res = _python("""\
+class Registry:
+    def __iter__(self):
+        return iter([])
+
+    def register(self, item):
+        return item
+
+
+def build(md):
+    registry = Registry()
+    registry.register(md)
+    if md is None:
+        return None
+    return registry
+
+
+def build_lazily(md):
+    yield Registry()
+
+
+async def build_later(md):
+    return Registry()
+
+
+def convert(md):
+    processors = build(md)
+    for p in processors:
+        p.run()
+    build_lazily(md).register(1)
+    return build_later(md).register(2)
+""")
+    # build returns its local registry (a Registry) or None: a call of it is a Registry, iterated here
+    assert calls[("convert", "Registry.__iter__")][:2] == ("annotation", [27])
+    # a generator's or a coroutine's call returns a generator or a coroutine, not what they yield or return:
+    # untyped, only the guess by the unique method name is left
+    assert calls[("convert", "Registry.register")][:2] == ("method_unique", [29, 30])
+
+
 def test_calling_a_class_object_constructs_it() -> None:
     _, calls, _ = _python("""\
 import typing as t

@@ -79,10 +79,11 @@
   value: (as_pattern
     alias: (as_pattern_target (identifier) @name))) @reference.binding
 
-; `return decorator` where decorator is a function defined in the one returning: calling what it returns calls
-; that function (extract.py: add_returned)
+; what a function returns: `return decorator` where decorator is a function defined in the one returning (calling
+; what it returns calls that function), or for an unannotated function what it returns (`return registry`,
+; `registry = util.Registry()`) (extract.py: add_returned)
 (return_statement
-  (identifier) @name) @reference.returns
+  (_) @_value) @reference.returns
 
 ; `command(name, cls)(f)`: a call of what a call returns (its __call__, or the function it returns)
 (call

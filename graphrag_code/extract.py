@@ -17,7 +17,8 @@ Captures (anything else makes the query file fail to load):
                          __delitem__), a call of a call's result (__call__: ``command(name)(f)``)
     @reference.registry  an assignment of a collection written out (@_items: a dict, list, tuple or set) to
                          @name: the names in it are items of that collection (``FileExtraction.inserts``)
-    @reference.returns   a ``return`` of a name (@name): a function defined in the returning one is what it returns
+    @reference.returns   a ``return`` of a value (@_value): a function defined in the returning one (calling what
+                         it returns calls that), or for an unannotated function, what it returns
     @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
                          may be a function: the callee may call it
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
@@ -49,8 +50,8 @@ from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExt
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "returns", "inherits", "implements", "import",
-                              "binding", "export"})
+_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "returns", "inherits",
+                              "implements", "import", "binding", "export"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",

@@ -47,7 +47,9 @@ class Definition:
     # Python, TypeScript classes: attributes that hold instances of one class (`self.type: ParamType`) -> class, or
     # `[]Name` for a collection of them (`params: t.List["Parameter"]`)
     attr_types: dict[str, str] = field(default_factory=dict)
-    # Python, TypeScript functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection, or ""
+    # Python, TypeScript functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection, or "";
+    # Python without an annotation: `def:name` for a function it defines and returns (`return decorator`), else
+    # `value:` and what its `return` statements return in extract._value_of's notation (`value:var:registry`)
     return_type: str = ""
     # Python, JavaScript, TypeScript functions: local variable -> what it is assigned (`call:self.make_parser`)
     var_types: dict[str, str] = field(default_factory=dict)
@@ -119,8 +121,8 @@ class FileExtraction:
     parse_status: str = "ok"   # ok | partial (syntax errors, recovered) | failed | text
     default_export: str = ""   # JavaScript/TypeScript: the name `module.exports = X` / `export default X` names
     # Python: objects put into a collection (`parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)`,
-    # `handlers.append(h)`, `handlers = {"k": h}`): [caller index, the collection's last name, the object in extract._value_of's
-    # notation or `var:<name>`, the name it is registered under or ""]
+    # `handlers.append(h)`, `handlers = {"k": h}`): [caller index, the collection's last name, the object in
+    # extract._value_of's notation or `var:<name>`, the name it is registered under or ""]
     inserts: list[list] = field(default_factory=list)
     # Python: what each module-level variable is assigned, in extract._value_of's notation (`_default_text_stdout =
     # _make_cached_stream_func(...)`: `call:_make_cached_stream_func`); one assigned anything unknown is left out

@@ -517,9 +517,8 @@ class _Resolver:
         if not receiver.isidentifier() or caller is None or not LANGUAGES[f.language].self_names:
             return False
         found = self._declared(f, caller, receiver)
-        if found is None and (f.path, receiver) in self.imported_vars:     # `from .log import logger`: its module's
-            path, held = self.imported_vars[(f.path, receiver)]
-            f, found = self.files[path], (None, "var", self.files[path].module_vars[held])
+        if found is None and (var := self._variable(f, caller, receiver)):   # `from .log import logger`
+            f, found = var[0], (var[1], "var", var[2])
         if found is None or not found[2]:
             return False
         scope, kind, value = found
@@ -610,15 +609,21 @@ class _Resolver:
 
     def _name_class(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int] | None:
         found = self._declared(f, caller, name)
-        if found is None and (f.path, name) in self.imported_vars:     # a variable of the module it comes from
-            path, held = self.imported_vars[(f.path, name)]
-            return self._value_class(self.files[path], None, self.files[path].module_vars[held])
-        if found is None:
-            return None
-        if found[1] == "var":
-            return self._value_class(f, found[0], found[2])
-        typed = self._declared_type(f, found, name)
-        return self._typed(typed, items=False) if typed else None
+        if found is not None and found[1] == "param":
+            typed = self._declared_type(f, found, name)
+            return self._typed(typed, items=False) if typed else None
+        var = self._variable(f, caller, name)
+        return self._value_class(*var) if var else None
+
+    def _variable(self, f: FileFacts, scope: int | None, name: str) -> tuple[FileFacts, int | None, str] | None:
+        """What the variable ``name`` seen from ``scope`` is assigned (``extract._value_of``'s notation), with the
+        file and the scope to read that in: a local or module variable (``_declared``), else a module's variable
+        imported by name (``from ._compat import _default_text_stdout``)."""
+        found = self._declared(f, scope, name)
+        if found is not None:
+            return (f, found[0], found[2]) if found[1] == "var" else None
+        held = self.imported_vars.get((f.path, name))
+        return (self.files[held[0]], None, self.files[held[0]].module_vars[held[1]]) if held else None
 
     def _declared_type(self, f: FileFacts, found: tuple[int, str, str], name: str) -> tuple[str, int | None, str] | None:
         """The type a binding of ``name`` (``_declared``) is annotated with, for ``_typed``: a parameter's (or the
@@ -1046,8 +1051,8 @@ class _Resolver:
         if not self.registered_functions:
             return False
         if receiver is None:
-            found = self._declared(f, caller, name)
-            value = found[2] if found and found[1] == "var" else ""
+            var = self._variable(f, caller, name)
+            value = var[2] if var else ""
         else:
             cls = self.receiver_class(f, caller, receiver)
             typed = self._attribute_type(*cls, name) if cls else None
@@ -1072,13 +1077,8 @@ class _Resolver:
         called = _called_chain(receiver) if receiver else None
         if called:
             owner, value = f, f"call:{called}"
-        elif receiver is None and name:
-            found = self._declared(f, caller, name)
-            held = self.imported_vars.get((f.path, name)) if found is None else None
-            owner = self.files[held[0]] if held else f
-            value = (found[2] if found and found[1] == "var" else
-                     self.files[held[0]].module_vars[held[1]] if held else "")
-            caller = found[0] if found else None
+        elif receiver is None and (var := self._variable(f, caller, name)):
+            owner, caller, value = var
         else:
             return None
         kind, _, chain = value.partition(":")

@@ -215,6 +215,13 @@ class Dump:
                 u = parse_unresolved(entry, None)
                 if u:
                     self.unresolved[(p["id"], u.line)].append((u.label, u.reason))
+        # other names a definition is called by (`res.set = res.header = function header() {}`: `set`)
+        self.aliases: dict[str, set[str]] = defaultdict(set)
+        for path, p in self.files.items():
+            facts = json.loads(p["facts"]) if p.get("facts") else {}
+            ids = self.ids(path, facts.get("defs") or []) if facts.get("aliases") else []
+            for i, alias in facts.get("aliases") or []:
+                self.aliases[ids[i]].add(alias.rsplit(".", 1)[-1])
         self.edges: dict[tuple[str, int], list[tuple[str, str, str]]] = defaultdict(list)
         for e in dump["edges"]:
             if e["type"] in ("CALLS", "CALLS_EXTERNAL"):
@@ -270,14 +277,16 @@ class Dump:
         same_line = [c for c in calls if c[0] == caller and c[3] == line]
         names_on_line = {c[1] for c in same_line}
         def matches(dst: str, n: str) -> bool:
-            return self.sym_name.get(dst) == n or dst.endswith(f"#{n}.constructor") or dst.endswith(f".{n}.constructor")
+            return self.sym_name.get(dst) == n or n in self.aliases.get(dst, ()) or \
+                dst.endswith(f"#{n}.constructor") or dst.endswith(f".{n}.constructor")
 
         out, by = [], {}
         for etype, dst, rb in self.edges.get((src, line), []):
             if etype != "CALLS":
                 continue
-            # ours when it is the only call of the caller on that line, when the target has the call's name,
-            # or when its name matches no call on the line (an alias): then every call there gets it
+            # ours when it is the only call of the caller on that line, when the target has the call's name (or
+            # is also assigned to that name), or when its name matches no call on the line (an alias the graph
+            # does not know): then every call there gets it
             if len(same_line) == 1 or matches(dst, name) or not any(matches(dst, n) for n in names_on_line):
                 sid = self.strip(dst)
                 if sid not in by:

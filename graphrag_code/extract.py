@@ -19,6 +19,8 @@ Captures (anything else makes the query file fail to load):
                          @name: the names in it are items of that collection (``FileExtraction.inserts``)
     @reference.returns   a ``return`` of a value (@_value): a function defined in the returning one (calling what
                          it returns calls that), or for an unannotated function, what it returns
+    @reference.alias     another name (@name) of the definition the statement makes (`res.set = res.header =
+                         function header() {}`): ``FileExtraction.aliases``
     @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
                          may be a function: the callee may call it
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
@@ -51,7 +53,7 @@ from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExt
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
 _REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "returns", "inherits",
-                              "implements", "import", "binding", "export"})
+                              "implements", "import", "binding", "export", "alias"})
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
@@ -426,6 +428,13 @@ class _Builder:
         if value.startswith(("var:", "class:", "call:")):
             self.result.inserts.append([caller, collection, value, key_text])
 
+    def add_alias(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`res.set = res.header = function header() {}`: the definition the statement makes (qualified by the
+        innermost target, `res.header`) is also reached as `res.set`."""
+        i = self.enclosing(node.start_byte)
+        if i is not None and self._def_nodes[i] == node:
+            self.result.aliases.append([i, " ".join(_text(caps["name"][0]).split())])
+
     def add_registry(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`binary_streams = {"stdin": get_binary_stdin, ...}`, `self.handlers = [on_open, on_close]`: each name
         written in the collection is an item of it (by its string key in a dict), like one put in by ``add``."""
@@ -735,6 +744,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_registry(node, caps)
         elif kind == "returns":
             builder.add_returned(node, caps)
+        elif kind == "alias":
+            builder.add_alias(node, caps)
         elif kind == "export":
             builder.result.default_export = _text(caps["name"][0])
         elif kind == "import":

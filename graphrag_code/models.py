@@ -127,6 +127,9 @@ class FileExtraction:
     # Python: what each module-level variable is assigned, in extract._value_of's notation (`_default_text_stdout =
     # _make_cached_stream_func(...)`: `call:_make_cached_stream_func`); one assigned anything unknown is left out
     module_vars: dict[str, str] = field(default_factory=dict)
+    # JavaScript/TypeScript: [definition index, another qualified name it is assigned to] (`res.set = res.header =
+    # function header() {}`: [index of res.header, "res.set"])
+    aliases: list[list] = field(default_factory=list)
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
@@ -156,6 +159,7 @@ class FileExtraction:
             **({"default_export": self.default_export} if self.default_export else {}),
             **({"inserts": self.inserts} if self.inserts else {}),
             **({"module_vars": self.module_vars} if self.module_vars else {}),
+            **({"aliases": self.aliases} if self.aliases else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)

@@ -82,6 +82,7 @@ class FileFacts:
     inserts: list[list] = field(default_factory=list)    # [[caller, collection, value, key]] (FileExtraction.inserts)
     items_passed: list[list] = field(default_factory=list)   # [[call index, slot, "subattr:a.b"]] (CallSite)
     module_vars: dict[str, str] = field(default_factory=dict)   # {variable: assigned value} (FileExtraction)
+    aliases: list[list] = field(default_factory=list)   # [[def index, other qualified name]] (FileExtraction)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -142,6 +143,8 @@ class _Index:
                     if kind == "method":
                         self.global_methods[name].append((path, i))
             self.top[path] = top
+            for i, alias in f.aliases:        # `res.set = res.header = function header() {}`
+                self.qualified[alias].append((path, i))
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
 
     def python_tails(self) -> dict[str, list[str]]:

@@ -178,6 +178,24 @@ def test_a_module_default_export_names_its_definition() -> None:
     assert calls[("use", "src/router.ts#Router.go")] == "annotation"
 
 
+def test_a_function_assigned_to_two_names_is_reached_by_either() -> None:
+    from graphrag_code.extract import extract
+
+    source = ("var res = {};\n"
+              "res.set = res.header = function header(field, val) {\n  return this;\n};\n"
+              "res.json = function json(obj) {\n  this.set('Content-Type', 'application/json');\n"
+              "  return this.header('X', obj);\n};\n")
+    ex = extract(source.encode(), "javascript")
+    # one definition, named by the innermost target; the outer one is its alias
+    assert [d.qualified_name for d in ex.definitions] == ["res.header", "res.json"]
+    assert ex.aliases == [[0, "res.set"]]
+    f = FileFacts("lib/response.js", "javascript", **ex.facts())
+    f.ids = symbol_ids("r", f.path, f.defs)
+    res = resolve("r", {f.path: f})
+    assert res.edges[("CALLS", "r:lib/response.js#res.json", "r:lib/response.js#res.header")]["lines"] == [6, 7]
+    assert "r:lib/response.js#res.json" not in res.unresolved
+
+
 def test_an_interface_is_never_the_callee() -> None:
     # EmptyError.ts: `export interface EmptyError extends Error {}` and `export const EmptyError = createErrorClass(...)`
     # (the const, what `new EmptyError()` constructs, is no indexed definition)

@@ -41,6 +41,14 @@
              (member_expression object: [(identifier) (member_expression)])] @name
       right: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
 
+; `res.set = res.header = function header() {}`: the function, named by the innermost left-hand side, is `res.set`
+; too (extract.py: add_alias)
+(expression_statement
+  (assignment_expression
+    left: (member_expression object: [(identifier) (member_expression)]) @name
+    right: (assignment_expression
+      right: [(arrow_function) (function_expression) (generator_function)]))) @reference.alias
+
 ; ---------------------------------------------------------------------------------------------------
 ; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
 

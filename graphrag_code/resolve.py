@@ -510,13 +510,14 @@ class _Resolver:
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
 
-    def _foreign(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
+    def _foreign(self, f: FileFacts, caller: int | None, receiver: str, depth: int = 0) -> bool:
         """Whether a receiver named by one name is declared of a type that is not the repository's, so that a
         method of the repository is no guess for it: a parameter annotated with a class no definition of the
         repository is (``elem: etree.Element``), a variable assigned what a call into an external module returns
-        (``div = etree.SubElement(parent, "div")``) or an instance of an external class. On Markdown 3.7 this removed 11
-        of the 16 testable guesses that never ran (`el.set()`: the repository's only `set` is `State.set`) and
-        none that ran (eval/callgraph_oracle.py)."""
+        (``div = etree.SubElement(parent, "div")``) or an instance of an external class, or what a method of such
+        an object yields (``for el in doc.iter()``, ``doc: etree.Element``), its attributes; a variable assigned
+        several values when each of them is. On Markdown 3.7 this removed 11 of the 16 testable guesses that never ran
+        (`el.set()`: the repository's only `set` is `State.set`) and none that ran (eval/callgraph_oracle.py)."""
         if not receiver.isidentifier() or caller is None or not LANGUAGES[f.language].self_names:
             return False
         found = self._declared(f, caller, receiver)
@@ -527,13 +528,24 @@ class _Resolver:
         scope, kind, value = found
         if kind == "param":
             return self._type_named(f, scope, value.removeprefix("[]")) is None
-        if "|" in value:
-            return False
+        # assigned several values, each of them (`c = copy(md)` beside `c = MultiDict()` is the repository's)
+        return all(self._foreign_value(f, scope, one, depth) for one in value.split("|"))
+
+    def _foreign_value(self, f: FileFacts, scope: int | None, value: str, depth: int) -> bool:
+        """``_foreign`` of one value a variable is assigned (``extract._value_of``'s notation)."""
         what, _, chain = value.partition(":")
+        items, what, head = what.startswith("iter"), what.removeprefix("iter"), chain.split(".")[0]
         if what == "class":
             return self._type_named(f, scope, chain) is None
-        bind = self.bindings[f.path].get(chain.split(".")[0]) if what == "call" else None
-        return bool(bind) and bind[0] == "external"
+        if what not in ("call", "attr", "var") or head in LANGUAGES[f.language].self_names:
+            return False
+        bind = self.bindings[f.path].get(head)
+        if bind and bind[0] == "external":
+            return True                   # `etree.SubElement(...)`
+        # `for el in doc.iter()`, `doc.text`, `el = doc` for a foreign `doc`; not what a method of one returns,
+        # which may be the repository's (`ctx.ensure_object(ScriptInfo)`)
+        return depth < 2 and (what in ("var", "attr") or items and "." in chain) and \
+            self._foreign(f, scope, head, depth + 1)
 
     def _narrowed_call(self, f: FileFacts, caller: int | None, name: str, value: str) -> tuple | None:
         """``x.m()`` where the code around the call says what class ``x`` is (``CallSite.narrowed``); none of the

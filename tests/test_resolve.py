@@ -90,11 +90,21 @@ def build(parent, elem: etree.Element):
     elem.set("id", "y")
     other = make()
     other.set("z")
+    for child in elem.iter():
+        child.set("w")
+    alias = elem
+    alias.set("v")
+    mixed = other
+    if parent:
+        mixed = etree.SubElement(parent, "p")
+    mixed.set("u")
 """)
-    # what an external module's call returned, and a parameter annotated with a class that is not the
-    # repository's, are no State; an unknown value keeps the guess by the repository's only `set`
-    assert {k: v[:2] for k, v in calls.items()} == {("build", "State.set"): ("method_unique", [14])}
-    assert {"div.set@11:dynamic:foreign-receiver", "elem.set@12:dynamic:foreign-receiver"} <= \
+    # what an external module's call returned, a parameter annotated with a class that is not the repository's,
+    # what such an object yields and another name for it are no State; an unknown value, or one of two values
+    # only one of which is foreign, keeps the guess by the repository's only `set`
+    assert {k: v[:2] for k, v in calls.items()} == {("build", "State.set"): ("method_unique", [14, 22])}
+    assert {"div.set@11:dynamic:foreign-receiver", "elem.set@12:dynamic:foreign-receiver",
+            "child.set@16:dynamic:foreign-receiver", "alias.set@18:dynamic:foreign-receiver"} <= \
         set(res.unresolved["r:m.py#build"])
 
 

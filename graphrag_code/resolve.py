@@ -415,6 +415,17 @@ class _Resolver:
             return None
         return next((hit for base in self._bases(path, cls) if (hit := find(*base, depth + 1))), None)
 
+    def _external_base(self, path: str, cls: int, depth: int = 0) -> bool:
+        """Whether class ``cls`` or one of its bases in the repository has a base no definition answers (a
+        library's class; `object` aside)."""
+        f = self.files[path]
+        declared = [b for owner, b, _rel, _line in f.bases if owner == cls and b not in ("object", "Generic")]
+        found = list(self._bases(path, cls))
+        if len(found) < len(declared):
+            return True
+        return depth < _MAX_BASE_DEPTH and any(self._external_base(p, c, depth + 1) for p, c in found
+                                               if (p, c) != (path, cls))
+
     def _bases(self, path: str, cls: int):
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
         f = self.files[path]
@@ -498,6 +509,11 @@ class _Resolver:
         hit = self._annotated_receiver(f, caller, receiver, name) or self._called_instance(f, caller, receiver, name)
         if hit:
             return hit[0], hit[1], "annotation"
+        cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
+        if cls is not None and self._external_base(*cls):
+            # a class of the repository that lacks the method but has a base outside it (`SessionMixin(
+            # MutableMapping)`: `session.get`): the base's method, no guess by name
+            return "unresolved", "dynamic:external-base"
         hit = self._named_after_type(f, receiver, name)
         if hit:
             return hit[0], hit[1], "receiver_name"

@@ -188,6 +188,35 @@ def test_a_module_default_export_names_its_definition() -> None:
     assert calls[("use", "src/router.ts#Router.go")] == "annotation"
 
 
+def test_a_method_a_typed_receivers_class_gets_from_a_library_base_is_no_guess() -> None:
+    _, calls, res = _python("""\
+from collections.abc import MutableMapping
+
+
+class SessionMixin(MutableMapping):
+    def touch(self):
+        return 1
+
+
+class Session:
+    def get(self, url):
+        return url
+
+
+def flash(session: SessionMixin):
+    session.touch()
+    return session.get("_flashes")
+
+
+def fetch(session: Session):
+    return session.get("/")
+""")
+    # SessionMixin's `get` is MutableMapping's, not Session.get, which a receiver named `session` would guess
+    assert {k[1]: v[:2] for k, v in calls.items() if k[0] == "flash"} == {"SessionMixin.touch": ("annotation", [15])}
+    assert "session.get@16:dynamic:external-base" in res.unresolved["r:m.py#flash"]
+    assert calls[("fetch", "Session.get")][:2] == ("annotation", [20])
+
+
 def test_a_function_assigned_to_two_names_is_reached_by_either() -> None:
     from graphrag_code.extract import extract
 

@@ -52,8 +52,11 @@ from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExt
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
-_REFERENCE_KINDS = frozenset({"call", "read", "with", "dunder", "callback", "registry", "returns", "inherits",
-                              "implements", "import", "binding", "export", "alias"})
+# @reference.<kind> -> the _Builder method that takes it; the two base kinds go to add_base
+_REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with", "dunder": "add_dunder",
+                       "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
+                       "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding"}
+_REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
@@ -424,9 +427,12 @@ class _Builder:
         item = positional[index]
         value = f"var:{_text(item)}" if item.type == "identifier" else _value_of(item, False)
         key = positional[1] if method == "register" and len(positional) > 1 else None   # register(obj, 'name', ...)
-        key_text = _text(key)[1:-1] if key is not None and key.type == "string" and len(_text(key)) >= 2 else ""
         if value.startswith(("var:", "class:", "call:")):
-            self.result.inserts.append([caller, collection, value, key_text])
+            self.result.inserts.append([caller, collection, value, _string_text(key)])
+
+    def add_export(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`module.exports = Layer`, `export default Router`: the file's default export."""
+        self.result.default_export = _text(caps["name"][0])
 
     def add_alias(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`res.set = res.header = function header() {}`: the definition the statement makes (qualified by the
@@ -441,13 +447,14 @@ class _Builder:
         left = caps["name"][0]
         if left.type == "attribute":
             left = left.child_by_field_name("attribute")
+        if left is None:
+            return
         caller = self.enclosing(node.start_byte)
         for item in caps["_items"][0].named_children:
             key, value = "", item
             if item.type == "pair":
-                written, value = item.child_by_field_name("key"), item.child_by_field_name("value")
-                key = _text(written)[1:-1] if written is not None and written.type == "string" else ""
-            if left is not None and value is not None and value.type == "identifier":
+                key, value = _string_text(item.child_by_field_name("key")), item.child_by_field_name("value")
+            if value is not None and value.type == "identifier":
                 self.result.inserts.append([caller, _text(left), f"var:{_text(value)}", key])
 
     def add_returned(self, node: Node, caps: dict[str, list[Node]]) -> None:
@@ -730,28 +737,8 @@ def extract(source: bytes, language: str) -> FileExtraction:
         (defs if head == "definition" else refs).append((kind, caps[main][0], caps))
     builder.add_definitions([m for m in defs if "name" in m[2]])
     for kind, node, caps in refs:
-        if kind == "call":
-            builder.add_call(node, caps)
-        elif kind == "read":
-            builder.add_read(node, caps)
-        elif kind == "with":
-            builder.add_with(node, caps)
-        elif kind == "dunder":
-            builder.add_dunder(node, caps)
-        elif kind == "callback":
-            builder.add_callback(node, caps)
-        elif kind == "registry":
-            builder.add_registry(node, caps)
-        elif kind == "returns":
-            builder.add_returned(node, caps)
-        elif kind == "alias":
-            builder.add_alias(node, caps)
-        elif kind == "export":
-            builder.result.default_export = _text(caps["name"][0])
-        elif kind == "import":
-            builder.add_import(node, caps)
-        elif kind == "binding":
-            builder.add_binding(node, caps)
+        if kind in _REFERENCE_HANDLERS:
+            getattr(builder, _REFERENCE_HANDLERS[kind])(node, caps)
         else:
             builder.add_base(kind.upper(), node, caps)
     builder.finish_bindings()
@@ -1075,6 +1062,11 @@ def _arguments(call: Node) -> list[tuple[int | str, Node]]:
         elif arg.type != "comment":
             out.append((sum(isinstance(slot, int) for slot, _ in out), arg))
     return out
+
+
+def _string_text(node: Node | None) -> str:
+    """``foo`` for the string literal ``'foo'`` / ``"foo"`` (a registry's key), "" for anything else."""
+    return _text(node)[1:-1] if node is not None and node.type == "string" else ""
 
 
 def _indexed(node: Node | None) -> str:

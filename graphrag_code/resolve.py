@@ -261,6 +261,7 @@ class _Resolver:
         # (path, local name) -> (path, name) of a module's variable imported by name (`from ._compat import
         # _default_text_stdout`)
         self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}
+        self._external: dict[tuple[str, int], bool] = {}     # (path, class) -> _external_base
 
     # -- imports ------------------------------------------------------------------------------------------------
     def resolve_module(self, f: FileFacts, module: str) -> list[str]:
@@ -415,15 +416,20 @@ class _Resolver:
             return None
         return next((hit for base in self._bases(path, cls) if (hit := find(*base, depth + 1))), None)
 
-    def _external_base(self, path: str, cls: int, depth: int = 0) -> bool:
+    def _external_base(self, path: str, cls: int) -> bool:
         """Whether class ``cls`` or one of its bases in the repository has a base no definition answers (a
-        library's class; `object` aside)."""
+        library's class; `object` aside); worked out once per class (every call on its objects may ask)."""
+        if (path, cls) not in self._external:
+            self._external[(path, cls)] = self._has_external_base(path, cls)
+        return self._external[(path, cls)]
+
+    def _has_external_base(self, path: str, cls: int, depth: int = 0) -> bool:
         f = self.files[path]
         declared = [b for owner, b, _rel, _line in f.bases if owner == cls and b not in ("object", "Generic")]
         found = list(self._bases(path, cls))
         if len(found) < len(declared):
             return True
-        return depth < _MAX_BASE_DEPTH and any(self._external_base(p, c, depth + 1) for p, c in found
+        return depth < _MAX_BASE_DEPTH and any(self._has_external_base(p, c, depth + 1) for p, c in found
                                                if (p, c) != (path, cls))
 
     def _bases(self, path: str, cls: int):
@@ -908,9 +914,7 @@ class _Resolver:
             return True
         if kind == "var" and hit[0] != "unresolved" and hit[2] == "annotation":
             return False              # a variable of an annotated class (`self.type(...)`): its __call__
-        if kind == "var" and hit[0] == "unresolved" and (
-                self._registered_call(f, caller, receiver, src, name, line) or
-                self._registered_function_call(f, caller, receiver, src, name, line)):
+        if kind == "var" and hit[0] == "unresolved" and self._registry_call(f, caller, receiver, src, name, line):
             return True               # a variable the server cannot infer, holding an item of a registry
         if kind == "var":
             self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
@@ -1057,6 +1061,13 @@ class _Resolver:
                 parameter = self._parameter_at(callee, slot)
                 if parameter:
                     self.passed_items[(callee, parameter)].add(value.partition(":")[2])
+
+    def _registry_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
+                       line: int) -> bool:
+        """A call on, or of, an item of a collection nothing types: ``_registered_call`` (a method of the objects
+        put into it) or ``_registered_function_call`` (a function written into it). False when neither."""
+        return self._registered_call(f, caller, receiver, src, name, line) or \
+            self._registered_function_call(f, caller, receiver, src, name, line)
 
     def _registered_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                          line: int) -> bool:
@@ -1323,7 +1334,7 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
-                if (implicit_of(call) == "dunder" and name == "__call__" or receiver is None) and \
+                if ((implicit_of(call) == "dunder" and name == "__call__") or receiver is None) and \
                         hit[0] == "unresolved" and (returned := self._returned_function(f, caller, name, receiver)):
                     self._call_edge(src, returned, line, "returned")
                     continue
@@ -1338,8 +1349,7 @@ class _Resolver:
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
                 if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
-                        (self._registered_call(f, caller, receiver, src, name, line) or
-                         self._registered_function_call(f, caller, receiver, src, name, line)):
+                        self._registry_call(f, caller, receiver, src, name, line):
                     continue
                 if hit[0] == "unresolved":
                     if not self._missing_member(f, caller, receiver, src, name, line, subclasses):

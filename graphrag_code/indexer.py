@@ -258,14 +258,19 @@ class _Run:
         facts = FileFacts(path, f.language, ids=ids, **facts_dict)
         return _Staged(rows, facts, len(ex.definitions), len(ex.chunks), warnings)
 
-    def report(self, started: float) -> None:
-        """Fill the summary's skips, secrets, live counts and total time (every run ends here)."""
+    def report(self, started: float, counts: dict | None = None) -> None:
+        """Fill the summary's skips, secrets, live counts (counted in the graph unless given) and total time
+        (every run ends here)."""
         s = self.summary
         s.skipped = {k: sorted(v) for k, v in sorted(self.skipped.items())}
         s.secrets = dict(self.secret_counts)
-        counts = self.graph.run("repo_counts", repo=self.repo)[0]
+        if counts is None:
+            row = self.graph.run("repo_counts", repo=self.repo)[0]
+            counts = {"symbols": row["symbols"], "chunks": row["chunks"], "edges": dict(row["edge_pairs"]),
+                      "unresolved_calls": self.graph.run("unresolved_total", repo=self.repo)[0]["total"]}
         s.symbols, s.chunks = counts["symbols"], counts["chunks"]
-        s.edges = dict(sorted((t, n) for t, n in counts["edge_pairs"]))
+        s.edges = dict(sorted(counts["edges"].items()))
+        s.unresolved_calls = counts["unresolved_calls"]
         s.seconds = round(time.perf_counter() - started, 3)
 
     # -- resolution and swap ------------------------------------------------------------------------------------
@@ -277,20 +282,29 @@ class _Run:
                 self.facts[row["path"]] = FileFacts(row["path"], row["language"], **facts, lsp=lsp,
                                                     ids=symbol_ids(self.repo, row["path"], facts["defs"]))
 
-    def swap(self, touched: set[str], resolution: Resolution, props: dict,
-             lsp_rows: list[dict] | None = None) -> tuple[int, int]:
-        """The one transaction that replaces the live snapshot."""
-        existing = {(r["type"], r["src"], r["dst"]): _norm(r["props"]) for r in self.graph.run("edges_existing", repo=self.repo)}
-        alive = {k: v for k, v in existing.items() if not (_path_of(k[1], self.repo) in touched
-                                                            or _path_of(k[2], self.repo) in touched)}
+    def swap(self, touched: set[str], resolution: Resolution, props: dict, live_digests: dict[str, str | None],
+             lsp_rows: list[dict] | None = None) -> tuple[int, int, dict]:
+        """The one transaction that replaces the live snapshot; returns the edges created and deleted and the
+        new snapshot's counts, which are stored on the repository with it.
+
+        Only files whose edge digest changed are read back and diffed: a live file with the same digest keeps
+        its edges, except those into ``touched`` files, which went with their nodes and are made again."""
         new = {k: _norm(v) for k, v in resolution.edges.items()}
+        owner = self._owners()
+        digests = _edge_digests(self.repo, owner, new, resolution.unresolved)
+        clean = {p for p, d in digests.items() if p not in touched and live_digests.get(p, "") == d}
+        stale = sorted(p for p in live_digests if p in digests and p not in touched and p not in clean)
+        existing, old_unresolved = self._existing(stale)
+        alive = {k: v for k, v in existing.items() if owner.get(k[2], _path_of(k[2], self.repo)) not in touched}
         deletes = [k for k, v in alive.items() if new.get(k) != v]
-        creates = [k for k, v in new.items() if alive.get(k) != v]
-        old_unresolved = {r["id"]: r["calls"] for r in self.graph.run("unresolved_existing", repo=self.repo)}
-        updates = [{"id": i, "calls": c} for i, c in resolution.unresolved.items()
-                   if _path_of(i, self.repo) in touched or old_unresolved.get(i) != c]
-        updates += [{"id": i, "calls": []} for i in old_unresolved
-                    if i not in resolution.unresolved and _path_of(i, self.repo) not in touched]
+        # a clean file's edges stand but for those into touched files; a stale one's are diffed; a touched or
+        # new file has none left
+        creates = [k for k, v in new.items() if (owner.get(k[2]) in touched if owner.get(k[1]) in clean
+                                                 else alive.get(k) != v)]
+        updates = [{"id": i, "calls": c} for i, c in resolution.unresolved.items() if owner.get(i) not in clean
+                   and (owner.get(i) in touched or old_unresolved.get(i) != c)]
+        updates += [{"id": i, "calls": []} for i in old_unresolved if i not in resolution.unresolved]
+        digest_rows = [{"id": file_id(self.repo, p), "digest": d} for p, d in sorted(digests.items()) if p not in clean]
         with self.graph.transaction() as tx:
             if touched:
                 tx.run("delete_files", repo=self.repo, paths=sorted(touched))
@@ -303,8 +317,32 @@ class _Run:
             self._edges(tx, "create", creates, new)
             for start in range(0, len(updates), _EDGE_BATCH):
                 tx.run("unresolved_set", rows=updates[start:start + _EDGE_BATCH])
-            tx.run("repo_finish", repo=self.repo, props=props)
-        return len(creates), len(deletes)
+            for start in range(0, len(digest_rows), _EDGE_BATCH):
+                tx.run("file_digests_set", rows=digest_rows[start:start + _EDGE_BATCH])
+            row = tx.run("repo_counts", repo=self.repo)[0]
+            counts = {"symbols": row["symbols"], "chunks": row["chunks"], "edges": dict(sorted(row["edge_pairs"])),
+                      "unresolved_calls": sum(len(v) for v in resolution.unresolved.values())}
+            tx.run("repo_finish", repo=self.repo, props={**props, **counts, "edges": json.dumps(counts["edges"])})
+        return len(creates), len(deletes), counts
+
+    def _owners(self) -> dict[str, str]:
+        """The file path of every file and symbol id of the new snapshot."""
+        owner = {}
+        for path, facts in self.facts.items():
+            owner[file_id(self.repo, path)] = path
+            owner.update(dict.fromkeys(facts.ids, path))
+        return owner
+
+    def _existing(self, paths: list[str]) -> tuple[dict, dict]:
+        """The live edges and unresolved call lists leaving the files and symbols of ``paths``."""
+        edges, unresolved = {}, {}
+        for start in range(0, len(paths), _FACTS_BATCH):
+            part = paths[start:start + _FACTS_BATCH]
+            for r in self.graph.run("edges_of_files", repo=self.repo, paths=part):
+                edges[(r["type"], r["src"], r["dst"])] = _norm(r["props"])
+            for r in self.graph.run("unresolved_of_files", repo=self.repo, paths=part):
+                unresolved[r["id"]] = r["calls"]
+        return edges, unresolved
 
     @staticmethod
     def _edges(tx: Tx, action: str, keys: list[tuple[str, str, str]], props: dict) -> None:
@@ -318,6 +356,26 @@ class _Run:
             rows = by_type.get(etype, [])
             for start in range(0, len(rows), _EDGE_BATCH):
                 tx.run(f"edges_{etype.lower()}_{action}", rows=rows[start:start + _EDGE_BATCH])
+
+
+def _edge_digests(repo: str, owner: dict[str, str], edges: dict[tuple[str, str, str], dict],
+                  unresolved: dict[str, list[str]]) -> dict[str, str]:
+    """Per file path, a hash of the edges and unresolved call sites leaving its file and symbols (every path of
+    ``owner`` gets one, also when nothing leaves it). Ids enter it without the repository's name, so that a
+    repository indexed under another name has the same digests."""
+    prefix = repo + ":"
+
+    def rel(node_id: str) -> str:
+        return node_id[len(prefix):] if node_id.startswith(prefix) else node_id
+
+    parts: dict[str, list[str]] = defaultdict(list)
+    for (etype, src, dst), props in edges.items():
+        parts[owner.get(src, "")].append(json.dumps([etype, rel(src), rel(dst), props], sort_keys=True,
+                                                    separators=(",", ":")))
+    for node, calls in unresolved.items():
+        parts[owner.get(node, "")].append(json.dumps(["?", rel(node), calls], separators=(",", ":")))
+    return {path: hashlib.sha1("\n".join(sorted(parts.get(path, ()))).encode("utf-8")).hexdigest()
+            for path in set(owner.values())}
 
 
 def _norm(props: dict) -> dict:
@@ -362,7 +420,8 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
         pass
     run._lap("prepare")
 
-    live = {r["path"]: (r["blob"], r["extractor_version"]) for r in graph.run("live_files", repo=repo)}
+    live_rows = graph.run("live_files", repo=repo)
+    live = {r["path"]: (r["blob"], r["extractor_version"]) for r in live_rows}
     current = {f.path: f for f in snap.files}
     extractor = extractor_key(settings)
     changed = [f for f in snap.files if live.get(f.path) != (f.blob, extractor)]
@@ -381,11 +440,11 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     if nothing and not settings.lsp_languages and same_mode:
         # the same files with the same blobs: resolution is a pure function of them, so the edges stand;
         # only the repository's commit moves
-        return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
+        return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started, previous)
     run.load_facts(unchanged)
     lsp_rows = _lsp_stage(run, root, snap, kept, touched)
     if nothing and not lsp_rows and same_mode:
-        return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started)
+        return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started, previous)
     resolution = resolve(repo, run.facts, use_lsp=bool(settings.lsp_languages))
     run._lap("resolve")
 
@@ -393,17 +452,16 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     props["lsp_mode"] = lsp_mode
     props["lsp"] = ", ".join(f"{g}: {r['server']}" for g, r in run.summary.lsp["groups"].items() if r["asked"]) \
         if run.summary.lsp else None
-    created, removed = run.swap(touched, resolution, props, lsp_rows)
+    created, removed, counts = run.swap(touched, resolution, props, {r["path"]: r["edges_digest"] for r in live_rows},
+                                lsp_rows)
     run._lap("swap")
     s = run.summary
     s.files_unchanged, s.files_deleted = len(unchanged), len(deleted)
     s.files_indexed = len(kept) + len(unchanged)
     s.edges_created, s.edges_deleted = created, removed
     s.resolution = dict(sorted(resolution.stats.items()))
-    s.unresolved_calls = sum(len(v) for v in resolution.unresolved.values())
-    run.report(started)
-    graph.run("repo_finish", repo=repo, props={"symbols": s.symbols, "chunks": s.chunks,
-                                                "edges": json.dumps(s.edges), "seconds": s.seconds})
+    run.report(started, counts)
+    graph.run("repo_finish", repo=repo, props={"seconds": s.seconds})
     return s
 
 
@@ -447,14 +505,19 @@ def _repo_props(snap: "discovery.Snapshot", settings: IndexSettings, extractor: 
 
 
 def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: IndexSettings, extractor: str,
-                 files: int, started: float) -> IndexSummary:
-    """Nothing indexed changed: move the commit, report the live counts."""
+                 files: int, started: float, previous: list[dict]) -> IndexSummary:
+    """Nothing indexed changed: move the commit, report the live counts (those the last swap stored with the
+    snapshot, or counted when an older version indexed it)."""
     graph.run("repo_finish", repo=run.repo, props=_repo_props(snap, settings, extractor, files))
     s = run.summary
     s.files_unchanged = s.files_indexed = files
-    s.unresolved_calls = sum(len(r["calls"]) for r in graph.run("unresolved_existing", repo=run.repo))
+    stored = previous[0]["repo"] if previous else {}
+    counts = None
+    if all(stored.get(k) is not None for k in ("symbols", "chunks", "edges", "unresolved_calls")):
+        counts = {"symbols": stored["symbols"], "chunks": stored["chunks"], "edges": json.loads(stored["edges"]),
+                  "unresolved_calls": stored["unresolved_calls"]}
     run._lap("noop")
-    run.report(started)
+    run.report(started, counts)
     return s
 
 

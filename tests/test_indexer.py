@@ -249,6 +249,58 @@ def test_incremental_index_equals_full_index(graph: Graph, git_repo, tmp_path: P
         delete_repository(graph, full)
 
 
+DIGEST_V1 = {
+    "a/caller.py": "def use(x):\n    return x.frobnicate()\n",
+    "a/widget.py": "class Widget:\n    def frobnicate(self):\n        return 1\n",
+    "a/other.py": "def lone():\n    return 2\n",
+    "a/user.py": "from .other import lone\n\n\ndef f():\n    return lone()\n",
+}
+
+
+def test_a_change_rereads_only_files_whose_edges_changed_and_equals_a_full_index(graph: Graph, git_repo) -> None:
+    """An unchanged file whose edges a change elsewhere alters (caller.py: a second `frobnicate` appears) is
+    diffed; an unchanged file whose edges stand (user.py) is not read back, but its edge into an edited file
+    (other.py) is made again; the result equals a full index."""
+    import uuid
+    from graphrag_code.db import Recorder
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in DIGEST_V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    inc, full = f"test-dig-{uuid.uuid4().hex[:8]}", f"test-digfull-{uuid.uuid4().hex[:8]}"
+    try:
+        index_repository(graph, git_repo.root, name=inc)
+        before = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
+        assert (f"{inc}:a/caller.py#use", f"{inc}:a/widget.py#Widget.frobnicate") in before
+        assert (f"{inc}:a/user.py#f", f"{inc}:a/other.py#lone") in before
+        digests = {r["path"]: r["edges_digest"] for r in graph.run("live_files", repo=inc)}
+        assert all(digests.values()) and digests["a/caller.py"] != digests["a/user.py"]
+        assert digests["a/widget.py"] == digests["a/other.py"]      # nothing leaves either
+
+        git_repo.write("a/gadget.py", "class Gadget:\n    def frobnicate(self):\n        return 2\n")
+        git_repo.write("a/other.py", "def lone():\n    return 3\n")
+        git_repo.commit("v2")
+        recorder = Recorder()
+        with graph.trace(recorder):
+            second = index_repository(graph, git_repo.root, name=inc)
+        read_back = [p for e in recorder.events if e.name in ("edges_of_files", "unresolved_of_files")
+                     for p in e.params["paths"]]
+        assert sorted(set(read_back)) == ["a/caller.py"]
+        assert second.edges_deleted >= 1        # use -> Widget.frobnicate is no longer the one candidate
+        after = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
+        assert (f"{inc}:a/user.py#f", f"{inc}:a/other.py#lone") in after
+        assert {r["path"]: r["edges_digest"] for r in graph.run("live_files", repo=inc)}["a/user.py"] == \
+            digests["a/user.py"]
+
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
+        assert graph.run("repo_get", repo=inc)[0]["repo"]["unresolved_calls"] == second.unresolved_calls
+    finally:
+        delete_repository(graph, inc)
+        delete_repository(graph, full)
+
+
 # -- crash safety --------------------------------------------------------------------------------------------
 def _index_in_subprocess(root: Path, name: str, crash_at: str | None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"}
@@ -293,11 +345,24 @@ def test_unchanged_files_on_a_new_commit_move_only_the_commit(graph: Graph, git_
     first = index_repository(graph, git_repo.root, name=repo_name)
     before = _normalized(dump(graph, repo_name), repo_name)
     git_repo.git("commit", "--allow-empty", "-q", "-m", "nothing indexed changes")
-    second = index_repository(graph, git_repo.root, name=repo_name)
+    from graphrag_code.db import Recorder
+    recorder = Recorder()
+    with graph.trace(recorder):
+        second = index_repository(graph, git_repo.root, name=repo_name)
+    # the counts are those the last swap stored with the snapshot, not counted again
+    assert not {"repo_counts", "unresolved_total", "file_facts"} & {e.name for e in recorder.events}
     assert second.commit != first.commit and second.files_parsed == 0
     assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == second.commit
     assert (second.symbols, second.chunks, second.edges, second.unresolved_calls) == \
         (first.symbols, first.chunks, first.edges, first.unresolved_calls)
+    # a repository indexed before the counts were stored is counted
+    graph.run("repo_finish", repo=repo_name, props={"unresolved_calls": None})
+    git_repo.git("commit", "--allow-empty", "-q", "-m", "again")
+    with graph.trace(recorder):
+        third = index_repository(graph, git_repo.root, name=repo_name)
+    assert {"repo_counts", "unresolved_total"} <= {e.name for e in recorder.events}
+    assert (third.symbols, third.edges, third.unresolved_calls) == \
+        (first.symbols, first.edges, first.unresolved_calls) and first.unresolved_calls > 0
     assert _normalized(dump(graph, repo_name), repo_name) == before
 
 

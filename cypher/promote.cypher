@@ -9,5 +9,5 @@ SET n:CodeNode
 FOREACH (_ IN CASE WHEN n.stage_kind = 'File' THEN [1] ELSE [] END | SET n:File MERGE (r)-[:CONTAINS]->(n))
 FOREACH (_ IN CASE WHEN n.stage_kind = 'Symbol' THEN [1] ELSE [] END | SET n:Symbol)
 FOREACH (_ IN CASE WHEN n.stage_kind = 'Chunk' THEN [1] ELSE [] END | SET n:Chunk)
-REMOVE n.uid, n.stage_kind, n.run
+REMOVE n.stage_kind, n.run
 RETURN count(n) AS promoted

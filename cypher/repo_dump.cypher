@@ -7,6 +7,6 @@ MATCH (n:CodeNode {repo: $repo})
 WITH collect({labels: [l IN labels(n) WHERE l <> 'CodeNode'], props: properties(n)}) AS nodes
 CALL (nodes) {
   MATCH (a:CodeNode {repo: $repo})-[e]->(b)
-  RETURN collect({type: type(e), src: a.id, dst: coalesce(b.id, b.uid), props: properties(e)}) AS edges
+  RETURN collect({type: type(e), src: a.id, dst: b.id, props: properties(e)}) AS edges
 }
 RETURN nodes, edges

@@ -5,7 +5,6 @@
 // params: dimensions
 CREATE CONSTRAINT repository_id IF NOT EXISTS FOR (r:Repository) REQUIRE r.id IS UNIQUE;
 CREATE CONSTRAINT code_node_id IF NOT EXISTS FOR (n:CodeNode) REQUIRE n.id IS UNIQUE;
-CREATE CONSTRAINT pending_uid IF NOT EXISTS FOR (p:Pending) REQUIRE p.uid IS UNIQUE;
 CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (m:GraphragMeta) REQUIRE m.key IS UNIQUE;
 CREATE INDEX file_repo_path IF NOT EXISTS FOR (f:File) ON (f.repo, f.path);
 CREATE INDEX symbol_repo_path IF NOT EXISTS FOR (s:Symbol) ON (s.repo, s.path);

@@ -1,16 +1,17 @@
 // name: stage_nodes
 // Write staged (invisible) nodes of a run: files, symbols and chunks, with their CONTAINS / HAS_CHUNK edge
-// from an already staged owner. Labels are applied at promotion.
-// row: {uid, owner_uid (or null), rel ('CONTAINS'|'HAS_CHUNK'|null), kind ('File'|'Symbol'|'Chunk'), props}
+// from their owner, given as the owner's position in the same batch (a file's rows never span two batches,
+// so no lookup by id is needed). Labels are applied at promotion.
+// row: {owner (position in rows, or null), rel ('CONTAINS'|'HAS_CHUNK'|null), kind ('File'|'Symbol'|'Chunk'), props}
+// returns: staged
 // params: rows
-UNWIND $rows AS row
+UNWIND range(0, size($rows) - 1) AS i
 CREATE (n:Pending)
-SET n = row.props, n.uid = row.uid, n.stage_kind = row.kind
-WITH n, row
-CALL (n, row) {
-  WITH n, row WHERE row.owner_uid IS NOT NULL
-  MATCH (o:Pending {uid: row.owner_uid})
-  FOREACH (_ IN CASE WHEN row.rel = 'CONTAINS' THEN [1] ELSE [] END | CREATE (o)-[:CONTAINS]->(n))
-  FOREACH (_ IN CASE WHEN row.rel = 'HAS_CHUNK' THEN [1] ELSE [] END | CREATE (o)-[:HAS_CHUNK]->(n))
-}
-RETURN count(*) AS staged
+SET n = $rows[i].props, n.stage_kind = $rows[i].kind
+WITH i, n ORDER BY i
+WITH collect(n) AS nodes
+FOREACH (i IN [j IN range(0, size($rows) - 1) WHERE $rows[j].rel = 'CONTAINS'] |
+  FOREACH (o IN [nodes[$rows[i].owner]] | FOREACH (n IN [nodes[i]] | CREATE (o)-[:CONTAINS]->(n))))
+FOREACH (i IN [j IN range(0, size($rows) - 1) WHERE $rows[j].rel = 'HAS_CHUNK'] |
+  FOREACH (o IN [nodes[$rows[i].owner]] | FOREACH (n IN [nodes[i]] | CREATE (o)-[:HAS_CHUNK]->(n))))
+RETURN size(nodes) AS staged

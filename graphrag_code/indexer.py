@@ -163,6 +163,9 @@ class _Run:
                     staged = self._stage_file(f, reader.read(f))
                     if staged is not None:
                         kept.add(f.path)
+                        for row in staged.rows:   # owners by position: a file's rows never span two batches
+                            if row["owner"] is not None:
+                                row["owner"] += len(batch)
                         batch.extend(staged.rows)
                         self.facts[f.path] = staged.facts
                         self.summary.files_parsed += 1
@@ -225,18 +228,16 @@ class _Run:
         base = {"repo": repo, "path": path, "blob": f.blob, "language": f.language, "run": run,
                 "is_test": is_test, "is_generated": is_generated}
 
-        def uid(node_id: str) -> str:
-            return f"{run}|{node_id}"
-
-        rows = [{"uid": uid(fid), "owner_uid": None, "rel": None, "kind": "File", "props": {
+        # a row's owner is its position among this file's rows: the file first, then its symbols in order
+        rows = [{"owner": None, "rel": None, "kind": "File", "props": {
             **base, "id": fid, "name": posixpath.basename(path), "size": f.size,
             "lines": text.count("\n") + (0 if text.endswith("\n") or not text else 1),
             "parse_status": ex.parse_status, "warnings": warnings, "secrets_redacted": redactions,
             "extractor_version": extractor_key(self.settings), "facts": json.dumps(facts_dict, separators=(",", ":"))}}]
         for i, d in enumerate(ex.definitions):
-            owner = fid if d.parent is None else ids[d.parent]
             test_symbol = is_test or bool(LANGUAGES[f.language].test_name.match(d.name))
-            rows.append({"uid": uid(ids[i]), "owner_uid": uid(owner), "rel": "CONTAINS", "kind": "Symbol", "props": {
+            owner_row = 0 if d.parent is None else 1 + d.parent
+            rows.append({"owner": owner_row, "rel": "CONTAINS", "kind": "Symbol", "props": {
                 **base, "id": ids[i], "name": d.name, "qualified_name": d.qualified_name, "kind": d.kind,
                 "signature": d.signature, "docstring": d.docstring, "start_line": d.start_line,
                 "end_line": d.end_line, "start_byte": d.start_byte, "end_byte": d.end_byte,
@@ -248,7 +249,8 @@ class _Run:
             suffix = f"part{c.part}" if c.part > 1 else ("chunk" if c.definition is not None else f"L{c.start_line}")
             cid = f"{owner}::{suffix}"
             d = ex.definitions[c.definition] if c.definition is not None else None
-            rows.append({"uid": uid(cid), "owner_uid": uid(owner), "rel": "HAS_CHUNK", "kind": "Chunk", "props": {
+            owner_row = 0 if c.definition is None else 1 + c.definition
+            rows.append({"owner": owner_row, "rel": "HAS_CHUNK", "kind": "Chunk", "props": {
                 **base, "id": cid, "kind": c.kind, "start_line": c.start_line, "end_line": c.end_line,
                 "text": c.text, "header": c.header, "title": c.title, "part": c.part,
                 "symbol_id": owner if d is not None else None,

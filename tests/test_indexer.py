@@ -81,6 +81,26 @@ def test_symbols_in_graph_match_fixture_exactly(fixture_repo, expected_path: Pat
     assert got == want
 
 
+def test_every_node_hangs_under_its_own_owner(fixture_repo) -> None:
+    """CONTAINS: file -> symbol -> nested symbol; HAS_CHUNK from the chunk's symbol or file. The
+    staging statement links owners by position in a batch of many files, so a wrong offset shows up here."""
+    _, name, _, graph_dump = fixture_repo
+    nodes = {n["props"]["id"]: n for n in graph_dump["nodes"]}
+    owner_of: dict[str, list[tuple[str, str]]] = {}
+    for e in graph_dump["edges"]:
+        if e["type"] in ("CONTAINS", "HAS_CHUNK"):
+            owner_of.setdefault(e["dst"], []).append((e["type"], e["src"]))
+    symbols = [n["props"] for n in nodes.values() if "Symbol" in n["labels"]]
+    chunks = [n["props"] for n in nodes.values() if "Chunk" in n["labels"]]
+    assert len(symbols) > 50 and len({s["path"] for s in symbols}) > 10
+    for s in symbols:
+        assert owner_of[s["id"]] == [("CONTAINS", s.get("parent_id") or f"{name}:{s['path']}")], s["id"]
+    for c in chunks:
+        assert owner_of[c["id"]] == [("HAS_CHUNK", c.get("symbol_id") or f"{name}:{c['path']}")], c["id"]
+    files = [n["props"]["id"] for n in nodes.values() if "File" in n["labels"]]
+    assert files and not set(files) & set(owner_of)   # only the repository (outside the dump) holds a file
+
+
 def test_python_call_edges_carry_lines_and_resolution(fixture_repo) -> None:
     _, name, _, graph_dump = fixture_repo
     base = f"{name}:src/python/shop.py"

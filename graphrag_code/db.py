@@ -17,7 +17,7 @@ from neo4j import exceptions as neo4j_errors
 
 from . import cypher
 from .config import SCHEMA_VERSION, Neo4jSettings
-from .errors import DatabaseError, DatabaseUnavailable, SchemaMismatch
+from .errors import DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch
 
 
 @dataclass
@@ -150,7 +150,7 @@ class Graph:
         try:
             with self._session() as session:
                 return session.execute_write(work)
-        except DatabaseError:
+        except GraphragError:   # ours already (a missing Cypher file is no Neo4j failure)
             raise
         except Exception as exc:
             raise _translate(exc, name) from exc
@@ -160,7 +160,7 @@ class Graph:
         try:
             with self._session() as session:
                 self._execute(lambda text, p: session.run(text, p), name, params)
-        except DatabaseError:
+        except GraphragError:   # ours already (a missing Cypher file is no Neo4j failure)
             raise
         except Exception as exc:
             raise _translate(exc, name) from exc
@@ -171,7 +171,7 @@ class Graph:
             with self._session() as session, session.begin_transaction() as tx:
                 yield Tx(self, tx)
                 tx.commit()
-        except DatabaseError:
+        except GraphragError:   # ours already (a missing Cypher file is no Neo4j failure)
             raise
         except Exception as exc:
             raise _translate(exc, "transaction") from exc

@@ -1,7 +1,10 @@
 """docker-compose.yml and the Dockerfile, checked without a Docker engine (there is none on our machines): the
 compose file against the Compose Specification's JSON schema and loaded by compose-go, the loader Docker Compose
 v2 runs (``tests/composecheck``, built from the Go proxy: interpolation, normalisation, validation), its Neo4j
-settings looked up in the 5.26 jars the local launcher runs, and what a user of it relies on."""
+settings looked up in the 5.26 jars the local launcher runs, and what a user of it relies on. Then the stack
+is run the way its containers would run it, minus Docker. The Neo4j service runs from those jars with the
+file's settings and authentication. The indexer service runs from the Dockerfile's COPY set, with the
+service's command and environment, against a read-only repository."""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
+from conftest import GitRepo
 from test_neo4j_local import settings_missing_from_jars
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,3 +106,116 @@ def test_the_compose_files_neo4j_settings_are_settings_of_neo4j_5_26() -> None:
             for name in env if name != "NEO4J_AUTH"]
     assert "server.memory.heap.initial_size" in keys and "dbms.usage_report.enabled" in keys
     assert not settings_missing_from_jars(keys)
+
+
+# -- the stack, run as its containers would, minus Docker ----------------------------------------------------
+def _conf_key(env_name: str) -> str:
+    """The official image's rule: NEO4J_<key>, '_' -> '.', '__' -> '_'."""
+    return env_name.removeprefix("NEO4J_").replace("__", "\0").replace("_", ".").replace("\0", "_")
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def compose_stack(tmp_path_factory):
+    """docker-compose.yml as compose-go loads it, and its Neo4j service run from the launcher's 5.26 jars the way
+    the image's entrypoint would: every NEO4J_<key> of the service's environment written into neo4j.conf,
+    authentication on, the initial password from NEO4J_AUTH. What stays unverified: the image itself and
+    Docker's network (the service name `neo4j` becomes 127.0.0.1 and a free port)."""
+    from graphrag_code.neo4j_local import LocalNeo4j, _port_open
+
+    repo = GitRepo(tmp_path_factory.mktemp("compose") / "repo")
+    repo.write("shop/orders.py", "def total(items):\n    return sum(price(i) for i in items)\n\n\n"
+                                 "def price(item):\n    return item['price']\n")
+    repo.write("README.md", "# Shop\nOrders and prices.\n")
+    repo.commit("shop")
+    loaded = _load(COMPOSE, f"REPO={repo.root}")
+    assert loaded.returncode == 0, loaded.stderr
+    project = json.loads(loaded.stdout)
+    env = project["services"]["neo4j"]["environment"]
+    user, password = env["NEO4J_AUTH"].split("/", 1)
+    settings = {_conf_key(k): v for k, v in env.items() if k != "NEO4J_AUTH"}
+
+    class ComposeNeo4j(LocalNeo4j):
+        def write_conf(self) -> Path:
+            path = super().write_conf()
+            lines = [ln for ln in path.read_text().splitlines()
+                     if ln.partition("=")[0] not in settings and not ln.startswith("dbms.security.auth_enabled=")]
+            path.write_text("\n".join([*lines, "dbms.security.auth_enabled=true",
+                                       *(f"{k}={v}" for k, v in settings.items())]) + "\n")
+            return path
+
+        @staticmethod
+        def _bolt_ready(port: int) -> bool:   # the launcher's check logs in without credentials
+            return _port_open(port)
+
+    heap = settings["server.memory.heap.max_size"].lower()
+    server = ComposeNeo4j(state_dir=tmp_path_factory.mktemp("compose-neo4j"), bolt_port=_free_port(),
+                          http_port=_free_port(), heap=heap)
+    server.start()
+    try:
+        import neo4j
+        # what `neo4j-admin dbms set-initial-password` does in the image's entrypoint
+        with neo4j.GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=(user, "neo4j")) as d:
+            with d.session(database="system") as s:
+                s.run("ALTER CURRENT USER SET PASSWORD FROM 'neo4j' TO $pw", pw=password).consume()
+        yield project, server, repo
+    finally:
+        server.stop()
+
+
+def test_the_compose_neo4j_runs_with_the_files_settings_and_auth(compose_stack) -> None:
+    import neo4j
+    project, server, _ = compose_stack
+    conf = (server.conf_dir / "neo4j.conf").read_text()
+    assert "server.memory.pagecache.size=512M" in conf and "dbms.security.auth_enabled=true" in conf
+    # the service's health check, pointed at this server's HTTP port
+    check = project["services"]["neo4j"]["healthcheck"]["test"]
+    assert check[0] == "CMD-SHELL"
+    assert subprocess.run(["sh", "-c", check[1].replace("localhost:7474", f"127.0.0.1:{server.http_port}")],
+                          timeout=30).returncode == 0
+    with neo4j.GraphDatabase.driver(f"bolt://127.0.0.1:{server.bolt_port}", auth=("neo4j", "wrong")) as d:
+        with pytest.raises(neo4j.exceptions.AuthError):
+            d.verify_connectivity()
+
+
+def test_the_compose_indexer_service_runs_as_its_container_would(compose_stack, tmp_path: Path) -> None:
+    """The Dockerfile's COPY set in a fresh directory (WORKDIR /app), the service's command and environment, the
+    repository read-only: the index lands in the auth-enabled Neo4j above."""
+    project, server, repo = compose_stack
+    app = project["services"]["graphrag-code"]
+    image = tmp_path / "app"
+    image.mkdir()
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    for line in re.findall(r"^COPY (.+)$", dockerfile, re.M):
+        for pattern in line.split()[:-1]:
+            for src in ROOT.glob(pattern.rstrip("/")):
+                (shutil.copytree if src.is_dir() else shutil.copy)(src, image / src.name)
+    assert sorted(p.name for p in image.iterdir()) == ["README.md", "cypher", "graphrag_code", "pyproject.toml"]
+    subprocess.run(["chmod", "-R", "a-w", str(repo.root)], check=True)
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "GRAPHRAG_"))}
+        env.update(app["environment"], PYTHONPATH=str(image))
+        env["NEO4J_URI"] = app["environment"]["NEO4J_URI"].replace("neo4j:7687", f"127.0.0.1:{server.bolt_port}")
+        env["GRAPHRAG_STATE_DIR"] = str(tmp_path / "state")
+        command = [*app["command"]]
+        assert command == ["graphrag-code", "index", "/repo"]
+        entry = "import sys; from graphrag_code.cli import main; sys.argv[0] = 'graphrag-code'; sys.exit(main())"
+        where = subprocess.run([sys.executable, "-c", "import graphrag_code; print(graphrag_code.__file__)"],
+                               cwd=image, env=env, capture_output=True, text=True, check=True).stdout
+        assert where.startswith(str(image)), where                 # the copied package, not this checkout
+        done = subprocess.run([sys.executable, "-c", entry, *command[1:2], str(repo.root), "--json"],
+                              cwd=image, env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(repo.root)], check=True)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["files_indexed"] == 2 and summary["edges"].get("CALLS") == 1
+    wrong = subprocess.run([sys.executable, "-c", entry, "status"], cwd=image,
+                           env={**env, "NEO4J_PASSWORD": "not-the-password"}, capture_output=True, text=True)
+    assert wrong.returncode != 0 and "refused the credentials" in wrong.stderr

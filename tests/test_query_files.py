@@ -45,6 +45,18 @@ def test_calls_must_pass_exactly_the_declared_parameters() -> None:
         st.check({"repo": "r", "run": "x", "evil": 1})
 
 
+def test_a_missing_or_miscalled_statement_is_no_neo4j_failure(graph) -> None:
+    """Raised through Graph.run, Graph.transaction and Tx.run, a query-file error stays one (exit 1), instead
+    of turning into "Neo4j failed" (exit 3): a package built without its cypher/ folder must say so."""
+    from graphrag_code.errors import DatabaseError
+    for call in (lambda: graph.run("no_such_statement"), lambda: graph.run("promote", repo="r")):
+        with pytest.raises(QueryFileError) as raised:
+            call()
+        assert not isinstance(raised.value, DatabaseError)
+    with pytest.raises(QueryFileError, match="no Cypher statement named 'nope'"), graph.transaction() as tx:
+        tx.run("nope")
+
+
 @pytest.mark.parametrize("capture", ["definition.banana", "reference.jump", "whatever", "import.thing"])
 def test_unknown_tree_sitter_captures_are_rejected(capture: str) -> None:
     with pytest.raises(QueryFileError, match=f"unknown capture @{capture}"):

@@ -372,6 +372,7 @@ def _edge_digests(repo: str, owner: dict[str, str], edges: dict[tuple[str, str, 
 
     parts: dict[str, list[str]] = defaultdict(list)
     for (etype, src, dst), props in edges.items():
+        props = {k: rel(v) if isinstance(v, str) else v for k, v in props.items()}   # via: an id too
         parts[owner.get(src, "")].append(json.dumps([etype, rel(src), rel(dst), props], sort_keys=True,
                                                     separators=(",", ":")))
     for node, calls in unresolved.items():

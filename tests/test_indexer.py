@@ -327,6 +327,61 @@ def test_a_change_rereads_only_files_whose_edges_changed_and_equals_a_full_index
         delete_repository(graph, full)
 
 
+def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Graph, git_repo) -> None:
+    """This package's own modules and the language fixtures, edited at random for three commits: a renamed
+    definition (its callers lose edges), a deleted file, a moved file, a new file defining method names used
+    everywhere (guesses by name change in unedited files), an appended function. Each incremental run must
+    equal a full index of the same commit."""
+    import random
+    import re
+    import uuid
+    from graphrag_code.db import Recorder
+    from graphrag_code.indexer import delete_repository
+
+    root = Path(__file__).resolve().parents[1]
+    sources = [*sorted((root / "graphrag_code").glob("*.py")), *sorted((root / "tests/fixtures/lang").glob("*/*"))]
+    for src in sources:
+        if not src.name.endswith(".json"):
+            git_repo.write(str(src.relative_to(root)), src.read_bytes())
+    git_repo.commit("v0")
+    rng = random.Random(7)
+    inc = f"test-rnd-{uuid.uuid4().hex[:8]}"
+    read_back: list[int] = []   # unedited files whose edges changed, per run
+    try:
+        index_repository(graph, git_repo.root, name=inc)
+        for step in range(3):
+            py = sorted(str(p.relative_to(git_repo.root)) for p in git_repo.root.rglob("*.py") if ".git" not in p.parts)
+            renamed, deleted, moved, appended = rng.sample(py, 4)
+            text = (git_repo.root / renamed).read_text()
+            names = re.findall(r"^(?:    )?def (\w+)\(", text, re.M)
+            if names:
+                name = rng.choice(names)
+                git_repo.write(renamed, re.sub(rf"\bdef {name}\(", f"def {name}_renamed(", text, count=1))
+            (git_repo.root / deleted).unlink()
+            git_repo.git("add", "-A")
+            git_repo.git("mv", moved, moved.replace(".py", f"_moved{step}.py"))
+            git_repo.write(f"graphrag_code/extra_{step}.py",
+                           "class Extra:\n    def run(self, name):\n        return self.get(name)\n\n"
+                           "    def get(self, name):\n        return None\n\n    def close(self):\n        pass\n")
+            git_repo.write(appended, (git_repo.root / appended).read_text() + "\n\ndef added():\n    return run()\n")
+            git_repo.commit(f"v{step + 1}")
+            recorder = Recorder()
+            with graph.trace(recorder):
+                summary = index_repository(graph, git_repo.root, name=inc)
+            assert summary.files_parsed == 4 and summary.files_deleted == 2 and summary.files_renamed == 1
+            read_back.append(len({p for e in recorder.events if e.name == "edges_of_files" for p in e.params["paths"]}))
+            full = f"test-rndfull-{uuid.uuid4().hex[:8]}"
+            try:
+                index_repository(graph, git_repo.root, name=full)
+                assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full), step
+            finally:
+                delete_repository(graph, full)
+        print("files read back per run:", read_back, "of", len(sources))
+        assert 0 < max(read_back) < len(sources) / 2
+    finally:
+        delete_repository(graph, inc)
+
+
 # -- crash safety --------------------------------------------------------------------------------------------
 def _index_in_subprocess(root: Path, name: str, crash_at: str | None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"}

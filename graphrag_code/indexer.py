@@ -99,6 +99,21 @@ class _Staged:
     warnings: list[str]
 
 
+@dataclass
+class _Diff:
+    """The writes of a swap besides promotion: edges to create and delete, unresolved lists, edge digests."""
+
+    creates: list[tuple[str, str, str]]
+    deletes: list[tuple[str, str, str]]
+    unresolved: list[dict]
+    digests: list[dict]
+
+
+def _batched(tx: Tx, name: str, rows: list[dict], size: int) -> None:
+    for start in range(0, len(rows), size):
+        tx.run(name, rows=rows[start:start + size])
+
+
 class _StageWriter:
     """Writes staged batches (``stage_nodes``) on a second thread while the caller parses the next files: the
     driver waits on the socket without the GIL, so Python's work and Neo4j's overlap on two cores instead of
@@ -287,45 +302,45 @@ class _Run:
     def swap(self, touched: set[str], resolution: Resolution, props: dict, live_digests: dict[str, str | None],
              lsp_rows: list[dict] | None = None) -> tuple[int, int, dict]:
         """The one transaction that replaces the live snapshot; returns the edges created and deleted and the
-        new snapshot's counts, which are stored on the repository with it.
-
-        Only files whose edge digest changed are read back and diffed: a live file with the same digest keeps
-        its edges, except those into ``touched`` files, which went with their nodes and are made again."""
+        new snapshot's counts, which are stored on the repository with it."""
         new = {k: _norm(v) for k, v in resolution.edges.items()}
-        owner = self._owners()
-        digests = _edge_digests(self.repo, owner, new, resolution.unresolved)
-        clean = {p for p, d in digests.items() if p not in touched and live_digests.get(p, "") == d}
-        stale = sorted(p for p in live_digests if p in digests and p not in touched and p not in clean)
-        existing, old_unresolved = self._existing(stale)
-        alive = {k: v for k, v in existing.items() if owner.get(k[2], _path_of(k[2], self.repo)) not in touched}
-        deletes = [k for k, v in alive.items() if new.get(k) != v]
-        # a clean file's edges stand but for those into touched files; a stale one's are diffed; a touched or
-        # new file has none left
-        creates = [k for k, v in new.items() if (owner.get(k[2]) in touched if owner.get(k[1]) in clean
-                                                 else alive.get(k) != v)]
-        updates = [{"id": i, "calls": c} for i, c in resolution.unresolved.items() if owner.get(i) not in clean
-                   and (owner.get(i) in touched or old_unresolved.get(i) != c)]
-        updates += [{"id": i, "calls": []} for i in old_unresolved if i not in resolution.unresolved]
-        digest_rows = [{"id": file_id(self.repo, p), "digest": d} for p, d in sorted(digests.items()) if p not in clean]
+        diff = self._diff(touched, new, resolution.unresolved, live_digests)
         with self.graph.transaction() as tx:
             if touched:
                 tx.run("delete_files", repo=self.repo, paths=sorted(touched))
             tx.run("promote", repo=self.repo, run=self.run_id)
             _crash_point("swap")
-            for start in range(0, len(lsp_rows or []), _FACTS_BATCH):
-                tx.run("file_lsp_set", rows=lsp_rows[start:start + _FACTS_BATCH])
+            _batched(tx, "file_lsp_set", lsp_rows or [], _FACTS_BATCH)
             tx.run("modules_upsert", names=sorted(resolution.external_modules))
-            self._edges(tx, "delete", deletes, new)
-            self._edges(tx, "create", creates, new)
-            for start in range(0, len(updates), _EDGE_BATCH):
-                tx.run("unresolved_set", rows=updates[start:start + _EDGE_BATCH])
-            for start in range(0, len(digest_rows), _EDGE_BATCH):
-                tx.run("file_digests_set", rows=digest_rows[start:start + _EDGE_BATCH])
+            self._edges(tx, "delete", diff.deletes, new)
+            self._edges(tx, "create", diff.creates, new)
+            _batched(tx, "unresolved_set", diff.unresolved, _EDGE_BATCH)
+            _batched(tx, "file_digests_set", diff.digests, _EDGE_BATCH)
             row = tx.run("repo_counts", repo=self.repo)[0]
             counts = {"symbols": row["symbols"], "chunks": row["chunks"], "edges": dict(sorted(row["edge_pairs"])),
                       "unresolved_calls": sum(len(v) for v in resolution.unresolved.values())}
             tx.run("repo_finish", repo=self.repo, props={**props, **counts, "edges": json.dumps(counts["edges"])})
-        return len(creates), len(deletes), counts
+        return len(diff.creates), len(diff.deletes), counts
+
+    def _diff(self, touched: set[str], new: dict[tuple[str, str, str], dict], unresolved: dict[str, list[str]],
+              live_digests: dict[str, str | None]) -> "_Diff":
+        """What the swap changes. Only files whose edge digest changed are read back and diffed: a live file
+        with the same digest keeps its edges, except those into ``touched`` files, which went with their nodes
+        and are made again; a touched or new file has none left."""
+        owner = self._owners()
+        digests = _edge_digests(self.repo, owner, new, unresolved)
+        clean = {p for p, d in digests.items() if p not in touched and live_digests.get(p, "") == d}
+        stale = sorted(p for p in live_digests if p in digests and p not in touched and p not in clean)
+        existing, old_unresolved = self._existing(stale)
+        alive = {k: v for k, v in existing.items() if owner.get(k[2], _path_of(k[2], self.repo)) not in touched}
+        creates = [k for k, v in new.items() if (owner.get(k[2]) in touched if owner.get(k[1]) in clean
+                                                 else alive.get(k) != v)]
+        updates = [{"id": i, "calls": c} for i, c in unresolved.items() if owner.get(i) not in clean
+                   and (owner.get(i) in touched or old_unresolved.get(i) != c)]
+        updates += [{"id": i, "calls": []} for i in old_unresolved if i not in unresolved]
+        return _Diff(creates=creates, deletes=[k for k, v in alive.items() if new.get(k) != v], unresolved=updates,
+                     digests=[{"id": file_id(self.repo, p), "digest": d} for p, d in sorted(digests.items())
+                              if p not in clean])
 
     def _owners(self) -> dict[str, str]:
         """The file path of every file and symbol id of the new snapshot."""
@@ -355,9 +370,7 @@ class _Run:
                 row["props"] = props[(etype, src, dst)]
             by_type[etype].append(row)
         for etype in _EDGE_TYPES:
-            rows = by_type.get(etype, [])
-            for start in range(0, len(rows), _EDGE_BATCH):
-                tx.run(f"edges_{etype.lower()}_{action}", rows=rows[start:start + _EDGE_BATCH])
+            _batched(tx, f"edges_{etype.lower()}_{action}", by_type.get(etype, []), _EDGE_BATCH)
 
 
 def _edge_digests(repo: str, owner: dict[str, str], edges: dict[tuple[str, str, str], dict],

@@ -29,7 +29,7 @@ from . import discovery, lsp, secrets
 from .chunking import chunk_file, file_chunks
 from .config import EXTRACTOR_VERSION, SCHEMA_VERSION, IndexSettings
 from .db import Graph, Tx
-from .errors import InputError
+from .errors import IndexingError, InputError
 from .extract import extract
 from .languages import LANGUAGES, is_test_path, refine_language
 from .models import FileExtraction
@@ -306,6 +306,8 @@ class _Run:
         new = {k: _norm(v) for k, v in resolution.edges.items()}
         diff = self._diff(touched, new, resolution.unresolved, live_digests)
         with self.graph.transaction() as tx:
+            claimed = tx.run("repo_claim", repo=self.repo, run=self.run_id)
+            self._claim(claimed[0]["running"] if claimed else None)
             if touched:
                 tx.run("delete_files", repo=self.repo, paths=sorted(touched))
             tx.run("promote", repo=self.repo, run=self.run_id)
@@ -319,8 +321,18 @@ class _Run:
             row = tx.run("repo_counts", repo=self.repo)[0]
             counts = {"symbols": row["symbols"], "chunks": row["chunks"], "edges": dict(sorted(row["edge_pairs"])),
                       "unresolved_calls": sum(len(v) for v in resolution.unresolved.values())}
-            tx.run("repo_finish", repo=self.repo, props={**props, **counts, "edges": json.dumps(counts["edges"])})
+            tx.run("repo_finish", repo=self.repo, run=self.run_id,
+                   props={**props, **counts, "edges": json.dumps(counts["edges"])})
         return len(diff.creates), len(diff.deletes), counts
+
+    def _claim(self, running: str | None) -> None:
+        """Stop unless this run is still the repository's latest: a run that started later has read the graph
+        as it was and will write its own snapshot, so this one's must not land (its staged nodes stay invisible
+        and the next run clears them)."""
+        if running != self.run_id:
+            raise IndexingError(f"another index run of {self.repo!r} (run {running}) started while this one "
+                                f"(run {self.run_id}) ran; the later run's snapshot replaces this one's",
+                                hint="let that run finish, then check with `graphrag-code status`")
 
     def _diff(self, touched: set[str], new: dict[tuple[str, str, str], dict], unresolved: dict[str, list[str]],
               live_digests: dict[str, str | None]) -> "_Diff":
@@ -477,7 +489,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     s.edges_created, s.edges_deleted = created, removed
     s.resolution = dict(sorted(resolution.stats.items()))
     run.report(started, counts)
-    graph.run("repo_finish", repo=repo, props={"seconds": s.seconds})
+    graph.run("repo_set", repo=repo, props={"seconds": s.seconds})
     return s
 
 
@@ -524,7 +536,9 @@ def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: 
                  files: int, started: float, previous: list[dict]) -> IndexSummary:
     """Nothing indexed changed: move the commit, report the live counts (those the last swap stored with the
     snapshot, or counted when an older version indexed it)."""
-    graph.run("repo_finish", repo=run.repo, props=_repo_props(snap, settings, extractor, files))
+    if not graph.run("repo_finish", repo=run.repo, run=run.run_id, props=_repo_props(snap, settings, extractor, files)):
+        now = graph.run("repo_get", repo=run.repo)
+        run._claim(now[0]["repo"].get("running") if now else None)
     s = run.summary
     s.files_unchanged = s.files_indexed = files
     stored = previous[0]["repo"] if previous else {}

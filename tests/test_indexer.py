@@ -382,6 +382,100 @@ def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Gr
         delete_repository(graph, inc)
 
 
+@pytest.mark.parametrize("first_changes", [True, False], ids=["change", "no-op"])
+def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(graph: Graph, git_repo,
+                                                                              first_changes: bool) -> None:
+    """Two runs of one repository at once (two terminals, a cron job): the one that started last wins. A later
+    run starts while the first one is between reading the live files and swapping (here: from the first run's
+    own tracer), edits the checkout first and completes. The first run then stops with an IndexingError instead
+    of swapping its older view in (or, as a no-op, moving the commit back), and the graph equals a full index
+    of the commit the later run saw."""
+    import uuid
+    from graphrag_code.db import Recorder
+    from graphrag_code.errors import IndexingError
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    name, full = f"test-race-{uuid.uuid4().hex[:8]}", f"test-racefull-{uuid.uuid4().hex[:8]}"
+    later: dict = {}
+
+    def start_a_later_run(event) -> None:
+        if event.name == "live_files" and not later:
+            later["started"] = True
+            git_repo.write("pkg/helpers.py", "def shout(s):\n    return s.upper() + '!'\n")
+            later["commit"] = git_repo.commit("v3")
+            later["summary"] = index_repository(graph, git_repo.root, name=name)
+
+    try:
+        index_repository(graph, git_repo.root, name=name)
+        if first_changes:
+            git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+            git_repo.commit("v2")
+        with graph.trace(start_a_later_run), pytest.raises(IndexingError, match="another index run") as raised:
+            index_repository(graph, git_repo.root, name=name)
+        assert raised.value.exit_code == 6 and later["summary"].commit == later["commit"]
+        repo = graph.run("repo_get", repo=name)[0]["repo"]
+        assert repo["commit"] == later["commit"] and "running" not in repo and "swapping" not in repo
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
+        recorder = Recorder()
+        with graph.trace(recorder):     # the next run clears what the stopped one staged, and has nothing to do
+            again = index_repository(graph, git_repo.root, name=name)
+        assert again.files_parsed == 0 and graph.run("pending_count", repo=name)[0]["pending"] == 0
+    finally:
+        delete_repository(graph, name)
+        delete_repository(graph, full)
+
+
+def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph, git_repo, monkeypatch) -> None:
+    """The swap's first statement takes the repository node's write lock: a run that starts meanwhile (in another
+    thread here, inside the first run's swap transaction) waits in repo_begin until the swap commits, then reads
+    the new snapshot and completes on top of it."""
+    import threading
+    import time
+    import uuid
+    from graphrag_code import indexer
+    from graphrag_code.db import Recorder
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    name, full = f"test-wait-{uuid.uuid4().hex[:8]}", f"test-waitfull-{uuid.uuid4().hex[:8]}"
+    second: dict = {"events": Recorder()}
+
+    def run_second() -> None:
+        with graph.trace(second["events"]):
+            second["summary"] = index_repository(graph, git_repo.root, name=name)
+
+    def in_the_swap(point: str) -> None:
+        if point == "swap" and "thread" not in second:
+            git_repo.write("pkg/helpers.py", "def shout(s):\n    return s.upper() + '!'\n")
+            second["commit"] = git_repo.commit("v3")
+            second["thread"] = threading.Thread(target=run_second)
+            second["thread"].start()
+            time.sleep(2.0)
+            second["seen_during_swap"] = [e.name for e in second["events"].events]
+
+    try:
+        index_repository(graph, git_repo.root, name=name)
+        git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+        first_commit = git_repo.commit("v2")
+        monkeypatch.setattr(indexer, "_crash_point", in_the_swap)
+        first = index_repository(graph, git_repo.root, name=name)
+        second["thread"].join(timeout=120)
+        assert first.commit == first_commit and second["summary"].commit == second["commit"]
+        assert "repo_begin" not in second["seen_during_swap"] and "repo_get" in second["seen_during_swap"]
+        assert second["summary"].files_parsed == 1          # only pkg/helpers.py: it read the first run's files
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
+    finally:
+        delete_repository(graph, name)
+        delete_repository(graph, full)
+
+
 # -- crash safety --------------------------------------------------------------------------------------------
 def _index_in_subprocess(root: Path, name: str, crash_at: str | None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"}
@@ -437,7 +531,7 @@ def test_unchanged_files_on_a_new_commit_move_only_the_commit(graph: Graph, git_
     assert (second.symbols, second.chunks, second.edges, second.unresolved_calls) == \
         (first.symbols, first.chunks, first.edges, first.unresolved_calls)
     # a repository indexed before the counts were stored is counted
-    graph.run("repo_finish", repo=repo_name, props={"unresolved_calls": None})
+    graph.run("repo_set", repo=repo_name, props={"unresolved_calls": None})
     git_repo.git("commit", "--allow-empty", "-q", "-m", "again")
     with graph.trace(recorder):
         third = index_repository(graph, git_repo.root, name=repo_name)

@@ -480,8 +480,13 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     props["lsp_mode"] = lsp_mode
     props["lsp"] = ", ".join(f"{g}: {r['server']}" for g, r in run.summary.lsp["groups"].items() if r["asked"]) \
         if run.summary.lsp else None
-    created, removed, counts = run.swap(touched, resolution, props, {r["path"]: r["edges_digest"] for r in live_rows},
-                                lsp_rows)
+    try:
+        created, removed, counts = run.swap(touched, resolution, props,
+                                            {r["path"]: r["edges_digest"] for r in live_rows}, lsp_rows)
+    except IndexingError:   # overtaken by a later run: what this one staged will never be promoted
+        while graph.run("pending_clear_run", repo=repo, run=run.run_id, limit=10_000)[0]["deleted"]:
+            pass
+        raise
     run._lap("swap")
     s = run.summary
     s.files_unchanged, s.files_deleted = len(unchanged), len(deleted)

@@ -416,6 +416,7 @@ def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(grap
         with graph.trace(start_a_later_run), pytest.raises(IndexingError, match="another index run") as raised:
             index_repository(graph, git_repo.root, name=name)
         assert raised.value.exit_code == 6 and later["summary"].commit == later["commit"]
+        assert graph.run("pending_count", repo=name)[0]["pending"] == 0     # the stopped run took its own away
         repo = graph.run("repo_get", repo=name)[0]["repo"]
         assert repo["commit"] == later["commit"] and "running" not in repo and "swapping" not in repo
         index_repository(graph, git_repo.root, name=full)

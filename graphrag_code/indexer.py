@@ -343,7 +343,7 @@ class _Run:
         digests = _edge_digests(self.repo, owner, new, unresolved)
         clean = {p for p, d in digests.items() if p not in touched and live_digests.get(p, "") == d}
         stale = sorted(p for p in live_digests if p in digests and p not in touched and p not in clean)
-        existing, old_unresolved = self._existing(stale)
+        existing, old_unresolved = self._existing(stale, len(live_digests), owner)
         alive = {k: v for k, v in existing.items() if owner.get(k[2], _path_of(k[2], self.repo)) not in touched}
         creates = [k for k, v in new.items() if (owner.get(k[2]) in touched if owner.get(k[1]) in clean
                                                  else alive.get(k) != v)]
@@ -362,9 +362,22 @@ class _Run:
             owner.update(dict.fromkeys(facts.ids, path))
         return owner
 
-    def _existing(self, paths: list[str]) -> tuple[dict, dict]:
-        """The live edges and unresolved call lists leaving the files and symbols of ``paths``."""
+    def _existing(self, paths: list[str], live: int, owner: dict[str, str]) -> tuple[dict, dict]:
+        """The live edges and unresolved call lists leaving the files and symbols of ``paths``: by file, or in
+        one scan of the repository when most of its files are asked for (measured on combo100k with every
+        digest gone: the scan reads all in ~0.6 s, by file ~1.0 s)."""
         edges, unresolved = {}, {}
+        if len(paths) > live / 2:
+            wanted = set(paths)
+
+            def kept(node_id: str) -> bool:
+                return owner.get(node_id, _path_of(node_id, self.repo)) in wanted
+
+            edges = {(r["type"], r["src"], r["dst"]): _norm(r["props"])
+                     for r in self.graph.run("edges_of_repo", repo=self.repo) if kept(r["src"])}
+            unresolved = {r["id"]: r["calls"] for r in self.graph.run("unresolved_of_repo", repo=self.repo)
+                          if kept(r["id"])}
+            return edges, unresolved
         for start in range(0, len(paths), _FACTS_BATCH):
             part = paths[start:start + _FACTS_BATCH]
             for r in self.graph.run("edges_of_files", repo=self.repo, paths=part):

@@ -327,6 +327,35 @@ def test_a_change_rereads_only_files_whose_edges_changed_and_equals_a_full_index
         delete_repository(graph, full)
 
 
+def test_an_index_without_digests_is_diffed_in_one_scan_and_equals_a_full_index(graph: Graph, git_repo) -> None:
+    """An index written before edge digests existed (here: digests removed) has every unedited file stale: more
+    than half the files, so their edges are read in one scan of the repository instead of file by file."""
+    import uuid
+    from graphrag_code.db import Recorder
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    inc, full = f"test-scan-{uuid.uuid4().hex[:8]}", f"test-scanfull-{uuid.uuid4().hex[:8]}"
+    try:
+        index_repository(graph, git_repo.root, name=inc)
+        graph.run("file_digests_set", rows=[{"id": f"{inc}:{p}", "digest": None} for p in V1])
+        git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s)\n\n\ndef whisper(s):\n    return s\n")
+        git_repo.write("pkg/app.py", V1["pkg/app.py"] + "# edited below its calls: their edges come back the same\n")
+        git_repo.commit("v2")
+        recorder = Recorder()
+        with graph.trace(recorder):
+            index_repository(graph, git_repo.root, name=inc)
+        names = {e.name for e in recorder.events}
+        assert {"edges_of_repo", "unresolved_of_repo"} <= names and "edges_of_files" not in names
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
+    finally:
+        delete_repository(graph, inc)
+        delete_repository(graph, full)
+
+
 def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Graph, git_repo) -> None:
     """This package's own modules and the language fixtures, edited at random for three commits: a renamed
     definition (its callers lose edges), a deleted file, a moved file, a new file defining method names used

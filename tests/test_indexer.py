@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,6 @@ def fixture_repo(tmp_path_factory, neo4j_settings):
     """One repository holding every language fixture plus the awkward files, indexed once for the module."""
     from conftest import GitRepo
     from graphrag_code.indexer import delete_repository
-    import uuid
 
     repo = GitRepo(tmp_path_factory.mktemp("fixture") / "repo")
     for src in sorted(FIXTURES.glob("*/*")):
@@ -236,39 +236,48 @@ def _normalized(graph_dump: dict, repo: str) -> tuple[list, list]:
     return nodes, edges
 
 
-def test_incremental_index_equals_full_index(graph: Graph, git_repo, tmp_path: Path) -> None:
-    import uuid
+@pytest.fixture
+def repos(graph: Graph):
+    """Unique repository ids made on demand (``repos("test-inc")``), every one deleted after the test."""
     from graphrag_code.indexer import delete_repository
+    made: list[str] = []
+
+    def make(prefix: str) -> str:
+        made.append(f"{prefix}-{uuid.uuid4().hex[:8]}")
+        return made[-1]
+
+    yield make
+    for name in made:
+        delete_repository(graph, name)
+
+
+def test_incremental_index_equals_full_index(graph: Graph, git_repo, repos) -> None:
 
     for path, text in V1.items():
         git_repo.write(path, text)
     git_repo.commit("v1")
-    inc, full = f"test-inc-{uuid.uuid4().hex[:8]}", f"test-full-{uuid.uuid4().hex[:8]}"
-    try:
-        first = index_repository(graph, git_repo.root, name=inc)
-        assert first.files_parsed == len(V1)
-        # v2: an edit that adds a definition an unchanged file calls, a delete, a rename
-        git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s).upper()\n\n\ndef whisper(s):\n    return s\n")
-        git_repo.write("pkg/core.py", V1["pkg/core.py"] + "\n\ndef shout(s):\n    return s\n")
-        (git_repo.root / "pkg/legacy.py").unlink()
-        git_repo.git("mv", "web/core.js", "web/engine.js")
-        git_repo.write("web/router.js", V1["web/router.js"].replace("./core", "./engine"))
-        commit = git_repo.commit("v2")
-        second = index_repository(graph, git_repo.root, name=inc)
-        assert second.commit == commit
-        assert second.files_parsed == 4 and second.files_deleted == 2 and second.files_renamed == 1
-        assert second.files_unchanged == len(V1) - 1 - 4
-        fresh = index_repository(graph, git_repo.root, name=full)
-        assert fresh.files_parsed == len(V1) - 1
-        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
-        # and the edge an unchanged file gained through the edit exists
-        edges = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
-        assert (f"{inc}:web/router.js#route", f"{inc}:web/engine.js#exports.handle") in edges or \
-               (f"{inc}:web/router.js#route", f"{inc}:web/engine.js#handle") in edges
-        assert (f"{inc}:pkg/helpers.py#shout", f"{inc}:pkg/helpers.py#whisper") in edges
-    finally:
-        delete_repository(graph, inc)
-        delete_repository(graph, full)
+    inc, full = repos("test-inc"), repos("test-full")
+    first = index_repository(graph, git_repo.root, name=inc)
+    assert first.files_parsed == len(V1)
+    # v2: an edit that adds a definition an unchanged file calls, a delete, a rename
+    git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s).upper()\n\n\ndef whisper(s):\n    return s\n")
+    git_repo.write("pkg/core.py", V1["pkg/core.py"] + "\n\ndef shout(s):\n    return s\n")
+    (git_repo.root / "pkg/legacy.py").unlink()
+    git_repo.git("mv", "web/core.js", "web/engine.js")
+    git_repo.write("web/router.js", V1["web/router.js"].replace("./core", "./engine"))
+    commit = git_repo.commit("v2")
+    second = index_repository(graph, git_repo.root, name=inc)
+    assert second.commit == commit
+    assert second.files_parsed == 4 and second.files_deleted == 2 and second.files_renamed == 1
+    assert second.files_unchanged == len(V1) - 1 - 4
+    fresh = index_repository(graph, git_repo.root, name=full)
+    assert fresh.files_parsed == len(V1) - 1
+    assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
+    # and the edge an unchanged file gained through the edit exists
+    edges = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
+    assert (f"{inc}:web/router.js#route", f"{inc}:web/engine.js#exports.handle") in edges or \
+           (f"{inc}:web/router.js#route", f"{inc}:web/engine.js#handle") in edges
+    assert (f"{inc}:pkg/helpers.py#shout", f"{inc}:pkg/helpers.py#whisper") in edges
 
 
 DIGEST_V1 = {
@@ -282,90 +291,78 @@ DIGEST_V1 = {
 }
 
 
-def test_a_change_rereads_only_files_whose_edges_changed_and_equals_a_full_index(graph: Graph, git_repo) -> None:
+def test_a_change_rereads_only_files_whose_edges_changed_and_equals_a_full_index(graph: Graph, git_repo,
+                                                                                 repos) -> None:
     """An unchanged file whose edges a change elsewhere alters (caller.py: a second `frobnicate` appears) is
     diffed; an unchanged file whose edges stand (user.py) is not read back, but its edge into an edited file
     (other.py) is made again; the result equals a full index."""
-    import uuid
     from graphrag_code.db import Recorder
-    from graphrag_code.indexer import delete_repository
 
     for path, text in DIGEST_V1.items():
         git_repo.write(path, text)
     git_repo.commit("v1")
-    inc, full = f"test-dig-{uuid.uuid4().hex[:8]}", f"test-digfull-{uuid.uuid4().hex[:8]}"
-    try:
-        index_repository(graph, git_repo.root, name=inc)
-        before = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
-        assert (f"{inc}:a/caller.py#use", f"{inc}:a/widget.py#Widget.frobnicate") in before
-        assert (f"{inc}:a/user.py#f", f"{inc}:a/other.py#lone") in before
-        assert any(e["props"].get("via") == f"{inc}:a/base.py#Base.step" for e in dump(graph, inc)["edges"])
-        digests = {r["path"]: r["edges_digest"] for r in graph.run("live_files", repo=inc)}
-        assert all(digests.values()) and digests["a/caller.py"] != digests["a/user.py"]
-        assert digests["a/widget.py"] == digests["a/other.py"]      # nothing leaves either
+    inc, full = repos("test-dig"), repos("test-digfull")
+    index_repository(graph, git_repo.root, name=inc)
+    before = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
+    assert (f"{inc}:a/caller.py#use", f"{inc}:a/widget.py#Widget.frobnicate") in before
+    assert (f"{inc}:a/user.py#f", f"{inc}:a/other.py#lone") in before
+    assert any(e["props"].get("via") == f"{inc}:a/base.py#Base.step" for e in dump(graph, inc)["edges"])
+    digests = {r["path"]: r["edges_digest"] for r in graph.run("live_files", repo=inc)}
+    assert all(digests.values()) and digests["a/caller.py"] != digests["a/user.py"]
+    assert digests["a/widget.py"] == digests["a/other.py"]      # nothing leaves either
 
-        git_repo.write("a/gadget.py", "class Gadget:\n    def frobnicate(self):\n        return 2\n")
-        git_repo.write("a/other.py", "def lone():\n    return 3\n")
-        git_repo.commit("v2")
-        recorder = Recorder()
-        with graph.trace(recorder):
-            second = index_repository(graph, git_repo.root, name=inc)
-        read_back = [p for e in recorder.events if e.name in ("edges_of_files", "unresolved_of_files")
-                     for p in e.params["paths"]]
-        assert sorted(set(read_back)) == ["a/caller.py"]
-        assert second.edges_deleted >= 1        # use -> Widget.frobnicate is no longer the one candidate
-        after = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
-        assert (f"{inc}:a/user.py#f", f"{inc}:a/other.py#lone") in after
-        assert {r["path"]: r["edges_digest"] for r in graph.run("live_files", repo=inc)}["a/user.py"] == \
-            digests["a/user.py"]
+    git_repo.write("a/gadget.py", "class Gadget:\n    def frobnicate(self):\n        return 2\n")
+    git_repo.write("a/other.py", "def lone():\n    return 3\n")
+    git_repo.commit("v2")
+    recorder = Recorder()
+    with graph.trace(recorder):
+        second = index_repository(graph, git_repo.root, name=inc)
+    read_back = [p for e in recorder.events if e.name in ("edges_of_files", "unresolved_of_files")
+                 for p in e.params["paths"]]
+    assert sorted(set(read_back)) == ["a/caller.py"]
+    assert second.edges_deleted >= 1        # use -> Widget.frobnicate is no longer the one candidate
+    after = {(e["src"], e["dst"]) for e in dump(graph, inc)["edges"] if e["type"] == "CALLS"}
+    assert (f"{inc}:a/user.py#f", f"{inc}:a/other.py#lone") in after
+    assert {r["path"]: r["edges_digest"] for r in graph.run("live_files", repo=inc)}["a/user.py"] == \
+        digests["a/user.py"]
 
-        index_repository(graph, git_repo.root, name=full)
-        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
-        assert graph.run("repo_get", repo=inc)[0]["repo"]["unresolved_calls"] == second.unresolved_calls
-    finally:
-        delete_repository(graph, inc)
-        delete_repository(graph, full)
+    index_repository(graph, git_repo.root, name=full)
+    assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
+    assert graph.run("repo_get", repo=inc)[0]["repo"]["unresolved_calls"] == second.unresolved_calls
 
 
-def test_an_index_without_digests_is_diffed_in_one_scan_and_equals_a_full_index(graph: Graph, git_repo) -> None:
+def test_an_index_without_digests_is_diffed_in_one_scan_and_equals_a_full_index(graph: Graph, git_repo,
+                                                                                 repos) -> None:
     """An index written before edge digests existed (here: digests removed) has every unedited file stale: more
     than half the files, so their edges are read in one scan of the repository instead of file by file."""
-    import uuid
     from graphrag_code.db import Recorder
-    from graphrag_code.indexer import delete_repository
 
     for path, text in V1.items():
         git_repo.write(path, text)
     git_repo.commit("v1")
-    inc, full = f"test-scan-{uuid.uuid4().hex[:8]}", f"test-scanfull-{uuid.uuid4().hex[:8]}"
-    try:
+    inc, full = repos("test-scan"), repos("test-scanfull")
+    index_repository(graph, git_repo.root, name=inc)
+    graph.run("file_digests_set", rows=[{"id": f"{inc}:{p}", "digest": None} for p in V1])
+    git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s)\n\n\ndef whisper(s):\n    return s\n")
+    git_repo.write("pkg/app.py", V1["pkg/app.py"] + "# edited below its calls: their edges come back the same\n")
+    git_repo.commit("v2")
+    recorder = Recorder()
+    with graph.trace(recorder):
         index_repository(graph, git_repo.root, name=inc)
-        graph.run("file_digests_set", rows=[{"id": f"{inc}:{p}", "digest": None} for p in V1])
-        git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s)\n\n\ndef whisper(s):\n    return s\n")
-        git_repo.write("pkg/app.py", V1["pkg/app.py"] + "# edited below its calls: their edges come back the same\n")
-        git_repo.commit("v2")
-        recorder = Recorder()
-        with graph.trace(recorder):
-            index_repository(graph, git_repo.root, name=inc)
-        names = {e.name for e in recorder.events}
-        assert {"edges_of_repo", "unresolved_of_repo"} <= names and "edges_of_files" not in names
-        index_repository(graph, git_repo.root, name=full)
-        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
-    finally:
-        delete_repository(graph, inc)
-        delete_repository(graph, full)
+    names = {e.name for e in recorder.events}
+    assert {"edges_of_repo", "unresolved_of_repo"} <= names and "edges_of_files" not in names
+    index_repository(graph, git_repo.root, name=full)
+    assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
 
 
-def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Graph, git_repo) -> None:
+def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Graph, git_repo, repos) -> None:
     """This package's own modules and the language fixtures, edited at random for three commits: a renamed
     definition (its callers lose edges), a deleted file, a moved file, a new file defining method names used
     everywhere (guesses by name change in unedited files), an appended function. Each incremental run must
     equal a full index of the same commit."""
     import random
     import re
-    import uuid
     from graphrag_code.db import Recorder
-    from graphrag_code.indexer import delete_repository
 
     root = Path(__file__).resolve().parents[1]
     sources = [*sorted((root / "graphrag_code").glob("*.py")), *sorted((root / "tests/fixtures/lang").glob("*/*"))]
@@ -374,60 +371,52 @@ def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Gr
             git_repo.write(str(src.relative_to(root)), src.read_bytes())
     git_repo.commit("v0")
     rng = random.Random(7)
-    inc = f"test-rnd-{uuid.uuid4().hex[:8]}"
+    inc = repos("test-rnd")
     read_back: list[int] = []   # unedited files whose edges changed, per run
-    try:
-        index_repository(graph, git_repo.root, name=inc)
-        for step in range(3):
-            py = sorted(str(p.relative_to(git_repo.root)) for p in git_repo.root.rglob("*.py") if ".git" not in p.parts)
-            renamed, deleted, moved, appended = rng.sample(py, 4)
-            text = (git_repo.root / renamed).read_text()
-            names = re.findall(r"^(?:    )?def (\w+)\(", text, re.M)
-            if names:
-                name = rng.choice(names)
-                git_repo.write(renamed, re.sub(rf"\bdef {name}\(", f"def {name}_renamed(", text, count=1))
-            (git_repo.root / deleted).unlink()
-            git_repo.git("add", "-A")
-            git_repo.git("mv", moved, moved.replace(".py", f"_moved{step}.py"))
-            git_repo.write(f"graphrag_code/extra_{step}.py",
-                           "class Extra:\n    def run(self, name):\n        return self.get(name)\n\n"
-                           "    def get(self, name):\n        return None\n\n    def close(self):\n        pass\n")
-            git_repo.write(appended, (git_repo.root / appended).read_text() + "\n\ndef added():\n    return run()\n")
-            git_repo.commit(f"v{step + 1}")
-            recorder = Recorder()
-            with graph.trace(recorder):
-                summary = index_repository(graph, git_repo.root, name=inc)
-            assert summary.files_parsed == 4 and summary.files_deleted == 2 and summary.files_renamed == 1
-            read_back.append(len({p for e in recorder.events if e.name == "edges_of_files" for p in e.params["paths"]}))
-            full = f"test-rndfull-{uuid.uuid4().hex[:8]}"
-            try:
-                index_repository(graph, git_repo.root, name=full)
-                assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full), step
-            finally:
-                delete_repository(graph, full)
-        print("files read back per run:", read_back, "of", len(sources))
-        assert 0 < max(read_back) < len(sources) / 2
-    finally:
-        delete_repository(graph, inc)
+    index_repository(graph, git_repo.root, name=inc)
+    for step in range(3):
+        py = sorted(str(p.relative_to(git_repo.root)) for p in git_repo.root.rglob("*.py") if ".git" not in p.parts)
+        renamed, deleted, moved, appended = rng.sample(py, 4)
+        text = (git_repo.root / renamed).read_text()
+        names = re.findall(r"^(?:    )?def (\w+)\(", text, re.M)
+        if names:
+            name = rng.choice(names)
+            git_repo.write(renamed, re.sub(rf"\bdef {name}\(", f"def {name}_renamed(", text, count=1))
+        (git_repo.root / deleted).unlink()
+        git_repo.git("add", "-A")
+        git_repo.git("mv", moved, moved.replace(".py", f"_moved{step}.py"))
+        git_repo.write(f"graphrag_code/extra_{step}.py",
+                       "class Extra:\n    def run(self, name):\n        return self.get(name)\n\n"
+                       "    def get(self, name):\n        return None\n\n    def close(self):\n        pass\n")
+        git_repo.write(appended, (git_repo.root / appended).read_text() + "\n\ndef added():\n    return run()\n")
+        git_repo.commit(f"v{step + 1}")
+        recorder = Recorder()
+        with graph.trace(recorder):
+            summary = index_repository(graph, git_repo.root, name=inc)
+        assert summary.files_parsed == 4 and summary.files_deleted == 2 and summary.files_renamed == 1
+        read_back.append(len({p for e in recorder.events if e.name == "edges_of_files" for p in e.params["paths"]}))
+        full = repos("test-rndfull")
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full), step
+    print("files read back per run:", read_back, "of", len(sources))
+    assert 0 < max(read_back) < len(sources) / 2
 
 
 @pytest.mark.parametrize("first_changes", [True, False], ids=["change", "no-op"])
-def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(graph: Graph, git_repo,
+def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(graph: Graph, git_repo, repos,
                                                                               first_changes: bool) -> None:
     """Two runs of one repository at once (two terminals, a cron job): the one that started last wins. A later
     run starts while the first one is between reading the live files and swapping (here: from the first run's
     own tracer), edits the checkout first and completes. The first run then stops with an IndexingError instead
     of swapping its older view in (or, as a no-op, moving the commit back), and the graph equals a full index
     of the commit the later run saw."""
-    import uuid
     from graphrag_code.db import Recorder
     from graphrag_code.errors import IndexingError
-    from graphrag_code.indexer import delete_repository
 
     for path, text in V1.items():
         git_repo.write(path, text)
     git_repo.commit("v1")
-    name, full = f"test-race-{uuid.uuid4().hex[:8]}", f"test-racefull-{uuid.uuid4().hex[:8]}"
+    name, full = repos("test-race"), repos("test-racefull")
     later: dict = {}
 
     def start_a_later_run(event) -> None:
@@ -437,43 +426,38 @@ def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(grap
             later["commit"] = git_repo.commit("v3")
             later["summary"] = index_repository(graph, git_repo.root, name=name)
 
-    try:
+    index_repository(graph, git_repo.root, name=name)
+    if first_changes:
+        git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+        git_repo.commit("v2")
+    with graph.trace(start_a_later_run), pytest.raises(IndexingError, match="another index run") as raised:
         index_repository(graph, git_repo.root, name=name)
-        if first_changes:
-            git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
-            git_repo.commit("v2")
-        with graph.trace(start_a_later_run), pytest.raises(IndexingError, match="another index run") as raised:
-            index_repository(graph, git_repo.root, name=name)
-        assert raised.value.exit_code == 6 and later["summary"].commit == later["commit"]
-        assert graph.run("pending_count", repo=name)[0]["pending"] == 0     # the stopped run took its own away
-        repo = graph.run("repo_get", repo=name)[0]["repo"]
-        assert repo["commit"] == later["commit"] and "running" not in repo and "swapping" not in repo
-        index_repository(graph, git_repo.root, name=full)
-        assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
-        recorder = Recorder()
-        with graph.trace(recorder):     # the next run clears what the stopped one staged, and has nothing to do
-            again = index_repository(graph, git_repo.root, name=name)
-        assert again.files_parsed == 0 and graph.run("pending_count", repo=name)[0]["pending"] == 0
-    finally:
-        delete_repository(graph, name)
-        delete_repository(graph, full)
+    assert raised.value.exit_code == 6 and later["summary"].commit == later["commit"]
+    assert graph.run("pending_count", repo=name)[0]["pending"] == 0     # the stopped run took its own away
+    repo = graph.run("repo_get", repo=name)[0]["repo"]
+    assert repo["commit"] == later["commit"] and "running" not in repo and "swapping" not in repo
+    index_repository(graph, git_repo.root, name=full)
+    assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
+    recorder = Recorder()
+    with graph.trace(recorder):     # the next run clears what the stopped one staged, and has nothing to do
+        again = index_repository(graph, git_repo.root, name=name)
+    assert again.files_parsed == 0 and graph.run("pending_count", repo=name)[0]["pending"] == 0
 
 
-def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph, git_repo, monkeypatch) -> None:
+def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph, git_repo, repos,
+                                                                     monkeypatch) -> None:
     """The swap's first statement takes the repository node's write lock: a run that starts meanwhile (in another
     thread here, inside the first run's swap transaction) waits in repo_begin until the swap commits, then reads
     the new snapshot and completes on top of it."""
     import threading
     import time
-    import uuid
     from graphrag_code import indexer
     from graphrag_code.db import Recorder
-    from graphrag_code.indexer import delete_repository
 
     for path, text in V1.items():
         git_repo.write(path, text)
     git_repo.commit("v1")
-    name, full = f"test-wait-{uuid.uuid4().hex[:8]}", f"test-waitfull-{uuid.uuid4().hex[:8]}"
+    name, full = repos("test-wait"), repos("test-waitfull")
     second: dict = {"events": Recorder()}
 
     def run_second() -> None:
@@ -489,21 +473,17 @@ def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph
             time.sleep(2.0)
             second["seen_during_swap"] = [e.name for e in second["events"].events]
 
-    try:
-        index_repository(graph, git_repo.root, name=name)
-        git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
-        first_commit = git_repo.commit("v2")
-        monkeypatch.setattr(indexer, "_crash_point", in_the_swap)
-        first = index_repository(graph, git_repo.root, name=name)
-        second["thread"].join(timeout=120)
-        assert first.commit == first_commit and second["summary"].commit == second["commit"]
-        assert "repo_begin" not in second["seen_during_swap"] and "repo_get" in second["seen_during_swap"]
-        assert second["summary"].files_parsed == 1          # only pkg/helpers.py: it read the first run's files
-        index_repository(graph, git_repo.root, name=full)
-        assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
-    finally:
-        delete_repository(graph, name)
-        delete_repository(graph, full)
+    index_repository(graph, git_repo.root, name=name)
+    git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+    first_commit = git_repo.commit("v2")
+    monkeypatch.setattr(indexer, "_crash_point", in_the_swap)
+    first = index_repository(graph, git_repo.root, name=name)
+    second["thread"].join(timeout=120)
+    assert first.commit == first_commit and second["summary"].commit == second["commit"]
+    assert "repo_begin" not in second["seen_during_swap"] and "repo_get" in second["seen_during_swap"]
+    assert second["summary"].files_parsed == 1          # only pkg/helpers.py: it read the first run's files
+    index_repository(graph, git_repo.root, name=full)
+    assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
 
 
 # -- crash safety --------------------------------------------------------------------------------------------

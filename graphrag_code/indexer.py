@@ -327,15 +327,15 @@ class _Run:
 
     def _claim(self, running: str | None) -> None:
         """Stop unless this run is still the repository's latest: a run that started later has read the graph
-        as it was and will write its own snapshot, so this one's must not land (its staged nodes stay invisible
-        and the next run clears them)."""
+        as it was and will write its own snapshot, so this one's must not land (``index_repository`` then
+        deletes what this run staged)."""
         if running != self.run_id:
             raise IndexingError(f"another index run of {self.repo!r} (run {running}) started while this one "
                                 f"(run {self.run_id}) ran; the later run's snapshot replaces this one's",
                                 hint="let that run finish, then check with `graphrag-code status`")
 
     def _diff(self, touched: set[str], new: dict[tuple[str, str, str], dict], unresolved: dict[str, list[str]],
-              live_digests: dict[str, str | None]) -> "_Diff":
+              live_digests: dict[str, str | None]) -> _Diff:
         """What the swap changes. Only files whose edge digest changed are read back and diffed: a live file
         with the same digest keeps its edges, except those into ``touched`` files, which went with their nodes
         and are made again; a touched or new file has none left."""

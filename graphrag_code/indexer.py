@@ -364,27 +364,16 @@ class _Run:
 
     def _existing(self, paths: list[str], live: int, owner: dict[str, str]) -> tuple[dict, dict]:
         """The live edges and unresolved call lists leaving the files and symbols of ``paths``: by file, or in
-        one scan of the repository when most of its files are asked for (measured on combo100k with every
-        digest gone: the scan reads all in ~0.6 s, by file ~1.0 s)."""
-        edges, unresolved = {}, {}
+        one scan of the repository when most of its files are asked for (docs/design.md, "Indexing runs")."""
         if len(paths) > live / 2:
             wanted = set(paths)
-
-            def kept(node_id: str) -> bool:
-                return owner.get(node_id, _path_of(node_id, self.repo)) in wanted
-
-            edges = {(r["type"], r["src"], r["dst"]): _norm(r["props"])
-                     for r in self.graph.run("edges_of_repo", repo=self.repo) if kept(r["src"])}
-            unresolved = {r["id"]: r["calls"] for r in self.graph.run("unresolved_of_repo", repo=self.repo)
-                          if kept(r["id"])}
-            return edges, unresolved
-        for start in range(0, len(paths), _FACTS_BATCH):
-            part = paths[start:start + _FACTS_BATCH]
-            for r in self.graph.run("edges_of_files", repo=self.repo, paths=part):
-                edges[(r["type"], r["src"], r["dst"])] = _norm(r["props"])
-            for r in self.graph.run("unresolved_of_files", repo=self.repo, paths=part):
-                unresolved[r["id"]] = r["calls"]
-        return edges, unresolved
+            rows = [r for r in self.graph.run("edges_of_repo", repo=self.repo)
+                    if owner.get(r["id"], _path_of(r["id"], self.repo)) in wanted]
+        else:
+            rows = [r for start in range(0, len(paths), _FACTS_BATCH)
+                    for r in self.graph.run("edges_of_files", repo=self.repo, paths=paths[start:start + _FACTS_BATCH])]
+        edges = {(e["type"], r["id"], e["dst"]): _norm(e["props"]) for r in rows for e in r["edges"]}
+        return edges, {r["id"]: r["calls"] for r in rows if r["calls"]}
 
     @staticmethod
     def _edges(tx: Tx, action: str, keys: list[tuple[str, str, str]], props: dict) -> None:

@@ -25,6 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker-compose.yml"
 
 
+def _conf_key(env_name: str) -> str:
+    """The official image's rule: NEO4J_<key>, '_' -> '.', '__' -> '_'."""
+    return env_name.removeprefix("NEO4J_").replace("__", "\0").replace("_", ".").replace("\0", "_")
+
+
 def _compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
@@ -102,18 +107,12 @@ def test_the_compose_files_neo4j_settings_are_settings_of_neo4j_5_26() -> None:
     """The image turns NEO4J_<key> into a neo4j.conf key ('_' -> '.', '__' -> '_'); Neo4j validates neo4j.conf
     strictly, so a misspelt key would stop the container's server."""
     env = _compose()["services"]["neo4j"]["environment"]
-    keys = [name.removeprefix("NEO4J_").replace("__", "\0").replace("_", ".").replace("\0", "_")
-            for name in env if name != "NEO4J_AUTH"]
+    keys = [_conf_key(name) for name in env if name != "NEO4J_AUTH"]
     assert "server.memory.heap.initial_size" in keys and "dbms.usage_report.enabled" in keys
     assert not settings_missing_from_jars(keys)
 
 
 # -- the stack, run as its containers would, minus Docker ----------------------------------------------------
-def _conf_key(env_name: str) -> str:
-    """The official image's rule: NEO4J_<key>, '_' -> '.', '__' -> '_'."""
-    return env_name.removeprefix("NEO4J_").replace("__", "\0").replace("_", ".").replace("\0", "_")
-
-
 def _free_port() -> int:
     import socket
     with socket.socket() as s:

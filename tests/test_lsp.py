@@ -277,6 +277,16 @@ def _lsp_settings(**kw) -> IndexSettings:
     return IndexSettings(lsp_languages=("python",), **kw)
 
 
+def _names_then_jedi(graph, git_repo, repo_name, path: str, text: str):
+    """Commit one file, index it by names, then with jedi: (edges before, edges after, the jedi run's summary)."""
+    git_repo.write(path, text)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = _calls(graph, repo_name)
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
+    return before, _calls(graph, repo_name), summary
+
+
 @needs_jedi
 def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
     _demo(git_repo)
@@ -392,15 +402,9 @@ HELD = textwrap.dedent("""\
 
 @needs_jedi
 def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) -> None:
-    git_repo.write("held.py", HELD)
-    git_repo.commit("v1")
-    index_repository(graph, git_repo.root, name=repo_name)
-    before = _calls(graph, repo_name)
+    before, after, summary = _names_then_jedi(graph, git_repo, repo_name, "held.py", HELD)
     assert ("CALLS", "held.py#Shop.make", "held.py#Widget") not in before
     assert ("CALLS", "held.py#run", "held.py#build") not in before
-
-    summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
-    after = _calls(graph, repo_name)
     # a class kept in a class attribute is constructed; a function kept in a variable runs
     assert after[("CALLS", "held.py#Shop.make", "held.py#Widget")] == \
         {"lines": [19], "confidence": 0.9, "resolved_by": "lsp_held"}
@@ -451,12 +455,7 @@ REGISTRY = textwrap.dedent("""\
 
 @needs_jedi
 def test_an_item_of_a_registry_the_server_cannot_infer_keeps_the_names_edges(graph, git_repo, repo_name) -> None:
-    git_repo.write("md.py", REGISTRY)
-    git_repo.commit("v1")
-    index_repository(graph, git_repo.root, name=repo_name)
-    before = _calls(graph, repo_name)
-    index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
-    after = _calls(graph, repo_name)
+    before, after, _ = _names_then_jedi(graph, git_repo, repo_name, "md.py", REGISTRY)
     # jedi finds the attribute `serializer` and cannot say what it holds: the registry's functions stay
     for target in ("to_html", "to_xhtml"):
         key = ("CALLS", "md.py#Markdown.convert", f"md.py#{target}")

@@ -168,7 +168,8 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     With --lsp, language servers (installed by scripts/setup: jedi for Python, typescript-language-server,
     gopls, clangd) are asked where each call's callee is defined, and their answers win over name-based
     resolution; a language whose server is missing is skipped with a message. Later runs ask only about
-    changed files and the files that call into them.
+    changed files and the files that call into them. GRAPHRAG_LSP_PYTHON_SERVER=pyright runs pyright for
+    Python instead of jedi (faster, about the same edges).
     """
     from .embeddings import load_embedder
     from .indexer import index_repository

@@ -53,19 +53,22 @@ SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "
                  "go": "go", "c": "cpp", "cpp": "cpp"}
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_OVERLOAD = re.compile(rb"\s*@(?:\w+\.)?overload\b")
+_DEF = re.compile(rb"\s*(?:async\s+)?def\b")
 _CRASH_AFTER_TIMEOUTS = 3
 _METHOD_NOT_FOUND = -32601   # JSON-RPC error code of a request the server does not implement
 _OVERLOAD_SPAN = 60         # lines between a TypeScript overload signature and the implementation below it
-_PARALLEL = {"python": 2}    # server processes per group (see _shards)
-# where one callHierarchy/outgoingCalls per function replaces the definition requests. Measured (bench_lsp.py):
-# gopls answers every call site of cobra alike either way with half the requests, 9% faster; tsserver (rxjs) is
-# 9% slower that way and clangd (lz4) 28% slower and sees through macros: they stay per call; jedi has none.
-_HIERARCHY = {"go"}
+_PARALLEL = {"jedi-language-server": 2}    # server processes per server (see _shards)
+# servers where one callHierarchy/outgoingCalls per function replaces the definition requests. Measured
+# (bench_lsp.py): gopls answers every call site of cobra alike either way with half the requests, 9% faster;
+# pyright answers click 2.4x faster that way; tsserver (rxjs) is 9% slower that way and clangd (lz4) 28% slower
+# and sees through macros: they stay per call; jedi has none.
+_HIERARCHY = {"gopls", "pyright"}
 # where a definition that lands on a variable is followed by typeDefinition: jedi's answer is its inference of
 # what the variable holds (a class or a function), which is what the call runs
 _INFER_VARIABLES = {"python"}
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
-ANSWER_FORMAT = 9
+ANSWER_FORMAT = 10
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
 
 Progress = Callable[[str, int, int], None]
@@ -189,12 +192,12 @@ class _Asker:
     """Asks one running server about the call sites of one language group."""
 
     def __init__(self, group: str, root: Path, facts: dict[str, FileFacts], sources: _Sources,
-                 settings: LspSettings, report: GroupReport) -> None:
+                 settings: LspSettings, report: GroupReport, server: str = "") -> None:
         self.group, self.root, self.facts, self.sources = group, root.resolve(), facts, sources
         self.settings, self.report = settings, report
         self.server = None
         self.timeouts = 0
-        self.hierarchy = settings.call_hierarchy and group in _HIERARCHY
+        self.hierarchy = settings.call_hierarchy and server in _HIERARCHY
         self.unsupported: set[str] = set()      # requests the server answered "method not found"
         # directory and module names of the repository's files: an "external" answer in a package of one of
         # these names is the repository's own code seen through a stub or an installed copy
@@ -269,9 +272,11 @@ class _Asker:
             for call in outgoing:
                 to = call.get("to") or {}
                 loc = {"absolutePath": _uri_path(to.get("uri", "")), "range": to.get("selectionRange") or to.get("range")}
+                if not loc["range"] or self._conditional(self._classify(loc)):
+                    continue              # a hierarchy names one of several definitions: asked per call below
                 for rng in call.get("fromRanges") or []:
                     k = _site_in(rng, by_line)
-                    if k is not None and answers[k] is None and loc["range"]:
+                    if k is not None and answers[k] is None:
                         self.report.asked += 1
                         self.report.from_hierarchy += 1
                         answers[k] = await self._answer([loc], path, *sites[k])
@@ -395,12 +400,26 @@ class _Asker:
             # an overload signature (not a definition we index) right above the implementation it belongs to
             below = [i for i, d in enumerate(f.defs) if d[0] == name and 0 < d[4] - (line0 + 1) <= _OVERLOAD_SPAN]
             found = min(below, key=lambda i: f.defs[i][4], default=None)
+        if found is not None and self.group == "python":
+            # `@overload` stubs (pyright names each of them): the implementation below them is what runs
+            while found + 1 < len(f.defs) and f.defs[found + 1][0] == name and \
+                    f.defs[found + 1][3] == f.defs[found][3] and _is_overload(lines, f.defs[found][4] - 1):
+                found += 1
         if found is not None and self.group == "typescript":
             # of overloads indexed one by one (`reduce`, `reduce~2`, ...) the last one has the body that runs
             while found + 1 < len(f.defs) and f.defs[found + 1][0] == name and \
                     f.defs[found + 1][3] == f.defs[found][3]:
                 found += 1
         return f.ids[found] if found is not None else None
+
+    def _conditional(self, found: list) -> bool:
+        """An answer naming a definition that has others of the same name in the same scope (defined per
+        branch, or `@overload`-ed): the definition request names them all, a call hierarchy only one."""
+        if found[0] != "sym":
+            return False
+        f = self.facts[found[1].split(":", 1)[1].split("#", 1)[0]]
+        base = re.sub(r"~\d+$", "", found[1])     # the second `def f` of a scope is `f~2` (see symbol_ids)
+        return any(i != found[1] and (i == base or i.startswith(base + "~")) for i in f.ids)
 
     def _is_abstract(self, symbol_id: str) -> bool:
         path = symbol_id.split(":", 1)[1].split("#", 1)[0]
@@ -411,6 +430,16 @@ class _Asker:
         d = f.defs[i]
         return i in f.abstract or d[1] in _CONTAINERS_OF_ABSTRACT or \
             (d[3] is not None and f.defs[d[3]][1] in _CONTAINERS_OF_ABSTRACT)
+
+
+def _is_overload(lines: list[bytes], start0: int) -> bool:
+    """A Python definition starting (comments and decorators included) at ``start0`` is ``@overload``-ed."""
+    for line in lines[start0:start0 + 20]:
+        if _OVERLOAD.match(line):
+            return True
+        if _DEF.match(line):
+            return False
+    return False
 
 
 def _names_a_function(line: bytes, name: str) -> bool:
@@ -480,11 +509,11 @@ async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline
                 logging.getLogger(__name__).warning("lsp: %s server failed (%s); restarting once", group, why)
 
 
-def _shards(group: str, paths: list[str], facts: dict[str, FileFacts]) -> list[list[str]]:
-    """Files split between the servers of one group, balanced by call sites. jedi answers one request at a time
-    and starts in half a second: one process per core nearly halves the pass; the other servers keep a
-    whole-project model (memory, start-up) and answer fast enough alone."""
-    n = min(_PARALLEL.get(group, 1), os.cpu_count() or 1, len(paths)) or 1
+def _shards(server: str, paths: list[str], facts: dict[str, FileFacts]) -> list[list[str]]:
+    """Files split between the processes of one server, balanced by call sites. jedi answers one request at a
+    time and starts in half a second: one process per core nearly halves the pass; the other servers (pyright
+    too) keep a whole-project model (memory, start-up) and answer fast enough alone."""
+    n = min(_PARALLEL.get(server, 1), os.cpu_count() or 1, len(paths)) or 1
     shards: list[list[str]] = [[] for _ in range(n)]
     load = [0] * n
     for path in sorted(paths, key=lambda p: -len(facts[p].calls)):
@@ -588,8 +617,8 @@ def run_lsp_pass(root: Path, facts: dict[str, FileFacts], paths: Iterable[str], 
             continue
         rep.server = server_id(spec)
         t0, results = time.monotonic(), {}
-        shards = _shards(group, group_paths, facts)
-        askers = [_Asker(group, root, facts, sources, settings, rep) for _ in shards]
+        shards = _shards(spec.name, group_paths, facts)
+        askers = [_Asker(group, root, facts, sources, settings, rep, spec.name) for _ in shards]
 
         async def run_shards() -> None:
             await asyncio.gather(*(_run_group(group, spec, shard, asker, deadline, results, progress, done, total)

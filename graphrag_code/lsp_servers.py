@@ -5,7 +5,8 @@
 =========================  ===================================================  ==========================
 our languages              server                                               installed into
 =========================  ===================================================  ==========================
-python                     jedi-language-server (pinned by multilspy)           .venv (pip)
+python                     jedi-language-server (pinned by multilspy), or       .venv (pip)
+                           pyright (GRAPHRAG_LSP_PYTHON_SERVER=pyright)         node_modules (npm ci)
 javascript, typescript,    typescript-language-server + typescript 5            node_modules (npm ci)
 tsx                        (TypeScript 7 has no tsserver)
 go                         gopls v0.23.0 (needs ``go`` at run time)              .graphrag/bin (go install)
@@ -20,8 +21,9 @@ gopls runs with ``GOPROXY=off GOTOOLCHAIN=local`` and tsserver with automatic ty
 ``create_server`` returns multilspy's *async* ``LanguageServer``; ``async with server.start_server():`` returns
 once the server can answer with whole-project knowledge:
 
-- python: jedi answers at once. It sees the interpreter this virtualenv was made from (or ``GRAPHRAG_LSP_PYTHON``),
-  never this virtualenv, and the repository's ``src/`` directory.
+- python: jedi answers at once. It sees a standard-library-only virtualenv of its own (or ``GRAPHRAG_LSP_PYTHON``),
+  never this virtualenv, and the repository's ``src/`` directory. pyright, when chosen, sees the same and
+  analyses lazily, on the first request that needs it.
 - go: after gopls's initial workspace load (a ``workspace/symbol`` request blocks until it is done). A module
   whose requirements are not in the module cache does not load offline; gopls then gets a go.work (outside the
   repository) replacing the missing modules by empty stubs, so the repository's own packages still load.
@@ -68,6 +70,7 @@ from multilspy.multilspy_logger import MultilspyLogger
 from . import config
 
 GOPLS_VERSION = "v0.23.0"
+PYTHON_SERVERS = ("jedi", "pyright")
 TOOLS_ROOT = config.PROJECT_ROOT                       # where scripts/setup installs the servers
 GOPLS_BIN_DIR = TOOLS_ROOT / ".graphrag" / "bin"
 
@@ -125,6 +128,16 @@ def _node() -> str | None:
 
 def _ts_server() -> str | None:
     return _executable(TOOLS_ROOT / "node_modules" / ".bin" / "typescript-language-server")
+
+
+def python_server() -> str:
+    """Which Python server ``--lsp`` runs: ``GRAPHRAG_LSP_PYTHON_SERVER`` (jedi, the default, or pyright)."""
+    return os.environ.get("GRAPHRAG_LSP_PYTHON_SERVER", "").strip().lower() or "jedi"
+
+
+def _pyright() -> str | None:
+    js = TOOLS_ROOT / "node_modules" / "pyright" / "langserver.index.js"
+    return str(js) if js.is_file() else None
 
 
 def _typescript_lib() -> Path | None:
@@ -198,7 +211,14 @@ def find_server(language: str, root: Path | str | None = None) -> ServerSpec | N
     lang = LANGUAGES.get(language)
     if lang is None:
         return None
+    if language == "python" and python_server() == "pyright":
+        exe = _pyright()
+        if not (exe and _node()):
+            return None
+        return ServerSpec(language, lang, exe, "pyright", f"{_npm_version('pyright')} (python {jedi_environment()})")
     if language == "python":
+        if python_server() != "jedi":
+            return None
         exe = _jedi()
         # the environment jedi sees is part of the answers: another one means asking again
         version = f"{_dist_version('jedi-language-server')} (python {jedi_environment()})"
@@ -226,6 +246,13 @@ def missing_reason(language: str) -> str:
     if lang is None:
         return (f"no language server for {language!r} (supported: {', '.join(sorted(LANGUAGES))}; Java, Rust, "
                 "Ruby and C# servers download at run time and are not supported)")
+    if language == "python" and python_server() not in PYTHON_SERVERS:
+        return (f"GRAPHRAG_LSP_PYTHON_SERVER={python_server()!r} is not a Python language server we run "
+                f"(choose {' or '.join(PYTHON_SERVERS)})")
+    if language == "python" and python_server() == "pyright":
+        if not _node():
+            return "node not found on PATH (pyright needs Node.js)"
+        return "pyright not found in node_modules; run scripts/setup (npm ci installs it from package-lock.json)"
     if language == "python":
         return "jedi-language-server not found in .venv/bin or PATH; run scripts/setup (pip installs multilspy)"
     if lang in (Language.JAVASCRIPT, Language.TYPESCRIPT):
@@ -258,6 +285,8 @@ def create_server(spec: ServerSpec, repo_root: str, logger: MultilspyLogger | No
     cfg = MultilspyConfig(code_language=spec.multilspy_language, server_binary=spec.binary)
     if spec.name == "jedi-language-server":
         return IsolatedJedi(cfg, logger, repo_root)
+    if spec.name == "pyright":
+        return PyrightServer(cfg, logger, repo_root)
     if spec.name == "typescript-language-server":
         return OfflineTypeScriptServer(cfg, logger, repo_root, ready_timeout=ready_timeout)
     if spec.name == "gopls":
@@ -371,6 +400,42 @@ class IsolatedJedi(JediServer):
             "diagnostics": {"enable": False},
         }
         return d
+
+
+class PyrightServer(JediServer):
+    """pyright's language server (``node langserver.index.js --stdio``; multilspy knows only jedi for Python),
+    analysing with the same Python as jedi (``jedi_environment``) and the repository's ``src/`` on its path.
+    Settings come through ``workspace/configuration``; no diagnostics beyond open files, no type checking.
+    It answers whole-program questions lazily: start-up does not wait for anything."""
+
+    def __init__(self, config_: MultilspyConfig, logger: MultilspyLogger, repository_root_path: str) -> None:
+        super().__init__(config_, logger, repository_root_path)
+        self.server.process_launch_info.cmd = [_node(), config_.server_binary, "--stdio"]
+        self.progress = _Progress()
+
+    def _settings(self, section: str | None) -> dict:
+        """What pyright asks through ``workspace/configuration`` (sections ``python``, ``python.analysis``)."""
+        env = Path(jedi_environment())
+        interpreter = env if env.is_file() else env / "bin" / "python"
+        src = Path(self.repository_root_path) / "src"
+        analysis = {"extraPaths": [str(src)] if src.is_dir() else [], "diagnosticMode": "openFilesOnly",
+                    "autoSearchPaths": True, "useLibraryCodeForTypes": True, "typeCheckingMode": "off"}
+        python = {"pythonPath": str(interpreter), "analysis": analysis}
+        return {"python": python, "python.analysis": analysis}.get(section or "", {})
+
+    def _get_initialize_params(self, repository_absolute_path: str) -> dict:
+        d = _base_initialize_params(repository_absolute_path, _multilspy_params(JediServer))
+        d.setdefault("capabilities", {}).setdefault("workspace", {})["configuration"] = True
+        return d
+
+    @contextlib.asynccontextmanager
+    async def start_server(self) -> AsyncIterator["PyrightServer"]:
+        _quiet_handlers(self, self.progress)
+        self.server.on_request("workspace/configuration", lambda params: _async_value(
+            [self._settings(i.get("section")) for i in params.get("items", [])]))
+        self.server.on_request("workspace/diagnostic/refresh", _nothing)
+        async with _initialized(self):
+            yield self
 
 
 class OfflineTypeScriptServer(TypeScriptLanguageServer):

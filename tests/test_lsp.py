@@ -1,6 +1,7 @@
 """The language-server pass: positions, answer mapping, how answers change the edges, which files are asked
 again, and a real run of jedi-language-server over a small repository (incremental == full, a crashing
-server restarted once then skipped, a missing server reported)."""
+server restarted once then skipped, a missing server reported), and of pyright, typescript-language-server and
+gopls over small fixtures."""
 
 from __future__ import annotations
 
@@ -267,6 +268,12 @@ needs_jedi = pytest.mark.skipif(lsp_servers.find_server("python") is None,
                                 reason=lsp_servers.missing_reason("python"))
 
 
+@pytest.fixture(autouse=True)
+def _jedi_unless_chosen(monkeypatch) -> None:
+    """The Python server is jedi here whatever the caller's environment says; pyright tests choose it."""
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "jedi")
+
+
 def _calls(graph, repo: str) -> dict[tuple[str, str, str], dict]:
     d = graph.run("repo_dump", repo=repo)[0]
     return {(e["type"], e["src"].split(":", 1)[1], e["dst"].split(":", 1)[-1]): e["props"]
@@ -277,8 +284,9 @@ def _lsp_settings(**kw) -> IndexSettings:
     return IndexSettings(lsp_languages=("python",), **kw)
 
 
-def _names_then_jedi(graph, git_repo, repo_name, path: str, text: str):
-    """Commit one file, index it by names, then with jedi: (edges before, edges after, the jedi run's summary)."""
+def _names_then_lsp(graph, git_repo, repo_name, path: str, text: str):
+    """Commit one file, index it by names, then with the Python server (jedi unless the test chose pyright):
+    (edges before, edges after, the second run's summary)."""
     git_repo.write(path, text)
     git_repo.commit("v1")
     index_repository(graph, git_repo.root, name=repo_name)
@@ -402,7 +410,7 @@ HELD = textwrap.dedent("""\
 
 @needs_jedi
 def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) -> None:
-    before, after, summary = _names_then_jedi(graph, git_repo, repo_name, "held.py", HELD)
+    before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "held.py", HELD)
     assert ("CALLS", "held.py#Shop.make", "held.py#Widget") not in before
     assert ("CALLS", "held.py#run", "held.py#build") not in before
     # a class kept in a class attribute is constructed; a function kept in a variable runs
@@ -455,7 +463,7 @@ REGISTRY = textwrap.dedent("""\
 
 @needs_jedi
 def test_an_item_of_a_registry_the_server_cannot_infer_keeps_the_names_edges(graph, git_repo, repo_name) -> None:
-    before, after, _ = _names_then_jedi(graph, git_repo, repo_name, "md.py", REGISTRY)
+    before, after, _ = _names_then_lsp(graph, git_repo, repo_name, "md.py", REGISTRY)
     # jedi finds the attribute `serializer` and cannot say what it holds: the registry's functions stay
     for target in ("to_html", "to_xhtml"):
         key = ("CALLS", "md.py#Markdown.convert", f"md.py#{target}")
@@ -706,3 +714,79 @@ def test_up_passes_lsp_through(git_repo, repo_name, neo4j_settings) -> None:
                                        "--no-embed", "--lsp", "python"])
     assert result.exit_code == 0, result.output
     assert "python (jedi-language-server" in result.output and f":param repo => '{repo_name}'" in result.output
+
+
+# -- pyright (GRAPHRAG_LSP_PYTHON_SERVER=pyright; npm ci installs it with the TypeScript server) ------------------
+needs_pyright = pytest.mark.skipif(not (lsp_servers._pyright() and lsp_servers._node()),
+                                   reason="pyright or node not found; run scripts/setup (npm ci)")
+OVERLOADED = textwrap.dedent('''\
+    import os
+    import typing as t
+
+
+    class Store:
+        def get(self, key: str) -> str:
+            return key
+
+
+    def make() -> Store:
+        return Store()
+
+
+    # the overloads say what pick takes; the last definition runs
+    @t.overload
+    def pick(x: int) -> int: ...
+
+
+    @t.overload
+    def pick(x: str) -> str: ...
+
+
+    def pick(x):
+        return x
+
+
+    if os.environ.get("QUIET"):
+        def emit(s: str) -> None:
+            pass
+    else:
+        def emit(s):
+            print(s)
+
+
+    def run() -> str:
+        box = make() if emit else None
+        emit("x")
+        pick(1)
+        return box.get("k") if box else ""
+    ''')
+
+
+@needs_pyright
+def test_pyright_maps_overloads_to_the_implementation_and_keeps_every_conditional_definition(
+        graph, git_repo, repo_name, monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pyright")
+    before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "ov.py", OVERLOADED)
+    run = {k[2]: v for k, v in after.items() if k[1] == "ov.py#run"}
+    # names: `box` may be None (a conditional expression), so box.get stays unresolved; pyright types it
+    assert ("CALLS", "ov.py#run", "ov.py#Store.get") not in before
+    assert run["ov.py#Store.get"] == {"resolved_by": "lsp", "confidence": 0.98, "lines": [39]}
+    # pyright names all three `pick`s; the two `@overload` stubs never run, the implementation does
+    assert run["ov.py#pick~3"]["resolved_by"] == "lsp" and "ov.py#pick" not in run and "ov.py#pick~2" not in run
+    # the call hierarchy names one `emit`; a definition request names both branches' definitions
+    assert {k: v["resolved_by"] for k, v in run.items() if k.startswith("ov.py#emit")} == \
+        {"ov.py#emit": "lsp_alt", "ov.py#emit~2": "lsp_alt"}
+    group = summary.lsp["groups"]["python"]
+    assert group["server"].startswith("pyright ") and group["errors"] == 0 and group["asked"] == 7
+    # run's calls come from one outgoingCalls; pick and emit (several definitions) are asked one by one
+    assert group["hierarchy_requests"] >= 1 and group["from_hierarchy"] >= 3 and group["definition_requests"] >= 2
+
+
+def test_the_python_server_is_chosen_by_environment(monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pylance")
+    assert lsp_servers.find_server("python") is None
+    assert "choose jedi or pyright" in lsp_servers.missing_reason("python")
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pyright")
+    monkeypatch.setattr(lsp_servers, "_pyright", lambda: None)
+    assert lsp_servers.find_server("python") is None
+    assert "pyright not found" in lsp_servers.missing_reason("python")

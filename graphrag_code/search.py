@@ -21,6 +21,7 @@ from .textutil import split_identifier
 RRF_K = 60
 DEFAULT_K = 10
 SEED_LIMIT = 50
+FULLTEXT_MAX_FETCH = 100_000    # deepest full-text look for one repository's hits among all repositories
 EXPAND_SEEDS = 8
 EXPAND_PER_SEED = 3
 # weight of a neighbour relative to the seed that led to it
@@ -175,8 +176,7 @@ class Searcher:
                 rankings[name] = list(dict.fromkeys(ids))
 
         if "fulltext" in opts.channels:
-            timed("fulltext", lambda: [r["id"] for r in self.graph.run(
-                "fulltext_seeds", query=a.lucene(), limit=limit * (4 if repo else 1), repo=repo)][:limit])
+            timed("fulltext", lambda: self._fulltext_seeds(a.lucene(), repo, limit))
         if "symbol" in opts.channels and a.names:
             timed("symbol", lambda: [r["id"] for r in self.graph.run(
                 "symbol_seeds", names=a.names, repo=repo, limit=limit)])
@@ -205,6 +205,17 @@ class Searcher:
                     timed("vector", lambda: [r["id"] for r in vector_search(self.graph, self.embedder, a.text,
                                                                              k=limit, repo=repo)])
         return rankings, vectors
+
+    def _fulltext_seeds(self, query: str, repo: str | None, limit: int) -> list[str]:
+        """The best ``limit`` full-text hits (of ``repo``). The index ranks every repository together, so when
+        other repositories fill the top (a small repository next to large ones) it is asked again 8x deeper,
+        until ``limit`` hits of ``repo`` are found, the index has no more, or FULLTEXT_MAX_FETCH."""
+        fetch = limit * (4 if repo else 1)
+        while True:
+            row = self.graph.run("fulltext_seeds", query=query, fetch=fetch, limit=limit, repo=repo)[0]
+            if len(row["ids"]) >= limit or row["fetched"] < fetch or fetch >= FULLTEXT_MAX_FETCH:
+                return row["ids"]
+            fetch = min(fetch * 8, FULLTEXT_MAX_FETCH)
 
     def _path_seeds(self, a: QueryAnalysis, repo: str | None, limit: int) -> list[str]:
         """Chunks of the files the query names by path (`lib/router/index.js`, `types.py`), the chunks whose

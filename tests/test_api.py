@@ -230,7 +230,8 @@ def test_concurrent_debug_searches_keep_their_own_trace(client, indexed) -> None
     for query, _, body in results:
         lucene = [s["params"]["query"] for s in body["debug"]["statements"] if s["name"] == "fulltext_seeds"]
         other = "load_user" if query == "handler" else "handler"
-        assert len(lucene) == 1 and query in lucene[0] and other not in lucene[0], (query, lucene)
+        # one statement, or a few when other repositories of the database fill the index's top (asked deeper)
+        assert lucene and all(query in q and other not in q for q in lucene), (query, lucene)
 
 
 def test_tokens_limited_to_repositories(neo4j_settings, indexed) -> None:

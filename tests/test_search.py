@@ -305,3 +305,32 @@ def test_what_calls_a_placeholder_lists_the_calls_resolved_to_its_overrides(shap
     (detail,) = graph.run("symbol_detail", id=f"{repo}:app/shapes.py#Shape.area")
     assert [(c["qualified_name"], c["lines"], c["via"]) for c in detail["callers"]] == [
         ("Shape.describe", [6], "Square.area")]
+
+
+def test_a_small_repository_is_found_among_larger_ones(graph, git_repo, repo_name, tmp_path) -> None:
+    from conftest import GitRepo
+    from graphrag_code.indexer import delete_repository
+    big_name = f"{repo_name}-big"
+    big = GitRepo(tmp_path / "big")
+    # 300 short chunks that say "relay" over and over: the index ranks all of them above the small repository's
+    big.write("relays.py", "".join(f'def relay_{i}():\n    """relay relay relay relay"""\n    return "relay"\n\n\n'
+                                   for i in range(300)))
+    big.commit()
+    git_repo.write("bus.py", "def connect(bus, timeout, retries, backoff, logger, metrics):\n"
+                             "    \"\"\"Open the bus with retries and a backoff, log and count each attempt, then relay.\"\"\"\n"
+                             "    return bus\n")
+    git_repo.commit()
+    try:
+        index_repository(graph, big.root, name=big_name)
+        index_repository(graph, git_repo.root, name=repo_name)
+        searcher = Searcher(graph)
+        opts = SearchOptions(k=5, channels=("fulltext",))
+        everywhere = searcher.search("relay", Filters(), opts)
+        assert {h.repo for h in everywhere.hits} == {big_name}          # the precondition: the big one wins
+        fetched: list[int] = []
+        with graph.trace(lambda e: fetched.append(e.params["fetch"]) if e.name == "fulltext_seeds" else None):
+            hits = searcher.search("relay", Filters(repo=repo_name), opts).hits
+        assert [h.qualified_name for h in hits] == ["connect"]
+        assert fetched[0] < 300 < fetched[-1]                           # found by asking deeper
+    finally:
+        delete_repository(graph, big_name)

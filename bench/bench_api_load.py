@@ -17,7 +17,6 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -142,4 +141,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from graphrag_code.errors import script_main
+    script_main(main)

@@ -781,4 +781,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from graphrag_code.errors import script_main
+    script_main(main)

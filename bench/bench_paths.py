@@ -194,4 +194,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from graphrag_code.errors import script_main
+    script_main(main)

@@ -90,4 +90,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from graphrag_code.errors import script_main
+    script_main(main)

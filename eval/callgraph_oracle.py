@@ -639,4 +639,5 @@ def print_comparison(reports: dict[str, dict]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from graphrag_code.errors import script_main
+    script_main(main)

@@ -588,4 +588,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from graphrag_code.errors import script_main
+    script_main(main)

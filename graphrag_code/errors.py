@@ -20,6 +20,10 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
 
 class GraphragError(Exception):
     """Base of every error graphrag-code raises on purpose."""
@@ -103,3 +107,17 @@ class LLMUnavailable(LLMError):
 
     http_status = 503
     code = "llm_unavailable"
+
+
+def script_main(main: Callable[[], object]) -> NoReturn:
+    """Run the ``main`` of an eval/ or bench/ script as the CLI runs a command: a GraphragError (Neo4j not
+    running, a repository not indexed) ends it with ``error: ...`` on stderr and the error's exit code instead of
+    a traceback. An int that ``main`` returns is the exit code; anything else (a report) exits 0."""
+    try:
+        result = main()
+        code = result if isinstance(result, int) else 0
+    except GraphragError as err:
+        print(f"error: {err}", file=sys.stderr)
+        code = err.exit_code
+    raise SystemExit(code)
+

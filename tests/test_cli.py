@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from graphrag_code.cli import main
@@ -109,3 +110,24 @@ def test_search_reranker_options(git_repo, repo_name, neo4j_settings, tmp_path, 
     missing = runner.invoke(main, [*args, "--reranker", "cross-encoder"])
     assert missing.exit_code != 0 and "needs a model directory" in missing.output
     assert "--reranker-model" in missing.output                          # the hint says how to fix it
+
+
+def test_eval_and_bench_scripts_report_a_graphrag_error_as_the_cli_does(capsys) -> None:
+    from graphrag_code.errors import DatabaseUnavailable, script_main
+
+    def down() -> int:
+        raise DatabaseUnavailable("Neo4j is not reachable", hint="start it with `graphrag-code neo4j start`")
+
+    with pytest.raises(SystemExit) as stopped:
+        script_main(down)
+    assert stopped.value.code == DatabaseUnavailable.exit_code == 3
+    err = capsys.readouterr().err
+    assert err.startswith("error: Neo4j is not reachable\n  hint: start it") and "Traceback" not in err
+    with pytest.raises(SystemExit) as finished:
+        script_main(lambda: 1)
+    assert finished.value.code == 1
+    with pytest.raises(SystemExit) as reported:
+        script_main(lambda: {"precision": 0.95})     # a report, not an exit status
+    assert reported.value.code == 0
+    with pytest.raises(KeyError):          # not ours: a bug, with its traceback
+        script_main(lambda: {}["x"])

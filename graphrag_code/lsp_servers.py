@@ -388,23 +388,43 @@ def jedi_environment() -> str:
 
 class IsolatedJedi(JediServer):
     """jedi-language-server with its own Python environment (see ``jedi_environment``), the repository's
-    ``src/`` layout on its path (so tests importing the package reach the repository's code), and no
-    diagnostics (not needed, and they cost time on every file opened)."""
+    import roots on its path (``python_import_roots``: ``src/``, so tests importing the package reach the
+    repository's code, and the folders of a monorepo's packages), and no diagnostics (not needed, and they cost
+    time on every file opened)."""
 
     def _get_initialize_params(self, repository_absolute_path: str) -> dict:
         d = super()._get_initialize_params(repository_absolute_path)
-        src = Path(repository_absolute_path) / "src"
         d["initializationOptions"] = {
             "workspace": {"environmentPath": jedi_environment(),
-                          "extraPaths": [str(src)] if src.is_dir() else []},
+                          "extraPaths": python_import_roots(repository_absolute_path)},
             "diagnostics": {"enable": False},
         }
         return d
 
 
+def python_import_roots(repo_root: str | Path, limit: int = 64) -> list[str]:
+    """The directories the repository's Python packages are imported from: the parent of every top-level package
+    (a directory with ``__init__.py`` whose parent has none) other than the root itself, such as ``src/`` or
+    ``libs/pygments/`` in a monorepo; the folder above the root when the root itself is a package. Neither jedi nor pyright looks there unless told (pyright: the root and
+    ``src/``; jedi: the root). Sorted; at most ``limit``."""
+    root = Path(repo_root).resolve()
+    if (root / "__init__.py").is_file():
+        return [str(root.parent)]     # the repository is a package: `from pkg.x import y` resolves from above
+    found: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+        here = Path(dirpath)
+        if "__init__.py" in filenames and here.parent != root and not (here.parent / "__init__.py").is_file():
+            found.add(str(here.parent))
+        if "__init__.py" in filenames:
+            dirnames[:] = []          # below a package: its subpackages import through it
+    return sorted(found)[:limit]
+
+
 class PyrightServer(JediServer):
     """pyright's language server (``node langserver.index.js --stdio``; multilspy knows only jedi for Python),
-    analysing with the same Python as jedi (``jedi_environment``) and the repository's ``src/`` on its path.
+    analysing with the same Python as jedi (``jedi_environment``) and the repository's import roots on its path
+    (``python_import_roots``: ``src/``, the folders of a monorepo's packages).
     Settings come through ``workspace/configuration``; no diagnostics beyond open files, no type checking.
     It answers whole-program questions lazily: start-up does not wait for anything."""
 
@@ -413,12 +433,15 @@ class PyrightServer(JediServer):
         self.server.process_launch_info.cmd = [_node(), config_.server_binary, "--stdio"]
         self.progress = _Progress()
 
+    @functools.cached_property
+    def _import_roots(self) -> list[str]:
+        return python_import_roots(self.repository_root_path)
+
     def _settings(self, section: str | None) -> dict:
         """What pyright asks through ``workspace/configuration`` (sections ``python``, ``python.analysis``)."""
         env = Path(jedi_environment())
         interpreter = env if env.is_file() else env / "bin" / "python"
-        src = Path(self.repository_root_path) / "src"
-        analysis = {"extraPaths": [str(src)] if src.is_dir() else [], "diagnosticMode": "openFilesOnly",
+        analysis = {"extraPaths": self._import_roots, "diagnosticMode": "openFilesOnly",
                     "autoSearchPaths": True, "useLibraryCodeForTypes": True, "typeCheckingMode": "off"}
         python = {"pythonPath": str(interpreter), "analysis": analysis}
         return {"python": python, "python.analysis": analysis}.get(section or "", {})

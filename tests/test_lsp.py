@@ -782,6 +782,29 @@ def test_pyright_maps_overloads_to_the_implementation_and_keeps_every_conditiona
     assert group["hierarchy_requests"] >= 1 and group["from_hierarchy"] >= 3 and group["definition_requests"] >= 2
 
 
+@needs_pyright
+def test_pyright_follows_imports_of_a_package_below_the_root(graph, git_repo, repo_name, monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pyright")
+    git_repo.write("libs/util/util/__init__.py", "")
+    git_repo.write("libs/util/util/text.py", textwrap.dedent("""\
+        class Shouter:
+            def shout(self, s: str) -> str:
+                return s.upper()
+
+
+        def make() -> Shouter:
+            return Shouter()
+        """))
+    git_repo.write("app/main.py", "from util.text import make\n\n\ndef run() -> str:\n    return make().shout('x')\n")
+    git_repo.commit("v1")
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
+    calls = _calls(graph, repo_name)
+    # `util` is a package of libs/util/, not of the root: pyright is told where it imports from
+    assert calls[("CALLS", "app/main.py#run", "libs/util/util/text.py#make")]["resolved_by"] == "lsp"
+    assert calls[("CALLS", "app/main.py#run", "libs/util/util/text.py#Shouter.shout")]["resolved_by"] == "lsp"
+    assert summary.lsp["groups"]["python"]["no_answer"] == 0
+
+
 def test_the_python_server_is_chosen_by_environment(monkeypatch) -> None:
     monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pylance")
     assert lsp_servers.find_server("python") is None

@@ -235,3 +235,17 @@ def test_nothing_is_fetched_at_run_time(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(subprocess, "run", forbidden)
     for spec in specs:
         create_server(spec, os.getcwd())     # constructing runs the stock classes' setup_runtime_dependencies
+
+
+def test_python_import_roots_are_the_parents_of_top_level_packages(tmp_path) -> None:
+    for path in ("libs/pygments/pygments/__init__.py", "libs/pygments/pygments/lexers/__init__.py",
+                 "src/click/__init__.py", "top/__init__.py", "top/sub/__init__.py", "scripts/run.py",
+                 ".venv/lib/site/__init__.py", "node_modules/x/y/__init__.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    roots = lsp_servers.python_import_roots(tmp_path)
+    # a package at the root imports from the root (searched anyway); hidden and vendored folders are not code
+    assert roots == [str((tmp_path / "libs/pygments").resolve()), str((tmp_path / "src").resolve())]
+    assert lsp_servers.python_import_roots(tmp_path, limit=1) == roots[:1]
+    # a repository that is itself a package imports itself from the folder above
+    assert lsp_servers.python_import_roots(tmp_path / "top") == [str(tmp_path.resolve())]

@@ -55,6 +55,8 @@ _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _OVERLOAD = re.compile(rb"\s*@(?:\w+\.)?overload\b")
 _DEF = re.compile(rb"\s*(?:async\s+)?def\b")
+# `maker = build`, `handler: Callable = module.build`: a variable that is another name (group 2: its last part)
+_ALIAS = re.compile(r"\s*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*(?:#.*)?$")
 _CRASH_AFTER_TIMEOUTS = 3
 _METHOD_NOT_FOUND = -32601   # JSON-RPC error code of a request the server does not implement
 _OVERLOAD_SPAN = 60         # lines between a TypeScript overload signature and the implementation below it
@@ -309,11 +311,36 @@ class _Asker:
             self.report.implementations += bool(impls)
         if answer[0] == "var" and self.group in _INFER_VARIABLES:
             held = await self._symbols("typeDefinition", path, line0, col16) or []
+            if not held:
+                held = await self._aliased(locations)
             answer = ["var", answer[1], held]
             self.report.inferred += bool(held)
         counter = _COUNTERS[answer[0]]
         setattr(self.report, counter, getattr(self.report, counter) + 1)
         return answer
+
+    async def _aliased(self, locations: list) -> list[str]:
+        """The definitions a variable is an alias of, when each of its declarations is a plain ``name = other``
+        (``maker = build``): ``typeDefinition`` names the class a variable holds, but pyright names nothing for
+        a function. The name on the right is asked ``definition``; anything else (a call, a parameter) gives []."""
+        held: set[str] = set()
+        for loc in locations:
+            try:
+                rel = Path(loc.get("absolutePath") or _uri_path(loc.get("uri", ""))).resolve().relative_to(self.root)
+            except ValueError:
+                return []
+            lines = self.sources.lines(rel.as_posix()) if rel.as_posix() in self.facts else None
+            start = loc["range"]["start"]
+            if lines is None or start["line"] >= len(lines):
+                return []
+            text = lines[start["line"]].decode("utf-8", "replace")
+            name = identifier_at(text, start["character"])
+            m = _ALIAS.match(text)
+            if not name or m is None or m.group(1) != name:
+                return []
+            col16 = len(text[:m.start(2)].encode("utf-16-le")) // 2
+            held.update(await self._symbols("definition", rel.as_posix(), start["line"], col16) or [])
+        return sorted(held)
 
     async def _symbols(self, what: str, path: str, line0: int, col16: int) -> list[str] | None:
         """The indexed symbols ``textDocument/<what>`` names at a position, sorted; None on an error."""

@@ -409,11 +409,17 @@ HELD = textwrap.dedent("""\
 
 
 @needs_jedi
-def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) -> None:
+@pytest.mark.parametrize("server", ["jedi", "pyright"])
+def test_the_server_infers_what_a_called_variable_holds(graph, git_repo, repo_name, monkeypatch, server) -> None:
+    if server == "pyright" and not (lsp_servers._pyright() and lsp_servers._node()):
+        pytest.skip("pyright or node not found; run scripts/setup (npm ci)")
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", server)
     before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "held.py", HELD)
+    assert summary.lsp["groups"]["python"]["server"].startswith("jedi-" if server == "jedi" else "pyright ")
     assert ("CALLS", "held.py#Shop.make", "held.py#Widget") not in before
     assert ("CALLS", "held.py#run", "held.py#build") not in before
-    # a class kept in a class attribute is constructed; a function kept in a variable runs
+    # a class kept in a class attribute is constructed (typeDefinition names the class); a function kept in a
+    # variable runs (jedi's typeDefinition names it; pyright's names nothing, and `maker = build` is followed)
     assert after[("CALLS", "held.py#Shop.make", "held.py#Widget")] == \
         {"lines": [19], "confidence": 0.9, "resolved_by": "lsp_held"}
     assert after[("CALLS", "held.py#run", "held.py#build")]["resolved_by"] == "lsp_held"
@@ -424,11 +430,11 @@ def test_jedi_infers_what_a_called_variable_holds(graph, git_repo, repo_name) ->
     assert after[("CALLS", "held.py#run", "held.py#Gadget.__call__")] == \
         {"lines": [25], "confidence": 0.85, "resolved_by": "annotation"}
     assert summary.lsp["groups"]["python"]["inferred"] == 3
-    # jedi has no textDocument/implementation: asked once, then not again, and not counted as an error; the
-    # override comes from the class hierarchy
+    # neither server answers textDocument/implementation: asked once, then not again, and not counted as an
+    # error; the override comes from the class hierarchy
     assert after[("CALLS", "held.py#measure", "held.py#Square.area")]["resolved_by"] == "lsp_hierarchy"
     assert summary.lsp["groups"]["python"]["errors"] == 0
-    # a property read is asked about like a call, and jedi names the getter
+    # a property read is asked about like a call, and the server names the getter
     assert after[("CALLS", "held.py#Meter.show", "held.py#Meter.level")]["resolved_by"] == "lsp"
     # `with gate:` runs Gate's __enter__/__exit__: the server says what type gate is; names alone cannot
     assert ("CALLS", "held.py#guarded", "held.py#Gate.__enter__") not in before

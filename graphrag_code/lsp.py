@@ -151,7 +151,9 @@ def module_of(path: str) -> str:
     """A readable name for a definition outside the repository: a Python module, an npm package, a Go import
     path, a C header."""
     p = path.replace(os.sep, "/")
-    typeshed = re.search(r"/typeshed/(?:stdlib/|stubs/[^/]+/|third_party/)(?:(?:2and3|2|3(?:\.\d+)?)/)?(.*)$", p)
+    # jedi's typeshed, or pyright's bundled `typeshed-fallback` (inside node_modules: checked first)
+    typeshed = re.search(r"/typeshed(?:-fallback)?/(?:stdlib/|stubs/[^/]+/|third_party/)"
+                         r"(?:(?:2and3|2|3(?:\.\d+)?)/)?(.*)$", p)
     for marker in ("/site-packages/", "/dist-packages/"):
         if typeshed or marker in p:
             rest = typeshed.group(1) if typeshed else p.split(marker, 1)[1]

@@ -34,6 +34,8 @@ def test_utf16_columns_and_identifiers() -> None:
     ("/x/site-packages/jedi/third_party/typeshed/stdlib/os/__init__.pyi", "os"),
     ("/x/site-packages/jedi/third_party/typeshed/third_party/2and3/click/core.pyi", "click.core"),
     ("/x/site-packages/jedi/third_party/typeshed/stdlib/3/os/path.pyi", "os.path"),
+    ("/x/node_modules/pyright/dist/typeshed-fallback/stdlib/posixpath.pyi", "posixpath"),
+    ("/x/node_modules/pyright/dist/typeshed-fallback/stubs/requests/requests/api.pyi", "requests.api"),
     ("/x/typeshed/stubs/requests/requests/api.pyi", "requests.api"),
     ("/r/node_modules/@types/node/fs.d.ts", "@types/node"),
     ("/r/node_modules/lodash/map.js", "lodash"),
@@ -295,8 +297,17 @@ def _names_then_lsp(graph, git_repo, repo_name, path: str, text: str):
     return before, _calls(graph, repo_name), summary
 
 
+def _choose(monkeypatch, server: str) -> None:
+    """Run the Python pass with ``server`` (jedi or pyright), skipping when pyright is not installed."""
+    if server == "pyright" and not (lsp_servers._pyright() and lsp_servers._node()):
+        pytest.skip("pyright or node not found; run scripts/setup (npm ci)")
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", server)
+
+
 @needs_jedi
-def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
+@pytest.mark.parametrize("server", ["jedi", "pyright"])
+def test_the_server_resolves_what_names_cannot(graph, git_repo, repo_name, monkeypatch, server) -> None:
+    _choose(monkeypatch, server)
     _demo(git_repo)
     plain = index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
@@ -308,16 +319,18 @@ def test_jedi_resolves_what_names_cannot(graph, git_repo, repo_name) -> None:
 
     summary = index_repository(graph, git_repo.root, name=repo_name, settings=_lsp_settings())
     after = _calls(graph, repo_name)
-    # jedi follows make()'s return type to Store.get, sees `callback` is the parameter, puts os.path.join
+    # the server follows make()'s return type to Store.get, sees `callback` is the parameter, puts os.path.join
     # in the standard library
     assert after[("CALLS", "pkg/app.py#run", "pkg/store.py#Store.get")] == \
         {"lines": [15], "confidence": 0.98, "resolved_by": "lsp"}
     assert after[("CALLS", "pkg/app.py#run", "pkg/store.py#Cache.get")]["resolved_by"] == "lsp"
     assert ("CALLS", "pkg/app.py#run", "pkg/store.py#callback") not in after
-    assert after[("CALLS_EXTERNAL", "pkg/app.py#run", "posixpath")]["lines"] == [14]   # and ntpath: jedi
-    # names both definitions of os.path; both are kept, in a stable order
+    # (pyright's bundled typeshed too: a module, not "pyright"); jedi also names ntpath, the other definition of
+    # os.path; both are kept, in a stable order
+    assert after[("CALLS_EXTERNAL", "pkg/app.py#run", "posixpath")]["lines"] == [14]
     group = summary.lsp["groups"]["python"]
-    assert group["server"].startswith("jedi-language-server") and group["asked"] == 7
+    assert group["server"].startswith({"jedi": "jedi-language-server", "pyright": "pyright "}[server])
+    assert group["asked"] == 7
     assert (group["symbol"], group["external"], group["variable"], group["errors"]) == (5, 1, 1, 0)
     run_node = [n for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"]
                 if n["props"].get("id") == f"{repo_name}:pkg/run.py#run" or
@@ -411,9 +424,7 @@ HELD = textwrap.dedent("""\
 @needs_jedi
 @pytest.mark.parametrize("server", ["jedi", "pyright"])
 def test_the_server_infers_what_a_called_variable_holds(graph, git_repo, repo_name, monkeypatch, server) -> None:
-    if server == "pyright" and not (lsp_servers._pyright() and lsp_servers._node()):
-        pytest.skip("pyright or node not found; run scripts/setup (npm ci)")
-    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", server)
+    _choose(monkeypatch, server)
     before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "held.py", HELD)
     assert summary.lsp["groups"]["python"]["server"].startswith("jedi-" if server == "jedi" else "pyright ")
     assert ("CALLS", "held.py#Shop.make", "held.py#Widget") not in before

@@ -56,7 +56,7 @@ _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _OVERLOAD = re.compile(rb"\s*@(?:\w+\.)?overload\b")
 _DEF = re.compile(rb"\s*(?:async\s+)?def\b")
 # `maker = build`, `handler: Callable = module.build`: a variable that is another name (group 2: its last part)
-_ALIAS = re.compile(r"\s*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*(?:#.*)?$")
+_ALIAS = re.compile(rb"\s*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*(?:#.*)?$")
 _CRASH_AFTER_TIMEOUTS = 3
 _METHOD_NOT_FOUND = -32601   # JSON-RPC error code of a request the server does not implement
 _OVERLOAD_SPAN = 60         # lines between a TypeScript overload signature and the implementation below it
@@ -327,21 +327,18 @@ class _Asker:
         a function. The name on the right is asked ``definition``; anything else (a call, a parameter) gives []."""
         held: set[str] = set()
         for loc in locations:
-            try:
-                rel = Path(loc.get("absolutePath") or _uri_path(loc.get("uri", ""))).resolve().relative_to(self.root)
-            except ValueError:
-                return []
-            lines = self.sources.lines(rel.as_posix()) if rel.as_posix() in self.facts else None
+            rel = self._relative(loc)[1]
+            lines = self.sources.lines(rel) if rel in self.facts else None
             start = loc["range"]["start"]
             if lines is None or start["line"] >= len(lines):
                 return []
-            text = lines[start["line"]].decode("utf-8", "replace")
-            name = identifier_at(text, start["character"])
-            m = _ALIAS.match(text)
-            if not name or m is None or m.group(1) != name:
+            line = lines[start["line"]]
+            name = identifier_at(line.decode("utf-8", "replace"), start["character"])
+            m = _ALIAS.match(line)
+            if not name or m is None or m.group(1) != name.encode():
                 return []
-            col16 = len(text[:m.start(2)].encode("utf-16-le")) // 2
-            held.update(await self._symbols("definition", rel.as_posix(), start["line"], col16) or [])
+            col16 = utf16_column(line, m.start(2))
+            held.update(await self._symbols("definition", rel, start["line"], col16) or [])
         return sorted(held)
 
     async def _symbols(self, what: str, path: str, line0: int, col16: int) -> list[str] | None:
@@ -399,11 +396,17 @@ class _Asker:
                 out.append({"absolutePath": _uri_path(uri), "range": rng})
         return out
 
-    def _classify(self, loc: dict) -> list:
+    def _relative(self, loc: dict) -> tuple[Path, str | None]:
+        """A location's absolute path, and its path in the repository (None outside it)."""
         abs_path = Path(loc.get("absolutePath") or _uri_path(loc.get("uri", "")))
         try:
-            rel = abs_path.resolve().relative_to(self.root).as_posix()
+            return abs_path, abs_path.resolve().relative_to(self.root).as_posix()
         except ValueError:
+            return abs_path, None
+
+    def _classify(self, loc: dict) -> list:
+        abs_path, rel = self._relative(loc)
+        if rel is None:
             return ["ext", module_of(str(abs_path))]
         if rel not in self.facts:
             # inside the checkout but not indexed: node_modules, vendored or generated code

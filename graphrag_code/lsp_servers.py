@@ -22,8 +22,8 @@ gopls runs with ``GOPROXY=off GOTOOLCHAIN=local`` and tsserver with automatic ty
 once the server can answer with whole-project knowledge:
 
 - python: jedi answers at once. It sees a standard-library-only virtualenv of its own (or ``GRAPHRAG_LSP_PYTHON``),
-  never this virtualenv, and the repository's ``src/`` directory. pyright, when chosen, sees the same and
-  analyses lazily, on the first request that needs it.
+  never this virtualenv, and the repository's import roots (``python_import_roots``: ``src/``, a monorepo's
+  package folders). pyright, when chosen, sees the same and analyses lazily, on the first request that needs it.
 - go: after gopls's initial workspace load (a ``workspace/symbol`` request blocks until it is done). A module
   whose requirements are not in the module cache does not load offline; gopls then gets a go.work (outside the
   repository) replacing the missing modules by empty stubs, so the repository's own packages still load.
@@ -405,8 +405,9 @@ class IsolatedJedi(JediServer):
 def python_import_roots(repo_root: str | Path, limit: int = 64) -> list[str]:
     """The directories the repository's Python packages are imported from: the parent of every top-level package
     (a directory with ``__init__.py`` whose parent has none) other than the root itself, such as ``src/`` or
-    ``libs/pygments/`` in a monorepo; the folder above the root when the root itself is a package. Neither jedi nor pyright looks there unless told (pyright: the root and
-    ``src/``; jedi: the root). Sorted; at most ``limit``."""
+    ``libs/pygments/`` in a monorepo; the folder above the root when the root itself is a package. Neither jedi
+    nor pyright looks there unless told (pyright: the root and ``src/``; jedi: the root). Sorted; at most
+    ``limit``."""
     root = Path(repo_root).resolve()
     if (root / "__init__.py").is_file():
         return [str(root.parent)]     # the repository is a package: `from pkg.x import y` resolves from above
@@ -456,7 +457,6 @@ class PyrightServer(JediServer):
         _quiet_handlers(self, self.progress)
         self.server.on_request("workspace/configuration", lambda params: _async_value(
             [self._settings(i.get("section")) for i in params.get("items", [])]))
-        self.server.on_request("workspace/diagnostic/refresh", _nothing)
         async with _initialized(self):
             yield self
 
@@ -539,6 +539,8 @@ def _quiet_handlers(ls: LanguageServer, progress: "_Progress") -> None:
         ls.logger.log(f"LSP: window/logMessage: {msg}", logging.DEBUG)
 
     ls.server.on_request("client/registerCapability", _nothing)
+    # unanswered ("method not found"), pyright stops answering anything after its first reply
+    ls.server.on_request("workspace/diagnostic/refresh", _nothing)
     ls.server.on_request("workspace/executeClientCommand", lambda params: _async_value([]))
     ls.server.on_request("window/workDoneProgress/create", progress.create)
     ls.server.on_notification("$/progress", progress.notify)

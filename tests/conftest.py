@@ -7,6 +7,7 @@ Set NEO4J_URI to run against another server instead of the local launcher's.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import uuid
 from pathlib import Path
@@ -78,3 +79,15 @@ class GitRepo:
 @pytest.fixture
 def git_repo(tmp_path: Path) -> GitRepo:
     return GitRepo(tmp_path / "repo")
+
+
+def free_ports(count: int = 2) -> list[int]:
+    """`count` distinct TCP ports free on 127.0.0.1 right now (all held open together so none repeats)."""
+    socks = [socket.socket() for _ in range(count)]
+    try:
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()

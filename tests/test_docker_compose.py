@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import GitRepo
+from conftest import GitRepo, free_ports
 from test_neo4j_local import settings_missing_from_jars
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,13 +113,6 @@ def test_the_compose_files_neo4j_settings_are_settings_of_neo4j_5_26() -> None:
 
 
 # -- the stack, run as its containers would, minus Docker ----------------------------------------------------
-def _free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def compose_stack(tmp_path_factory):
     """docker-compose.yml as compose-go loads it, and its Neo4j service run from the launcher's 5.26 jars the way
@@ -154,8 +147,9 @@ def compose_stack(tmp_path_factory):
             return _port_open(port)
 
     heap = settings["server.memory.heap.max_size"].lower()
-    server = ComposeNeo4j(state_dir=tmp_path_factory.mktemp("compose-neo4j"), bolt_port=_free_port(),
-                          http_port=_free_port(), heap=heap)
+    bolt, http = free_ports()
+    server = ComposeNeo4j(state_dir=tmp_path_factory.mktemp("compose-neo4j"), bolt_port=bolt, http_port=http,
+                          heap=heap)
     server.start()
     try:
         import neo4j

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.config import IndexSettings
-from graphrag_code.db import Graph
+from graphrag_code.db import Graph, Recorder
 from graphrag_code.indexer import index_repository
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lang"
@@ -296,7 +296,6 @@ def test_a_change_rereads_only_files_whose_edges_changed_and_equals_a_full_index
     """An unchanged file whose edges a change elsewhere alters (caller.py: a second `frobnicate` appears) is
     diffed; an unchanged file whose edges stand (user.py) is not read back, but its edge into an edited file
     (other.py) is made again; the result equals a full index."""
-    from graphrag_code.db import Recorder
 
     for path, text in DIGEST_V1.items():
         git_repo.write(path, text)
@@ -335,7 +334,6 @@ def test_an_index_without_digests_is_diffed_in_one_scan_and_equals_a_full_index(
                                                                                  repos) -> None:
     """An index written before edge digests existed (here: digests removed) has every unedited file stale: more
     than half the files, so their edges are read in one scan of the repository instead of file by file."""
-    from graphrag_code.db import Recorder
 
     for path, text in V1.items():
         git_repo.write(path, text)
@@ -362,7 +360,6 @@ def test_random_edits_to_real_code_index_incrementally_as_a_full_index(graph: Gr
     equal a full index of the same commit."""
     import random
     import re
-    from graphrag_code.db import Recorder
 
     root = Path(__file__).resolve().parents[1]
     sources = [*sorted((root / "graphrag_code").glob("*.py")), *sorted((root / "tests/fixtures/lang").glob("*/*"))]
@@ -410,7 +407,6 @@ def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(grap
     own tracer), edits the checkout first and completes. The first run then stops with an IndexingError instead
     of swapping its older view in (or, as a no-op, moving the commit back), and the graph equals a full index
     of the commit the later run saw."""
-    from graphrag_code.db import Recorder
     from graphrag_code.errors import IndexingError
 
     for path, text in V1.items():
@@ -452,7 +448,6 @@ def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph
     import threading
     import time
     from graphrag_code import indexer
-    from graphrag_code.db import Recorder
 
     for path, text in V1.items():
         git_repo.write(path, text)
@@ -530,7 +525,6 @@ def test_unchanged_files_on_a_new_commit_move_only_the_commit(graph: Graph, git_
     first = index_repository(graph, git_repo.root, name=repo_name)
     before = _normalized(dump(graph, repo_name), repo_name)
     git_repo.git("commit", "--allow-empty", "-q", "-m", "nothing indexed changes")
-    from graphrag_code.db import Recorder
     recorder = Recorder()
     with graph.trace(recorder):
         second = index_repository(graph, git_repo.root, name=repo_name)

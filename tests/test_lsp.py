@@ -734,8 +734,6 @@ def test_up_passes_lsp_through(git_repo, repo_name, neo4j_settings) -> None:
 
 
 # -- pyright (GRAPHRAG_LSP_PYTHON_SERVER=pyright; npm ci installs it with the TypeScript server) ------------------
-needs_pyright = pytest.mark.skipif(not (lsp_servers._pyright() and lsp_servers._node()),
-                                   reason="pyright or node not found; run scripts/setup (npm ci)")
 OVERLOADED = textwrap.dedent('''\
     import os
     import typing as t
@@ -779,10 +777,9 @@ OVERLOADED = textwrap.dedent('''\
     ''')
 
 
-@needs_pyright
 def test_pyright_maps_overloads_to_the_implementation_and_keeps_every_conditional_definition(
         graph, git_repo, repo_name, monkeypatch) -> None:
-    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pyright")
+    _choose(monkeypatch, "pyright")
     before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "ov.py", OVERLOADED)
     run = {k[2]: v for k, v in after.items() if k[1] == "ov.py#run"}
     # names: `box` may be None (a conditional expression), so box.get stays unresolved; pyright types it
@@ -799,9 +796,8 @@ def test_pyright_maps_overloads_to_the_implementation_and_keeps_every_conditiona
     assert group["hierarchy_requests"] >= 1 and group["from_hierarchy"] >= 3 and group["definition_requests"] >= 2
 
 
-@needs_pyright
 def test_pyright_follows_imports_of_a_package_below_the_root(graph, git_repo, repo_name, monkeypatch) -> None:
-    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pyright")
+    _choose(monkeypatch, "pyright")
     git_repo.write("libs/util/util/__init__.py", "")
     git_repo.write("libs/util/util/text.py", textwrap.dedent("""\
         class Shouter:

@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import time
 import urllib.request
 import zipfile
@@ -17,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import free_ports
 from neo4j import GraphDatabase
 from neo4j.exceptions import ServiceUnavailable
 
@@ -42,18 +42,6 @@ EXPECTED_KEYS = {
     "db.transaction.timeout", "db.tx_log.rotation.retention_policy",
     "internal.dbms.bolt.netty_server_shutdown_quiet_period",
 }
-
-
-def _free_ports(count: int = 2) -> list[int]:
-    """`count` distinct TCP ports free on 127.0.0.1 right now (all held open together so none repeats)."""
-    socks = [socket.socket() for _ in range(count)]
-    try:
-        for sock in socks:
-            sock.bind(("127.0.0.1", 0))
-        return [int(sock.getsockname()[1]) for sock in socks]
-    finally:
-        for sock in socks:
-            sock.close()
 
 
 def _alive(pid: int) -> bool:
@@ -137,7 +125,7 @@ def test_bad_arguments_raise_config_error(tmp_path: Path, kwargs: dict[str, obje
 
 
 def test_stale_pid_file_is_not_a_running_server(tmp_path: Path) -> None:
-    bolt, http = _free_ports()
+    bolt, http = free_ports()
     server = LocalNeo4j(state_dir=tmp_path, bolt_port=bolt, http_port=http)
     server.run_dir.mkdir(parents=True)
     for pid in (os.getpid(), 2**22 + 12345):  # a live process that is not Neo4j, then no process at all
@@ -171,7 +159,7 @@ def test_missing_maven_is_a_clear_launcher_error(monkeypatch: pytest.MonkeyPatch
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
-    bolt, http = _free_ports()
+    bolt, http = free_ports()
     srv = LocalNeo4j(state_dir=tmp_path_factory.mktemp("neo4j"), bolt_port=bolt, http_port=http,
                      heap="512m", pagecache="128m")
     srv.first_status = srv.start(timeout=240)  # type: ignore[attr-defined]
@@ -242,7 +230,7 @@ def test_status_reports_running(server: LocalNeo4j) -> None:
 
 @pytest.mark.neo4j
 def test_port_taken_by_another_program_is_reported(server: LocalNeo4j, tmp_path: Path) -> None:
-    (http,) = _free_ports(1)
+    (http,) = free_ports(1)
     other = LocalNeo4j(state_dir=tmp_path / "other", bolt_port=server.bolt_port, http_port=http)
     with pytest.raises(LauncherError, match=f"port {server.bolt_port} .* taken"):
         other.start(timeout=30)

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import urllib.request
+import warnings
 from collections import Counter
 from pathlib import Path
 
@@ -239,6 +240,13 @@ def browser_ready(neo4j_settings) -> None:
         assert response.status == 200, "the local Neo4j serves no Browser"
 
 
+def _browser_check(args: list[str]) -> tuple[int, dict]:
+    proc = subprocess.run(args, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=240)
+    lines = proc.stdout.strip().splitlines()
+    assert lines, f"browser_check printed nothing; stderr: {proc.stderr[-2000:]}"
+    return proc.returncode, json.loads(lines[-1])
+
+
 @pytest.mark.neo4j
 @pytest.mark.parametrize("query, params, expect, view", [
     ("hottest_call_targets", {}, "Engine.run", "table"),
@@ -250,11 +258,15 @@ def test_browser_renders_a_saved_query(browser_ready, small_repo, tmp_path: Path
             "--screenshot", str(shot)]
     for k, v in params.items():
         args += ["--param", f"{k}={v}"]
-    proc = subprocess.run(args, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=240)
-    lines = proc.stdout.strip().splitlines()
-    assert lines, f"browser_check printed nothing; stderr: {proc.stderr[-2000:]}"
-    result = json.loads(lines[-1])
-    assert proc.returncode == 0 and result["ok"], result
+    code, result = _browser_check(args)
+    if code != 0:
+        # Driving a third-party web app: a CI run once failed 5 s after connecting, before the first command, and
+        # no repeat of it (idle, under load, on a cold server) failed. One more try, with the first error shown as a
+        # warning; a broken query, style or Browser fails both.
+        warnings.warn(f"browser_check failed once, then was run again: {result.get('error')} {result.get('timings')}")
+        code, result = _browser_check(args)
+    # the error first: pytest cuts a long dict before its last keys
+    assert code == 0 and result["ok"], (result.get("error"), result.get("timings"), result)
     assert result["view"] == view and result["found"]
     if view == "graph":
         assert result["styled"], "the project's GRASS style was not applied"

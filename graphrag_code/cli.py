@@ -452,6 +452,34 @@ def status(as_json: bool) -> None:
             click.echo(f"{'':24s} language servers (last run): {r['lsp']}")
 
 
+@main.command()
+@click.argument("repo")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def delete(repo: str, yes: bool, as_json: bool) -> None:
+    """Delete the indexed repository REPO from the graph: its files, symbols, chunks (with their vectors),
+    edges, unresolved calls and staged nodes of an unfinished run. The repository on disk is not touched;
+    `graphrag-code index PATH --name REPO` brings it back. A run indexing REPO meanwhile fails and writes
+    nothing."""
+    from .errors import NotFound
+    from .indexer import delete_repository, list_repositories
+
+    with Graph(Neo4jSettings.from_env()) as graph:
+        known = [r["id"] for r in list_repositories(graph)]
+        if repo not in known:
+            raise NotFound(f"no indexed repository {repo!r}",
+                           hint="`graphrag-code status` lists the indexed repositories")
+        if not yes:
+            if not sys.stdin.isatty():
+                raise click.UsageError(f"deleting {repo!r} needs confirmation: pass --yes")
+            click.confirm(f"Delete {repo!r} from the graph?", abort=True)
+        nodes = delete_repository(graph, repo)
+    if as_json:
+        click.echo(json.dumps({"repo": repo, "deleted_nodes": nodes}))
+    else:
+        click.echo(f"Deleted {repo}: {nodes} nodes (files, symbols, chunks and the repository)")
+
+
 def _api_config(host: str):
     import os
 

@@ -15,7 +15,7 @@ def test_help_explains_every_command() -> None:
     runner = CliRunner()
     top = runner.invoke(main, ["--help"])
     assert top.exit_code == 0
-    for command in ("index", "status", "up", "neo4j", "search", "serve", "eval", "ask"):
+    for command in ("index", "status", "delete", "up", "neo4j", "search", "serve", "eval", "ask"):
         assert command in top.output
         sub = runner.invoke(main, [command, "--help"])
         assert sub.exit_code == 0 and len(sub.output.splitlines()) > 4, command
@@ -131,3 +131,35 @@ def test_eval_and_bench_scripts_report_a_graphrag_error_as_the_cli_does(capsys) 
     assert reported.value.code == 0
     with pytest.raises(KeyError):          # not ours: a bug, with its traceback
         script_main(lambda: {}["x"])
+
+
+def test_delete_removes_one_repository_and_nothing_else(git_repo, repo_name, graph, neo4j_settings) -> None:
+    git_repo.write("app/main.py", "def hello():\n    return greet()\n\n\ndef greet():\n    return 'hi'\n")
+    git_repo.commit()
+    other = f"{repo_name}-kept"
+    runner = CliRunner()
+    try:
+        for name in (repo_name, other):
+            assert runner.invoke(main, ["index", str(git_repo.root), "--name", name, "--json"]).exit_code == 0
+
+        unsure = runner.invoke(main, ["delete", repo_name])          # the runner's stdin is no terminal
+        assert unsure.exit_code == 2 and "--yes" in unsure.output
+        result = runner.invoke(main, ["delete", repo_name, "--yes", "--json"])
+        assert result.exit_code == 0, result.output
+        # the file, its two symbols, their chunks and the repository itself
+        assert json.loads(result.output) == {"repo": repo_name, "deleted_nodes": 1 + 2 + 2 + 1}
+
+        status = json.loads(runner.invoke(main, ["status", "--json"]).output)
+        ids = {r["id"] for r in status}
+        assert repo_name not in ids and other in ids
+        (kept,) = [r for r in status if r["id"] == other]
+        assert kept["symbols"] == 2 and kept["files"] == 1
+        assert graph.run("repo_dump", repo=repo_name)[0]["nodes"] == []
+        assert graph.run("repo_dump", repo=other)[0]["nodes"] != []
+
+        again = runner.invoke(main, ["delete", repo_name, "--yes"])
+        assert again.exit_code == 2 and f"no indexed repository '{repo_name}'" in again.output
+        assert "graphrag-code status" in again.output
+    finally:
+        from graphrag_code.indexer import delete_repository
+        delete_repository(graph, other)

@@ -440,6 +440,35 @@ def test_a_run_overtaken_by_a_later_run_stops_and_the_later_snapshot_stands(grap
     assert again.files_parsed == 0 and graph.run("pending_count", repo=name)[0]["pending"] == 0
 
 
+def test_a_repository_deleted_during_a_run_stays_deleted(graph: Graph, git_repo, repos) -> None:
+    """`graphrag-code delete` while a run re-indexes the repository, after it staged its nodes: the run stops
+    with an IndexingError and takes away what it staged, and no node of the repository is left."""
+    from graphrag_code.errors import IndexingError
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    name = repos("test-deleted")
+    index_repository(graph, git_repo.root, name=name)
+    git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+    git_repo.commit("v2")
+    deleted: list[int] = []
+
+    def delete_it(event) -> None:     # file_facts: the unchanged files' facts, read after staging
+        if event.name == "file_facts" and not deleted:
+            assert graph.run("pending_count", repo=name)[0]["pending"] > 0
+            with Graph(graph.settings) as other:      # another connection, as the CLI's would be
+                deleted.append(delete_repository(other, name))
+
+    with graph.trace(delete_it), pytest.raises(IndexingError, match="another index run"):
+        index_repository(graph, git_repo.root, name=name)
+    assert deleted and deleted[0] > len(V1)      # the live and staged nodes and the repository node went
+    assert graph.run("repo_dump", repo=name)[0]["nodes"] == []
+    assert graph.run("pending_count", repo=name)[0]["pending"] == 0
+    assert graph.run("repo_get", repo=name) == []
+
+
 def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph, git_repo, repos,
                                                                      monkeypatch) -> None:
     """The swap's first statement takes the repository node's write lock: a run that starts meanwhile (in another

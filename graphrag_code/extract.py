@@ -412,8 +412,10 @@ class _Builder:
             caller = self.result.definitions[caller].parent
         narrowed = _narrowing(node, receiver) if receiver in self._narrowable else None
         passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
+        reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
+            and node.type == "call" else None
         self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None,
-                                          items_passed=passed or None))
+                                          items_passed=passed or None, reflective=reflective))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
 
@@ -1062,6 +1064,75 @@ def _arguments(call: Node) -> list[tuple[int | str, Node]]:
         elif arg.type != "comment":
             out.append((sum(isinstance(slot, int) for slot, _ in out), arg))
     return out
+
+
+_IDENTIFIER_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")   # a prefix of at least 3 characters: `do_`, `visit_`
+
+
+def _reflective(call: Node) -> tuple[str, str, int] | None:
+    """``getattr(obj, NAME[, default])`` whose NAME is built from a literal prefix: ``f"visit_{kind}"``,
+    ``"parse_" + token``, ``"do_%s" % cmd``, ``"on_{}".format(event)``, or a local variable assigned one of those
+    before the call (``method = 'visit_' + ...; getattr(self, method, ...)``, as the standard library's
+    ``ast.NodeVisitor``): (obj as written, prefix, 1 when the call is what its function returns, else 0). None for
+    a constant name or anything else."""
+    args = _arguments(call)
+    if len(args) < 2 or args[0][0] != 0 or args[1][0] != 1 or not _CHAIN.fullmatch(_text(args[0][1])):
+        return None
+    name = args[1][1]
+    if name.type == "identifier":
+        name = _assigned_before(call, _text(name))
+    prefix = _literal_prefix(name) if name is not None else ""
+    returned = call.parent is not None and call.parent.type == "return_statement"
+    return (_text(args[0][1]), prefix, int(returned)) if _IDENTIFIER_START.fullmatch(prefix) else None
+
+
+def _literal_prefix(node: Node) -> str:
+    """The literal text a string expression starts with, when the rest is computed; "" otherwise."""
+    if node.type == "string":
+        parts = [c for c in node.children if c.type not in ("string_start", "string_end")]
+        if not parts or parts[0].type != "string_content" or not any(c.type == "interpolation" for c in parts):
+            return ""
+        return _text(parts[0])
+    if node.type == "binary_operator":
+        left, op = node.child_by_field_name("left"), node.child_by_field_name("operator")
+        if left is None or op is None:
+            return ""
+        if op.type == "+":
+            return _text(left)[1:-1] if _plain_string(left) else _literal_prefix(left)
+        if op.type == "%" and _plain_string(left):
+            return _text(left)[1:-1].split("%", 1)[0]
+        return ""
+    fn = node.child_by_field_name("function") if node.type == "call" else None
+    if fn is not None and fn.type == "attribute" and _text(fn.child_by_field_name("attribute")) == "format":
+        obj = fn.child_by_field_name("object")
+        return _text(obj)[1:-1].split("{", 1)[0] if obj is not None and _plain_string(obj) else ""
+    return ""
+
+
+def _plain_string(node: Node) -> bool:
+    """A one-part string literal without interpolation or prefix letters (`'visit_'`)."""
+    return node.type == "string" and not any(c.type == "interpolation" for c in node.children) \
+        and _text(node)[:1] in ("'", '"') and len(node.children) <= 3
+
+
+def _assigned_before(at: Node, name: str) -> Node | None:
+    """The value last assigned to the local ``name`` before ``at`` in the function around it (``name = ...``)."""
+    scope = at.parent
+    while scope is not None and scope.type not in ("function_definition", "module"):
+        scope = scope.parent
+    found, todo = None, [scope] if scope is not None else []
+    while todo:
+        node = todo.pop()
+        if node.start_byte >= at.start_byte:
+            continue
+        if node.type == "assignment":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None and left.type == "identifier" and _text(left) == name \
+                    and (found is None or node.start_byte > found.start_byte):
+                found = node
+        if node is scope or node.type not in ("function_definition", "class_definition", "lambda"):
+            todo.extend(node.children)
+    return found.child_by_field_name("right") if found is not None else None
 
 
 def _string_text(node: Node | None) -> str:

@@ -463,6 +463,14 @@ def _strength(c: Caller) -> tuple:
     return (c.kind == "call", c.confidence or 0.0, -(c.lines[0] if c.lines else 0))
 
 
+def _names_any(called: str, names: set[str]) -> bool:
+    """An unresolved call's name is one of ``names``, or is a prefix (``visit_*``: a method looked up by a built
+    name) one of them starts with."""
+    if called.endswith("*"):
+        return any(n.startswith(called[:-1]) for n in names)
+    return called in names
+
+
 def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Target], callers: list[Caller],
                   edges: list[Caller], depth: int, truncated: bool) -> Completeness:
     """The verdict, from unresolved same-name calls; ``edges``: every caller edge walked within the depth."""
@@ -474,11 +482,11 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     if names:
         for r in graph.run("unresolved_named", repo=repo, names=names):
             u = parse_unresolved(r["call"], node_ref(r["node"], repo, commit))
-            if u is None or u.name not in target_names | inner_names:
+            if u is None or not _names_any(u.name, target_names | inner_names):
                 continue
             if u.external:
                 external += 1
-            elif u.name in target_names:
+            elif _names_any(u.name, target_names):
                 same.append(u)
             else:
                 deeper.append(u)
@@ -521,6 +529,10 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
         reasons.append(f"{len(dispatch)} call edge(s) reach a callee only through dynamic dispatch (a base-class "
                        f"method it overrides, or an override of the placeholder it is): they may not reach it at "
                        f"run time")
+    looked_up = [c for c in edges if c.resolved_by == "reflective"]
+    if looked_up:
+        reasons.append(f"{len(looked_up)} call edge(s) reach a callee through a method looked up by a built name "
+                       f"(getattr(self, \"visit_\" + kind)): each method of that name prefix may run there, or not")
     return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
 
 

@@ -76,6 +76,10 @@ class CallSite:
     # Python: arguments that are an item of a collection (`self.__apply(self.patterns[i], data)`), as
     # [[slot, "subattr:self.patterns"], ...]: what the callee's parameter holds
     items_passed: list | None = None
+    # Python: `getattr(obj, f"visit_{...}")`, a method looked up by a name built from a literal prefix (visitors,
+    # command dispatchers): (obj as written, the prefix); what the lookup returns, called, runs a method of obj's
+    # class (or a subclass) whose name starts with the prefix; the third item is 1 when the function returns it
+    reflective: tuple[str, str, int] | None = None
 
 
 @dataclass
@@ -164,6 +168,8 @@ class FileExtraction:
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)
                                                        for a in c.items_passed or ()]) else {}),
+            **({"reflective": found} if (found := [[k, *c.reflective] for k, c in enumerate(self.calls)
+                                                    if c.reflective]) else {}),
         }
 
     def _calling_a_parameter(self) -> set[int]:

@@ -45,6 +45,9 @@ CONFIDENCE = {
     # what a call returned, called (`command(...)(f)`, `_default_stdout()` for `_default_stdout = make(...)`): the
     # function defined in the callee that it returns (`return decorator`)
     "returned": 0.85,
+    # a method looked up by a name built from a prefix (`getattr(self, f"visit_{kind}")`), called: one of the
+    # methods of that prefix in the object's class, its bases and subclasses
+    "reflective": 0.6,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -79,6 +82,7 @@ class FileFacts:
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
     default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
     narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
+    reflective: list[list] = field(default_factory=list)  # [[call index, object, prefix, returned]] (CallSite.reflective)
     inserts: list[list] = field(default_factory=list)    # [[caller, collection, value, key]] (FileExtraction.inserts)
     items_passed: list[list] = field(default_factory=list)   # [[call index, slot, "subattr:a.b"]] (CallSite)
     module_vars: dict[str, str] = field(default_factory=dict)   # {variable: assigned value} (FileExtraction)
@@ -262,6 +266,10 @@ class _Resolver:
         # _default_text_stdout`)
         self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}
         self._external: dict[tuple[str, int], bool] = {}     # (path, class) -> _external_base
+        # (path, def index) -> (object, prefix, returned, line) of its getattr(obj, prefix + ...) lookups
+        # (CallSite.reflective), and the scopes whose lookups a call was resolved through (_reflected)
+        self.reflective: dict[tuple[str, int], list[tuple[str, str, int, int]]] = defaultdict(list)
+        self.reflected: set[tuple[str, int]] = set()
 
     # -- imports ------------------------------------------------------------------------------------------------
     def resolve_module(self, f: FileFacts, module: str) -> list[str]:
@@ -1134,6 +1142,73 @@ class _Resolver:
         g = self.files[hit[0]]
         return next((g.ids[j] for j, d in enumerate(g.defs) if d[3] == hit[1] and d[0] == returned[4:]), None)
 
+    def _reflected(self, f: FileFacts, caller: int | None, name: str | None, receiver: str | None,
+                   subclasses: dict[str, list[str]]) -> list[str]:
+        """What a method looked up by a built name runs, called: ``getattr(self, "parse_" + t)()``, a variable
+        assigned such a lookup (``visitor = getattr(self, method, ...)``; ``visitor(node)``) or assigned a call of
+        a function returning one (``f = self.get_visitor(node)``; ``f(node)``): the methods whose name starts with
+        the prefix in the class of the lookup's ``self`` or ``cls``, its bases and its subclasses."""
+        called = _called_chain(receiver) if receiver else None
+        if called:
+            owner, scope, value = f, caller, f"call:{called}"
+        elif receiver is None and (var := self._variable(f, caller, name)):
+            owner, scope, value = var
+        else:
+            return []
+        kind, _, chain = value.partition(":")
+        if kind != "call" or scope is None:
+            return []
+        returned_only = chain != "getattr"
+        if returned_only:                 # a function whose `return getattr(self, ...)` is the value
+            head, _, last = chain.rpartition(".")
+            hit = self.resolve_call(owner, scope, last, head or None)
+            if hit[0] == "unresolved" or (hit[0], hit[1]) not in self.reflective:
+                return []
+            owner, scope = self.files[hit[0]], hit[1]
+        found: list[str] = []
+        for obj, prefix, returned, _line in self.reflective.get((owner.path, scope), ()):
+            if returned_only and not returned:
+                continue
+            cls = self.enclosing_class(owner, scope) if obj in ("self", "cls") else None
+            if cls is not None:        # not the function looking up: `parse_statement` is no `parse_` target
+                found += [m for m in self._prefixed(owner.path, cls, prefix, subclasses)
+                          if m not in found and m != owner.ids[scope]]
+        if found:
+            self.reflected.add((owner.path, scope))
+        return found
+
+    def _unfollowed_lookups(self) -> None:
+        """Lookups by a built name that no call was resolved through (`getattr(actions, "on_" + name)` on a module
+        or an object of unknown class, a lookup whose result is stored or handed on) stay unresolved as
+        ``obj.prefix*``: impact reads a method of that prefix as maybe called there (impact._completeness)."""
+        for (path, scope), lookups in sorted(self.reflective.items()):
+            if (path, scope) not in self.reflected:
+                for obj, prefix, _returned, line in lookups:
+                    self._unresolved(self.files[path].ids[scope], obj, prefix + "*", line, "dynamic:getattr")
+
+    def _prefixed(self, path: str, cls: int, prefix: str, subclasses: dict[str, list[str]]) -> list[str]:
+        """The methods named ``prefix...`` of class ``cls``, of its bases in the repository and of its
+        (transitive) subclasses."""
+        classes, todo = [], [(path, cls, 0)]
+        while todo:                                       # the class and its bases
+            p, c, depth = todo.pop()
+            if (p, c) not in classes:
+                classes.append((p, c))
+                if depth < _MAX_BASE_DEPTH:
+                    todo += [(bp, bc, depth + 1) for bp, bc in self._bases(p, c)]
+        below = list(subclasses.get(self.files[path].ids[cls], []))
+        while below and len(classes) < 200:               # and its subclasses
+            sub = below.pop()
+            if self.where[sub] not in classes:
+                classes.append(self.where[sub])
+                below += subclasses.get(sub, [])
+        found = []
+        for p, c in classes:
+            g = self.files[p]
+            found += [g.ids[i] for n, i in sorted(self.ix.members.get((p, c), {}).items())
+                      if n.startswith(prefix) and len(n) > len(prefix) and g.defs[i][1] == "method"]
+        return found
+
     def _extending_overrides(self) -> set[str]:
         """Methods that call the method they override (``super().c()``, ``Base.c(self)``): any call of their
         own name on a receiver other than the object itself."""
@@ -1304,6 +1379,9 @@ class _Resolver:
             self.returns.update(((path, i), rtype) for i, rtype in f.returns)
             self.var_types[path] = {i: values for i, values in f.var_types}
             self.properties.update(f.ids[i] for i in f.properties)
+            for k, obj, prefix, returned in f.reflective:
+                if f.calls[k][0] is not None:
+                    self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
         for path in sorted(self.files):
@@ -1334,9 +1412,15 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
-                if ((implicit_of(call) == "dunder" and name == "__call__") or receiver is None) and \
-                        hit[0] == "unresolved" and (returned := self._returned_function(f, caller, name, receiver)):
+                held = (implicit_of(call) == "dunder" and name == "__call__") or receiver is None
+                if held and hit[0] == "unresolved" and \
+                        (returned := self._returned_function(f, caller, name, receiver)):
                     self._call_edge(src, returned, line, "returned")
+                    continue
+                # before what names found: `f = self.get_visitor(node)` may be annotated with a Protocol
+                if held and self.reflective and (looked_up := self._reflected(f, caller, name, receiver, subclasses)):
+                    for dst in looked_up:
+                        self._call_edge(src, dst, line, "reflective")
                     continue
                 if implicit_of(call):
                     self._implicit_call(src, implicit_of(call), answer, hit, name, line)
@@ -1359,6 +1443,7 @@ class _Resolver:
                 self._call_edge(src, dst, line, hit[2])
                 self._note_dispatch(f, caller, receiver, src, dst, line, typed=hit[2] == "annotation")
         self._parameter_calls(parameter_calls, self._settle_callbacks(callbacks, outcomes))
+        self._unfollowed_lookups()
         if self.lsp_abstract:
             self._lsp_hierarchy(subclasses)
         if self.dispatched:

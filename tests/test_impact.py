@@ -303,3 +303,61 @@ def test_a_placeholder_method_reaches_callers_through_its_overrides(graph, git_r
     (run,) = base.callers
     assert run.via.qualified_name == "CsvExporter.render"
     assert any("dynamic dispatch" in r for r in base.completeness.reasons)
+
+
+LOOKUP_SHOP = {
+    "app/walker.py": """\
+class Walker:
+    def visit(self, node):
+        method = "visit_" + type(node).__name__
+        visitor = getattr(self, method, self.generic_visit)
+        return visitor(node)
+
+    def generic_visit(self, node):
+        return None
+
+    def visit_Name(self, node):
+        return node.id
+
+
+def run(tree):
+    return Walker().visit(tree)
+""",
+    "app/commands.py": """\
+def on_start(event):
+    return "started"
+
+
+def on_stop(event):
+    return "stopped"
+""",
+    "app/dispatch.py": """\
+from app import commands
+
+
+def dispatch(event):
+    return getattr(commands, "on_" + event.kind)(event)
+""",
+}
+
+
+def test_a_method_looked_up_by_a_built_name_has_its_callers_or_makes_the_answer_a_lower_bound(
+        graph, git_repo, repo_name) -> None:
+    """`getattr(self, "visit_" + kind)` called reaches visit_Name (a `reflective` edge, flagged as a may-call);
+    `getattr(commands, "on_" + kind)` on a module is followed nowhere: impact on on_start has no caller and says
+    that a lookup of `on_*` may call it, instead of calling its empty answer complete."""
+    for path, text in LOOKUP_SHOP.items():
+        git_repo.write(path, text)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    visited = analyze_impact(graph, repo_name, "Walker.visit_Name", depth=2)
+    assert grouped(visited) == {1: [("Walker.visit", "call", ["app/walker.py:5"])],
+                                2: [("run", "call", ["app/walker.py:15"])]}
+    assert visited.callers[0].confidence == 0.6
+    assert any("1 call edge(s) reach a callee through a method looked up by a built name" in r
+               for r in visited.completeness.reasons)
+    started = analyze_impact(graph, repo_name, "on_start", depth=1)
+    assert started.callers == [] and started.completeness.verdict == "lower_bound"
+    assert [(u.label, u.citation, u.reason) for u in started.completeness.unresolved_same_name] == [
+        ("commands.on_*", "app/dispatch.py:5", "dynamic:getattr")]
+    assert any("named commands.on_*" in r or "named on_*" in r for r in started.completeness.reasons)

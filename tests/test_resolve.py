@@ -1438,3 +1438,107 @@ def complete():
     assert calls[("Command.make_context", "ParamType.__call__")][:2] == ("annotation", [21])
     assert calls[("complete", "Context")][:2] == ("annotation", [30])
     assert calls[("complete", "Context.close")][:2] == ("annotation", [31])
+
+
+REFLECTIVE = {
+    "visitor.py": """\
+import typing as t
+
+if t.TYPE_CHECKING:
+    class VisitCallable(t.Protocol):
+        def __call__(self, node): ...
+
+
+class NodeVisitor:
+    def get_visitor(self, node) -> "t.Optional[VisitCallable]":
+        return getattr(self, f"visit_{type(node).__name__}", None)
+
+    def visit(self, node):
+        f = self.get_visitor(node)
+        if f is not None:
+            return f(node)
+        return self.generic_visit(node)
+
+    def generic_visit(self, node):
+        return None
+""",
+    "compiler.py": """\
+from visitor import NodeVisitor
+
+
+class CodeGenerator(NodeVisitor):
+    def visit_Template(self, node):
+        self.visit(node.body)
+
+    def visit_Output(self, node):
+        pass
+
+    def visitor_count(self):
+        return 0
+
+
+class Unrelated:
+    def visit_Output(self, node):
+        pass
+""",
+    "std.py": """\
+class Walker:
+    def visit(self, node):
+        method = 'visit_' + node.__class__.__name__
+        visitor = getattr(self, method, self.generic_visit)
+        return visitor(node)
+
+    def generic_visit(self, node):
+        pass
+
+    def visit_Name(self, node):
+        pass
+
+
+class Parser:
+    def parse_statement(self, token):
+        return getattr(self, "parse_%s" % token)()
+
+    def parse_for(self):
+        pass
+
+    def plain(self):
+        return getattr(self, "parse_for")()
+
+    def handle(self, handler, event):
+        return getattr(handler, "on_{}".format(event))()
+""",
+}
+
+
+def test_a_method_looked_up_by_a_built_name_and_called_is_one_of_the_methods_of_that_prefix() -> None:
+    """`getattr(self, f"visit_{kind}")` called (at once, through a variable, or through the function returning
+    it): each method named with the prefix in the class of `self`, its bases and its subclasses, the looking-up
+    function itself and other classes' methods aside; jinja2's NodeVisitor, the standard library's, a parser's
+    `parse_*` dispatch."""
+    from graphrag_code.extract import extract
+
+    facts = extract(REFLECTIVE["std.py"].encode(), "python").facts()
+    assert [r[1:] for r in facts["reflective"]] == [["self", "visit_", 0], ["self", "parse_", 0],
+                                                    ["handler", "on_", 0]]   # 1: what its function returns
+    assert extract(REFLECTIVE["visitor.py"].encode(), "python").facts()["reflective"][0][1:] == ["self", "visit_", 1]
+    calls, res = _python_files(REFLECTIVE)
+    reflective = sorted((src, dst) for (src, dst), (how, _lines, _via) in calls.items() if how == "reflective")
+    assert reflective == [
+        ("std.py#Parser.parse_statement", "std.py#Parser.parse_for"),
+        ("std.py#Walker.visit", "std.py#Walker.visit_Name"),
+        ("visitor.py#NodeVisitor.visit", "compiler.py#CodeGenerator.visit_Output"),
+        ("visitor.py#NodeVisitor.visit", "compiler.py#CodeGenerator.visit_Template"),
+    ]
+    assert calls[("visitor.py#NodeVisitor.visit", "compiler.py#CodeGenerator.visit_Output")][1] == [15]
+    # the Protocol's __call__ never runs: the lookup says what does
+    assert ("visitor.py#NodeVisitor.visit", "visitor.py#VisitCallable.__call__") not in calls
+    # a constant name is no lookup of a prefix; a lookup on another object than self says nothing about its class
+    assert calls.get(("std.py#Parser.plain", "std.py#Parser.parse_for"), ("",))[0] != "reflective"
+    assert not [k for k in calls if k[0] == "std.py#Parser.handle" and calls[k][0] == "reflective"]
+    assert res.stats["calls:reflective"] == 4
+    # a lookup no call was resolved through stays unresolved by its prefix (impact reads `on_*` as maybe calling
+    # on_click); the followed ones do not
+    lookups = {src.split(":", 1)[1]: [u for u in us if "*" in u] for src, us in res.unresolved.items()}
+    assert {src: us for src, us in lookups.items() if us} == {
+        "std.py#Parser.handle": ["handler.on_*@25:dynamic:getattr"]}

@@ -23,6 +23,8 @@ Captures (anything else makes the query file fail to load):
                          function header() {}`): ``FileExtraction.aliases``
     @reference.callback  a call one of whose arguments (@name, optional @receiver; @slot for a keyword argument)
                          may be a function: the callee may call it
+    @reference.decorator a definition decorated by a name (@name, optional @receiver): a call of the decorator
+                         handed the definition (a callback at slot 0), made where the definition is
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
                          receiver's class
     @reference.export    JavaScript/TypeScript: the name a module's default export names (``module.exports = X``)
@@ -55,7 +57,8 @@ DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struc
 # @reference.<kind> -> the _Builder method that takes it; the two base kinds go to add_base
 _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with", "dunder": "add_dunder",
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
-                       "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding"}
+                       "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
+                       "decorator": "add_decorator"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
@@ -548,6 +551,27 @@ class _Builder:
         self._callbacks.append(CallSite(self.enclosing(node.start_byte), _text(name), receiver,
                                         name.start_point.row + 1, name.start_point.column, implicit="callback",
                                         of=(function.start_point.row + 1, function.start_point.column), slot=slot))
+
+    def add_decorator(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """``@deco`` on a definition: ``deco(f)`` runs where the definition is (the module, the class body), and
+        ``f`` is handed to it, so a wrapper calling the decorator's parameter calls ``f`` (``argument`` edges).
+        The decorator's own call is kept implicit ("decorator": no edge of its own; it runs at import, and impact
+        already reads `@deco` as a reference). Built-in decorators (``property``, ``staticmethod``, ...) and
+        ``functools`` ones change nothing here."""
+        name, definition = caps["name"][0], node.child_by_field_name("definition")
+        receiver = _text(caps["receiver"][0]) if "receiver" in caps else None
+        defined = definition.child_by_field_name("name") if definition is not None else None
+        if defined is None or _text(name) in _TRANSPARENT_DECORATORS or receiver in ("functools", "abc", "typing",
+                                                                                      "t", "contextlib"):
+            return
+        index = next((i for i, b in enumerate(self._name_bytes) if b == defined.start_byte), None)
+        if index is None:
+            return
+        scope = self.result.definitions[index].parent
+        line, column = name.start_point.row + 1, name.start_point.column
+        self.result.calls.append(CallSite(scope, _text(name), receiver, line, column, implicit="decorator"))
+        self._callbacks.append(CallSite(scope, _text(defined), None, defined.start_point.row + 1,
+                                        defined.start_point.column, implicit="callback", of=(line, column), slot=0))
 
     def finish_callbacks(self) -> None:
         """Keep the arguments that can name a function: a function of this file or an imported name (``cb``),
@@ -1066,6 +1090,11 @@ def _arguments(call: Node) -> list[tuple[int | str, Node]]:
     return out
 
 
+# decorators of the language or its standard library that return the function (or a descriptor) unchanged for calls
+_TRANSPARENT_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "abstractmethod", "overload",
+                                     "cached_property", "override", "final", "dataclass", "total_ordering",
+                                     "contextmanager", "asynccontextmanager", "wraps", "lru_cache", "cache",
+                                     "singledispatch", "runtime_checkable", "setter", "getter", "deleter"})
 _IDENTIFIER_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")   # a prefix of at least 3 characters: `do_`, `visit_`
 
 

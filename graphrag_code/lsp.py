@@ -216,8 +216,8 @@ class _Asker:
         sites: dict[int, tuple[int, int]] = {}          # call index -> (line0, UTF-16 column) of the called name
         for k, call in enumerate(f.calls):
             name, line, column = call[1], call[3], (call[4] if len(call) > 4 else None)
-            if implicit_of(call) == "callback":
-                continue                  # a name handed to a call: resolved by names (its scope is plain)
+            if implicit_of(call) in ("callback", "decorator"):
+                continue                  # a name handed to a call, a decorator: resolved by names (plain scope)
             if implicit_of(call) == "dunder":    # the site is the object's name: what type is it?
                 if name not in self.dunders or (call[2] or "").endswith(")"):
                     continue              # `with f() as x:`: the name is the function's; names read its return type

@@ -66,7 +66,8 @@ class CallSite:
     # a call without call syntax (see extract.py): "read", an attribute read naming a property getter of this
     # file; "dunder", a dunder method of the object Python calls for a statement or operator (`with obj:`'s
     # __enter__/__exit__, `for x in obj`'s __iter__, `k in obj`, `len(obj)`, `obj[k]`); "callback", a function
-    # handed to a call as an argument (`sorted(ps, key=sort_key)`): the callee may call it
+    # handed to a call as an argument (`sorted(ps, key=sort_key)`): the callee may call it; "decorator", the call
+    # of a decorator (`@optimizeconst`) with the definition it decorates, a callback at slot 0: no edge of its own
     implicit: str | None = None
     of: tuple[int, int] | None = None   # callback: (line, column) of the name of the call it is an argument of
     slot: int | str | None = None       # callback: its position among the positional arguments, or its keyword

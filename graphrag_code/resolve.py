@@ -1323,6 +1323,10 @@ class _Resolver:
             if receiver is None and self._declared(f, caller, name) is not None:
                 continue                  # `getchar(echo)`: the parameter or variable echo, not the function
             hit = self.resolve_call(f, caller, name, receiver)
+            member = self.ix.members.get((path, caller), {}).get(name) if receiver is None and caller is not None \
+                and f.defs[caller][1] == "class" else None
+            if hit[0] == "unresolved" and member is not None:
+                hit = (path, member, "scope")   # a class body names its members (`@optimizeconst def visit_Call`)
             if hit[0] == "unresolved" or self.files[hit[0]].defs[hit[1]][1] not in ("function", "method"):
                 continue                  # a class, a constant, a variable: a value
             target = self.files[hit[0]].ids[hit[1]]
@@ -1412,6 +1416,10 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
+                if implicit_of(call) == "decorator":    # only what it is handed matters (_settle_callbacks)
+                    if (path, line, call[4]) in taking:
+                        outcomes[(path, line, call[4])] = self._outcome(None, hit, False)
+                    continue
                 held = (implicit_of(call) == "dunder" and name == "__call__") or receiver is None
                 if held and hit[0] == "unresolved" and \
                         (returned := self._returned_function(f, caller, name, receiver)):
@@ -1491,7 +1499,8 @@ def _called_chain(receiver: str) -> str | None:
 
 
 def implicit_of(call: list) -> str | None:
-    """"read" / "dunder" / "callback" for a stored call site without call syntax (``CallSite.implicit``)."""
+    """"read" / "dunder" / "callback" / "decorator" for a stored call site without call syntax
+    (``CallSite.implicit``)."""
     return call[5] if len(call) > 5 else None
 
 

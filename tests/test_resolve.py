@@ -1542,3 +1542,66 @@ def test_a_method_looked_up_by_a_built_name_and_called_is_one_of_the_methods_of_
     lookups = {src.split(":", 1)[1]: [u for u in us if "*" in u] for src, us in res.unresolved.items()}
     assert {src: us for src, us in lookups.items() if us} == {
         "std.py#Parser.handle": ["handler.on_*@25:dynamic:getattr"]}
+
+
+def test_a_decorated_definition_is_handed_to_its_decorator_whose_wrapper_calls_it() -> None:
+    """`@optimizeconst def visit_Call` hands visit_Call to optimizeconst: the wrapper calling the parameter calls it
+    (`argument`); the decorator's own call makes no edge (it runs at import), nor do built-in decorators and a
+    decorator factory's call (`@route("/")`, whose result is what is handed the function)."""
+    calls, _ = _python_files({
+        "deco.py": """\
+from functools import update_wrapper
+
+
+def optimizeconst(f):
+    def new_func(self, node):
+        return f(self, node)
+    return update_wrapper(new_func, f)
+
+
+def logged(f):
+    def wrapper(*args):
+        return f(*args)
+    return wrapper
+
+
+def route(path):
+    def register(f):
+        return f
+    return register
+""",
+        "gen.py": """\
+import deco
+from deco import optimizeconst, route
+
+
+class Gen:
+    @optimizeconst
+    def visit_Call(self, node):
+        pass
+
+    @property
+    def size(self):
+        return 1
+
+    @staticmethod
+    @optimizeconst
+    def visit_Const(self, node):
+        pass
+
+
+@deco.logged
+def handler(event):
+    pass
+
+
+@route("/")
+def index():
+    pass
+"""})
+    argument = sorted((src, dst) for (src, dst), (how, _lines, _via) in calls.items() if how == "argument")
+    assert argument == [("deco.py#logged.wrapper", "gen.py#handler"),
+                        ("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Call"),
+                        ("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Const")]
+    assert calls[("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Call")][1] == [6]
+    assert not [k for k in calls if k[1] in ("deco.py#optimizeconst", "deco.py#logged")]

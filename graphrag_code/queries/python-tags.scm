@@ -147,3 +147,12 @@
 (import_from_statement
   module_name: (_) @import.module
   (wildcard_import) @import.wildcard) @reference.import
+
+; a definition decorated by a name (`@optimizeconst`, `@click.pass_context`): the decorator is called with it when
+; the definition runs, and the wrapper it returns may call it (extract.py: add_decorator; the last decorator only,
+; the one handed the function itself; not a decorator factory's call, `@app.route("/")`)
+(decorated_definition
+  (decorator [(identifier) @name
+              (attribute object: (_) @receiver attribute: (identifier) @name)]) @_last .
+  definition: (_)) @reference.decorator
+

@@ -1147,7 +1147,8 @@ class _Resolver:
         """What a method looked up by a built name runs, called: ``getattr(self, "parse_" + t)()``, a variable
         assigned such a lookup (``visitor = getattr(self, method, ...)``; ``visitor(node)``) or assigned a call of
         a function returning one (``f = self.get_visitor(node)``; ``f(node)``): the methods whose name starts with
-        the prefix in the class of the lookup's ``self`` or ``cls``, its bases and its subclasses."""
+        the prefix in the class of the lookup's ``self`` or ``cls``, its bases and its subclasses, or the functions
+        of that prefix of an imported module (``getattr(actions, "on_" + action)``)."""
         called = _called_chain(receiver) if receiver else None
         if called:
             owner, scope, value = f, caller, f"call:{called}"
@@ -1173,13 +1174,20 @@ class _Resolver:
             if cls is not None:        # not the function looking up: `parse_statement` is no `parse_` target
                 found += [m for m in self._prefixed(owner.path, cls, prefix, subclasses)
                           if m not in found and m != owner.ids[scope]]
+            elif "." not in obj and self._declared(owner, scope, obj) is None:   # an imported module's functions
+                bound = self.bindings.get(owner.path, {}).get(obj)
+                for mpath in bound[1] if bound and bound[0] == "module" else ():
+                    g = self.files[mpath]
+                    found += [g.ids[i] for n, indexes in sorted(self.ix.top[mpath].items()) for i in indexes
+                              if n.startswith(prefix) and len(n) > len(prefix) and g.defs[i][1] == "function"
+                              and g.ids[i] not in found]
         if found:
             self.reflected.add((owner.path, scope))
         return found
 
     def _unfollowed_lookups(self) -> None:
-        """Lookups by a built name that no call was resolved through (`getattr(actions, "on_" + name)` on a module
-        or an object of unknown class, a lookup whose result is stored or handed on) stay unresolved as
+        """Lookups by a built name that no call was resolved through (`getattr(handler, "on_" + name)` on an object
+        of unknown class, a lookup whose result is stored or handed on) stay unresolved as
         ``obj.prefix*``: impact reads a method of that prefix as maybe called there (impact._completeness)."""
         for (path, scope), lookups in sorted(self.reflective.items()):
             if (path, scope) not in self.reflected:

@@ -337,15 +337,25 @@ from app import commands
 
 def dispatch(event):
     return getattr(commands, "on_" + event.kind)(event)
+
+
+def notify(listener, event):
+    return getattr(listener, "handle_" + event.kind)(event)
+""",
+    "app/listeners.py": """\
+class Printer:
+    def handle_start(self, event):
+        print(event)
 """,
 }
 
 
 def test_a_method_looked_up_by_a_built_name_has_its_callers_or_makes_the_answer_a_lower_bound(
         graph, git_repo, repo_name) -> None:
-    """`getattr(self, "visit_" + kind)` called reaches visit_Name (a `reflective` edge, flagged as a may-call);
-    `getattr(commands, "on_" + kind)` on a module is followed nowhere: impact on on_start has no caller and says
-    that a lookup of `on_*` may call it, instead of calling its empty answer complete."""
+    """`getattr(self, "visit_" + kind)` called reaches visit_Name, `getattr(commands, "on_" + kind)` the module's
+    on_start (`reflective` edges, flagged as may-calls); `getattr(listener, "handle_" + kind)` on an object of
+    unknown class is followed nowhere: impact on Printer.handle_start has no caller and says that a lookup of
+    `handle_*` may call it, instead of calling its empty answer complete."""
     for path, text in LOOKUP_SHOP.items():
         git_repo.write(path, text)
     git_repo.commit()
@@ -357,7 +367,9 @@ def test_a_method_looked_up_by_a_built_name_has_its_callers_or_makes_the_answer_
     assert any("1 call edge(s) reach a callee through a method looked up by a built name" in r
                for r in visited.completeness.reasons)
     started = analyze_impact(graph, repo_name, "on_start", depth=1)
-    assert started.callers == [] and started.completeness.verdict == "lower_bound"
-    assert [(u.label, u.citation, u.reason) for u in started.completeness.unresolved_same_name] == [
-        ("commands.on_*", "app/dispatch.py:5", "dynamic:getattr")]
-    assert any("named commands.on_*" in r or "named on_*" in r for r in started.completeness.reasons)
+    assert grouped(started) == {1: [("dispatch", "call", ["app/dispatch.py:5"])]}
+    handled = analyze_impact(graph, repo_name, "Printer.handle_start", depth=1)
+    assert handled.callers == [] and handled.completeness.verdict == "lower_bound"
+    assert [(u.label, u.citation, u.reason) for u in handled.completeness.unresolved_same_name] == [
+        ("listener.handle_*", "app/dispatch.py:9", "dynamic:getattr")]
+    assert any("named handle_*" in r for r in handled.completeness.reasons)

@@ -1507,6 +1507,22 @@ class Parser:
 
     def handle(self, handler, event):
         return getattr(handler, "on_{}".format(event))()
+
+
+def dispatch(event):
+    import handlers
+    return getattr(handlers, "on_" + event)()
+""",
+    "handlers.py": """def on_open():
+    pass
+
+
+def on_close():
+    pass
+
+
+def close():
+    pass
 """,
 }
 
@@ -1515,18 +1531,20 @@ def test_a_method_looked_up_by_a_built_name_and_called_is_one_of_the_methods_of_
     """`getattr(self, f"visit_{kind}")` called (at once, through a variable, or through the function returning
     it): each method named with the prefix in the class of `self`, its bases and its subclasses, the looking-up
     function itself and other classes' methods aside; jinja2's NodeVisitor, the standard library's, a parser's
-    `parse_*` dispatch."""
+    `parse_*` dispatch, handlers of a module."""
     from graphrag_code.extract import extract
 
     facts = extract(REFLECTIVE["std.py"].encode(), "python").facts()
     assert [r[1:] for r in facts["reflective"]] == [["self", "visit_", 0], ["self", "parse_", 0],
-                                                    ["handler", "on_", 0]]   # 1: what its function returns
+                                                    ["handler", "on_", 0], ["handlers", "on_", 0]]   # 1: returned
     assert extract(REFLECTIVE["visitor.py"].encode(), "python").facts()["reflective"][0][1:] == ["self", "visit_", 1]
     calls, res = _python_files(REFLECTIVE)
     reflective = sorted((src, dst) for (src, dst), (how, _lines, _via) in calls.items() if how == "reflective")
     assert reflective == [
         ("std.py#Parser.parse_statement", "std.py#Parser.parse_for"),
         ("std.py#Walker.visit", "std.py#Walker.visit_Name"),
+        ("std.py#dispatch", "handlers.py#on_close"),        # an imported module's functions of that prefix
+        ("std.py#dispatch", "handlers.py#on_open"),
         ("visitor.py#NodeVisitor.visit", "compiler.py#CodeGenerator.visit_Output"),
         ("visitor.py#NodeVisitor.visit", "compiler.py#CodeGenerator.visit_Template"),
     ]
@@ -1536,7 +1554,7 @@ def test_a_method_looked_up_by_a_built_name_and_called_is_one_of_the_methods_of_
     # a constant name is no lookup of a prefix; a lookup on another object than self says nothing about its class
     assert calls.get(("std.py#Parser.plain", "std.py#Parser.parse_for"), ("",))[0] != "reflective"
     assert not [k for k in calls if k[0] == "std.py#Parser.handle" and calls[k][0] == "reflective"]
-    assert res.stats["calls:reflective"] == 4
+    assert res.stats["calls:reflective"] == 6
     # a lookup no call was resolved through stays unresolved by its prefix (impact reads `on_*` as maybe calling
     # on_click); the followed ones do not
     lookups = {src.split(":", 1)[1]: [u for u in us if "*" in u] for src, us in res.unresolved.items()}

@@ -100,6 +100,9 @@ ENDPOINTS: dict[str, Endpoint] = {
     "repos_index": Endpoint("POST", "/v1/repositories", "Index or re-index a path on the server (asynchronous job)", {
         "path": Field(str, True, "Directory on the server", max_length=1000),
         "name": Field(str, description="Repository id", max_length=200)}, example={"path": "/srv/repos/shop"}),
+    "repos_delete": Endpoint("DELETE", "/v1/repositories/<path:repo>",
+                             "Delete an indexed repository from the graph (one indexed from where this server may "
+                             "index)"),
     "job": Endpoint("GET", "/v1/jobs/<job_id>", "An indexing job: state, progress, summary or error"),
     "symbol": Endpoint("GET", "/v1/symbols/<path:symbol_id>", "A symbol's metadata, callers and callees"),
     "source": Endpoint("GET", "/v1/source", "Lines of an indexed file at the indexed commit", query={
@@ -155,6 +158,11 @@ class Forbidden(InputError):
     code = "forbidden"
 
 
+class Conflict(InputError):
+    http_status = 409
+    code = "conflict"
+
+
 # -- jobs ---------------------------------------------------------------------------------------------------------
 @dataclass
 class Job:
@@ -205,6 +213,23 @@ class JobRunner:
             self.jobs[job.id] = job
         threading.Thread(target=self._run, args=(job,), daemon=True, name=f"index-{job.id}").start()
         return job
+
+    def delete(self, repo: str, root: str | None, allowed: tuple[Path, ...]) -> int:
+        """Delete ``repo`` (indexed from ``root``) from the graph: only where this server may index, never while
+        a job indexes it; returns the nodes deleted."""
+        from .indexer import delete_repository
+
+        if not allowed:
+            raise Forbidden("changing the graph over the API is off",
+                            hint="start the server with GRAPHRAG_INDEX_ROOTS=/srv/repos")
+        where = Path(root).resolve() if root else None
+        if where is None or not any(where == r.resolve() or r.resolve() in where.parents for r in allowed):
+            raise Forbidden(f"repository {repo!r} was indexed from {root}, outside the directories this server "
+                            f"may index", hint="delete it with `graphrag-code delete` on the server")
+        with self._lock:          # no job of this name starts meanwhile (submit takes the lock)
+            if any(j.state in ("queued", "running") and j.name == repo for j in self.jobs.values()):
+                raise Conflict(f"repository {repo!r} is being indexed: delete it when the job has ended")
+            return delete_repository(self.graph, repo)
 
     def _run(self, job: Job) -> None:
         from .indexer import index_repository
@@ -492,6 +517,16 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         resp.headers["Location"] = f"/v1/jobs/{job.id}"
         return resp
 
+    @app.delete("/v1/repositories/<path:repo>")
+    def delete_repo(repo: str) -> Response:
+        if allowed_repos() is not None:
+            raise Forbidden("this token may not delete repositories")
+        found = next((r for r in list_repositories(ctx.graph) if r["id"] == repo), None)
+        if found is None:
+            return _error(404, "not_found", f"no indexed repository {repo!r}")
+        deleted = ctx.jobs.delete(repo, found.get("root"), ctx.config.index_roots)
+        return jsonify({"repo": repo, "deleted_nodes": deleted})
+
     @app.get("/v1/jobs/<job_id>")
     def job(job_id: str) -> Response:
         found = ctx.jobs.jobs.get(job_id)
@@ -593,6 +628,9 @@ def openapi_document() -> dict[str, Any]:
         if name == "repos_index":
             op["responses"]["202"] = {"description": "Job accepted",
                                       "content": {"application/json": {"schema": {"type": "object"}}}}
+        if name == "repos_delete":
+            op["responses"]["409"] = {"description": "A job is indexing the repository",
+                                      "content": {"application/json": {"schema": error}}}
         paths.setdefault(path, {})[ep.method.lower()] = op
     return {"openapi": "3.0.3",
             "info": {"title": "graphrag-code", "version": __version__,
@@ -609,9 +647,12 @@ def index_html(base: str) -> str:
     rows = []
     for ep in ENDPOINTS.values():
         path = ep.path.replace("<path:symbol_id>", "REPO:src/app.py%23main").replace("<job_id>", "JOB_ID")
+        path = path.replace("<path:repo>", "REPO")
         if ep.method == "GET":
             url = f"{base}{path}" + ("?repo=REPO&path=src/app.py&start=1&end=20" if ep.query else "")
             curl = f"curl -H 'Authorization: Bearer $TOKEN' '{url}'"
+        elif ep.method == "DELETE":
+            curl = f"curl -X DELETE -H 'Authorization: Bearer $TOKEN' '{base}{path}'"
         else:
             body = json.dumps(ep.example or {})
             curl = f"curl -H 'Authorization: Bearer $TOKEN' -H 'Content-Type: application/json' -d '{body}' {base}{path}"

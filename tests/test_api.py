@@ -12,7 +12,7 @@ import pytest
 from graphrag_code.api import ApiConfig, create_app
 from graphrag_code.config import Neo4jSettings
 from graphrag_code.errors import ConfigError
-from graphrag_code.indexer import index_repository
+from graphrag_code.indexer import delete_repository, index_repository
 from serving import waitress_server
 
 APP_PY = '''def handler(request):
@@ -127,6 +127,16 @@ def test_neo4j_down_is_503_with_retry_after() -> None:
     assert c.get("/readyz").status_code == 503
 
 
+def _finished(client, location: str) -> dict:
+    """The job at ``location`` once it is done or failed (or after 10 s)."""
+    for _ in range(200):
+        job = client.get(location).json
+        if job["state"] in ("done", "failed"):
+            break
+        time.sleep(0.05)
+    return job
+
+
 def test_indexing_job_over_the_api(neo4j_settings, client, git_repo, repo_name) -> None:
     git_repo.write("lib.py", "def f():\n    return 1\n")
     git_repo.commit()
@@ -137,11 +147,7 @@ def test_indexing_job_over_the_api(neo4j_settings, client, git_repo, repo_name) 
     assert outside.status_code == 403 and outside.json["error"]["field"] == "path"
     resp = client.post("/v1/repositories", json={"path": str(git_repo.root), "name": repo_name})
     assert resp.status_code == 202 and resp.headers["Location"].startswith("/v1/jobs/")
-    for _ in range(200):
-        job = client.get(resp.headers["Location"]).json
-        if job["state"] in ("done", "failed"):
-            break
-        time.sleep(0.05)
+    job = _finished(client, resp.headers["Location"])
     assert job["state"] == "done", job
     assert job["summary"]["symbols"] == 1
     repos = {r["id"] for r in client.get("/v1/repositories").json["repositories"]}
@@ -149,6 +155,45 @@ def test_indexing_job_over_the_api(neo4j_settings, client, git_repo, repo_name) 
     missing = client.post("/v1/repositories", json={"path": str(git_repo.root.parent / "nope")})
     assert missing.status_code == 400 and missing.json["error"]["field"] == "path"
     assert client.get("/v1/jobs/nope").status_code == 404
+
+
+
+def test_deleting_a_repository_over_the_api(neo4j_settings, graph, client, git_repo, repo_name,
+                                             tmp_path_factory) -> None:
+    """DELETE /v1/repositories/REPO: only where the server may index (GRAPHRAG_INDEX_ROOTS) and only a repository
+    indexed from there; 404 for an unknown one; the repository is gone afterwards, another stays."""
+    git_repo.write("lib.py", "def f():\n    return 1\n")
+    git_repo.commit()
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "mod.py").write_text("def g():\n    return 2\n")
+    other = f"{repo_name}-lib"
+    index_repository(graph, elsewhere, name=other)         # by the library, from outside the index roots
+    try:
+        roots = create_app(ApiConfig(neo4j=neo4j_settings, index_roots=(git_repo.root,))).test_client()
+        job = roots.post("/v1/repositories", json={"path": str(git_repo.root), "name": f"{repo_name}-api"})
+        assert job.status_code == 202
+        state = _finished(roots, job.headers["Location"])
+        assert state["state"] == "done", state
+        off = client.delete(f"/v1/repositories/{repo_name}-api")            # a server without index roots
+        assert off.status_code == 403 and "GRAPHRAG_INDEX_ROOTS" in off.json["error"]["message"]
+        outside = roots.delete(f"/v1/repositories/{other}")
+        assert outside.status_code == 403 and "outside the directories" in outside.json["error"]["message"]
+        assert roots.delete("/v1/repositories/no-such-repo").status_code == 404
+        from graphrag_code.api import Job
+        jobs = roots.application.extensions["graphrag"].jobs.jobs    # a job indexing it: the seam the runner owns
+        jobs["busy"] = Job("busy", str(git_repo.root), f"{repo_name}-api", state="running")
+        busy = roots.delete(f"/v1/repositories/{repo_name}-api")
+        assert busy.status_code == 409 and busy.json["error"]["code"] == "conflict"
+        jobs["busy"].state = "done"
+        gone = roots.delete(f"/v1/repositories/{repo_name}-api")
+        assert gone.status_code == 200, gone.json
+        assert gone.json["repo"] == f"{repo_name}-api" and gone.json["deleted_nodes"] > 1
+        listed = {r["id"] for r in roots.get("/v1/repositories").json["repositories"]}
+        assert f"{repo_name}-api" not in listed and other in listed
+        assert roots.delete(f"/v1/repositories/{repo_name}-api").status_code == 404
+    finally:
+        for name in (other, f"{repo_name}-api"):
+            delete_repository(graph, name)
 
 
 def test_openapi_document_and_index_page(client) -> None:
@@ -257,6 +302,7 @@ def test_tokens_limited_to_repositories(neo4j_settings, indexed) -> None:
     assert [r["id"] for r in listed] == [repo]
     assert len(c.get("/v1/repositories", headers=h("admin")).json["repositories"]) >= 1
     assert c.post("/v1/repositories", json={"path": "/tmp"}, headers=h("reader")).status_code == 403
+    assert c.delete(f"/v1/repositories/{repo}", headers=h("reader")).status_code == 403
     assert c.post("/v1/paths", json={"repo": repo, "source": "handler", "target": "load_user"},
                   headers=h("stranger")).status_code == 403
 

@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 from . import __version__
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
-from .errors import ConfigError, GraphragError, InputError
+from .errors import ConfigError, GraphragError, InputError, NotFound
 
 log = logging.getLogger("graphrag_code.api")
 MAX_REQUEST_BYTES = 64 * 1024
@@ -182,6 +182,11 @@ class Job:
         return dict(self.__dict__)
 
 
+def _under(path: Path, roots: tuple[Path, ...]) -> bool:
+    """``path`` (resolved) is one of ``roots`` or inside one."""
+    return any(path == r.resolve() or r.resolve() in path.parents for r in roots)
+
+
 class JobRunner:
     """Indexing jobs in background threads, one at a time per repository name."""
 
@@ -196,7 +201,7 @@ class JobRunner:
         if not allowed:
             raise Forbidden("indexing over the API is off", hint="start the server with GRAPHRAG_INDEX_ROOTS=/srv/repos")
         root = Path(path).resolve()
-        if not any(root == r.resolve() or r.resolve() in root.parents for r in allowed):
+        if not _under(root, allowed):
             err = Forbidden(f"{path} is outside the directories this server may index")
             err.field = "path"
             raise err
@@ -222,8 +227,7 @@ class JobRunner:
         if not allowed:
             raise Forbidden("changing the graph over the API is off",
                             hint="start the server with GRAPHRAG_INDEX_ROOTS=/srv/repos")
-        where = Path(root).resolve() if root else None
-        if where is None or not any(where == r.resolve() or r.resolve() in where.parents for r in allowed):
+        if not root or not _under(Path(root).resolve(), allowed):
             raise Forbidden(f"repository {repo!r} was indexed from {root}, outside the directories this server "
                             f"may index", hint="delete it with `graphrag-code delete` on the server")
         with self._lock:          # no job of this name starts meanwhile (submit takes the lock)
@@ -521,10 +525,10 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     def delete_repo(repo: str) -> Response:
         if allowed_repos() is not None:
             raise Forbidden("this token may not delete repositories")
-        found = next((r for r in list_repositories(ctx.graph) if r["id"] == repo), None)
-        if found is None:
-            return _error(404, "not_found", f"no indexed repository {repo!r}")
-        deleted = ctx.jobs.delete(repo, found.get("root"), ctx.config.index_roots)
+        rows = ctx.graph.run("repo_get", repo=repo)
+        if not rows:
+            raise NotFound(f"no indexed repository {repo!r}")
+        deleted = ctx.jobs.delete(repo, rows[0]["repo"].get("root"), ctx.config.index_roots)
         return jsonify({"repo": repo, "deleted_nodes": deleted})
 
     @app.get("/v1/jobs/<job_id>")

@@ -462,11 +462,10 @@ def delete(repo: str, yes: bool, as_json: bool) -> None:
     `graphrag-code index PATH --name REPO` brings it back. A run indexing REPO meanwhile fails and writes
     nothing."""
     from .errors import NotFound
-    from .indexer import delete_repository, list_repositories
+    from .indexer import delete_repository
 
     with Graph(Neo4jSettings.from_env()) as graph:
-        known = [r["id"] for r in list_repositories(graph)]
-        if repo not in known:
+        if not graph.run("repo_get", repo=repo):
             raise NotFound(f"no indexed repository {repo!r}",
                            hint="`graphrag-code status` lists the indexed repositories")
         if not yes:

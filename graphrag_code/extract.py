@@ -564,8 +564,8 @@ class _Builder:
         if defined is None or _text(name) in _TRANSPARENT_DECORATORS or receiver in ("functools", "abc", "typing",
                                                                                       "t", "contextlib"):
             return
-        index = next((i for i, b in enumerate(self._name_bytes) if b == defined.start_byte), None)
-        if index is None:
+        index = self.enclosing(defined.start_byte)     # the decorated definition, when it is one we extracted
+        if index is None or self._name_bytes[index] != defined.start_byte:
             return
         scope = self.result.definitions[index].parent
         line, column = name.start_point.row + 1, name.start_point.column
@@ -1127,14 +1127,14 @@ def _literal_prefix(node: Node) -> str:
         if left is None or op is None:
             return ""
         if op.type == "+":
-            return _text(left)[1:-1] if _plain_string(left) else _literal_prefix(left)
+            return _string_text(left) if _plain_string(left) else _literal_prefix(left)
         if op.type == "%" and _plain_string(left):
-            return _text(left)[1:-1].split("%", 1)[0]
+            return _string_text(left).split("%", 1)[0]
         return ""
     fn = node.child_by_field_name("function") if node.type == "call" else None
     if fn is not None and fn.type == "attribute" and _text(fn.child_by_field_name("attribute")) == "format":
         obj = fn.child_by_field_name("object")
-        return _text(obj)[1:-1].split("{", 1)[0] if obj is not None and _plain_string(obj) else ""
+        return _string_text(obj).split("{", 1)[0] if obj is not None and _plain_string(obj) else ""
     return ""
 
 

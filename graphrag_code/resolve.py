@@ -956,7 +956,13 @@ class _Resolver:
 
     def _named_below(self, name: str, cls: str, subclasses: dict[str, list[str]], stop=None) -> list[str]:
         """The methods called ``name`` of the (transitive) subclasses of class ``cls``."""
-        found, seen = [], set()
+        return [self.files[cpath].ids[members[name]] for cpath, _ci, members in self._below(cls, subclasses, stop)
+                if name in members]
+
+    def _below(self, cls: str, subclasses: dict[str, list[str]], stop=None):
+        """The (transitive) subclasses of class ``cls`` (at most 200), as (path, class index, members);
+        ``stop(path, members)``: a subclass not to enter, nor its own subclasses."""
+        seen: set[str] = set()
         todo = list(subclasses.get(cls, []))
         while todo and len(seen) < 200:
             cls = todo.pop()
@@ -968,9 +974,7 @@ class _Resolver:
             if stop is not None and stop(cpath, members):
                 continue
             todo.extend(subclasses.get(cls, []))
-            if name in members:
-                found.append(self.files[cpath].ids[members[name]])
-        return found
+            yield cpath, ci, members
 
     def _lsp_hierarchy(self, subclasses: dict[str, list[str]]) -> None:
         """The server landed on an abstract method and named no implementation (jedi has no such request):
@@ -1204,12 +1208,8 @@ class _Resolver:
                 classes.append((p, c))
                 if depth < _MAX_BASE_DEPTH:
                     todo += [(bp, bc, depth + 1) for bp, bc in self._bases(p, c)]
-        below = list(subclasses.get(self.files[path].ids[cls], []))
-        while below and len(classes) < 200:               # and its subclasses
-            sub = below.pop()
-            if self.where[sub] not in classes:
-                classes.append(self.where[sub])
-                below += subclasses.get(sub, [])
+        classes += [(p, c) for p, c, _members in self._below(self.files[path].ids[cls], subclasses)
+                    if (p, c) not in classes]                # and its subclasses
         found = []
         for p, c in classes:
             g = self.files[p]

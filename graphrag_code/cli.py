@@ -165,11 +165,11 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     snapshot until the new one is complete. Vectors are filled afterwards: the graph and full-text search
     are usable before they finish, and an interrupted fill resumes on the next run.
 
-    With --lsp, language servers (installed by scripts/setup: jedi for Python, typescript-language-server,
+    With --lsp, language servers (installed by scripts/setup: pyright for Python, typescript-language-server,
     gopls, clangd) are asked where each call's callee is defined, and their answers win over name-based
     resolution; a language whose server is missing is skipped with a message. Later runs ask only about
-    changed files and the files that call into them. GRAPHRAG_LSP_PYTHON_SERVER=pyright runs pyright for
-    Python instead of jedi (faster, about the same edges).
+    changed files and the files that call into them. Python runs jedi-language-server where Node.js is
+    missing, or when GRAPHRAG_LSP_PYTHON_SERVER=jedi (about the same edges, 3-7x slower).
     """
     from .embeddings import load_embedder
     from .indexer import index_repository

@@ -5,8 +5,9 @@
 =========================  ===================================================  ==========================
 our languages              server                                               installed into
 =========================  ===================================================  ==========================
-python                     jedi-language-server (pinned by multilspy), or       .venv (pip)
-                           pyright (GRAPHRAG_LSP_PYTHON_SERVER=pyright)         node_modules (npm ci)
+python                     pyright (the default where node and it are           node_modules (npm ci)
+                           installed), or jedi-language-server (pinned by       .venv (pip)
+                           multilspy; GRAPHRAG_LSP_PYTHON_SERVER=jedi)
 javascript, typescript,    typescript-language-server + typescript 5            node_modules (npm ci)
 tsx                        (TypeScript 7 has no tsserver)
 go                         gopls v0.23.0 (needs ``go`` at run time)              .graphrag/bin (go install)
@@ -21,9 +22,9 @@ gopls runs with ``GOPROXY=off GOTOOLCHAIN=local`` and tsserver with automatic ty
 ``create_server`` returns multilspy's *async* ``LanguageServer``; ``async with server.start_server():`` returns
 once the server can answer with whole-project knowledge:
 
-- python: jedi answers at once. It sees a standard-library-only virtualenv of its own (or ``GRAPHRAG_LSP_PYTHON``),
-  never this virtualenv, and the repository's import roots (``python_import_roots``: ``src/``, a monorepo's
-  package folders). pyright, when chosen, sees the same and analyses lazily, on the first request that needs it.
+- python: pyright analyses lazily, on the first request that needs it; jedi answers at once. Both see a
+  standard-library-only virtualenv of their own (or ``GRAPHRAG_LSP_PYTHON``), never this virtualenv, and the
+  repository's import roots (``python_import_roots``: ``src/``, a monorepo's package folders).
 - go: after gopls's initial workspace load (a ``workspace/symbol`` request blocks until it is done). A module
   whose requirements are not in the module cache does not load offline; gopls then gets a go.work (outside the
   repository) replacing the missing modules by empty stubs, so the repository's own packages still load.
@@ -130,14 +131,22 @@ def _ts_server() -> str | None:
     return _executable(TOOLS_ROOT / "node_modules" / ".bin" / "typescript-language-server")
 
 
-def python_server() -> str:
-    """Which Python server ``--lsp`` runs: ``GRAPHRAG_LSP_PYTHON_SERVER`` (jedi, the default, or pyright)."""
-    return os.environ.get("GRAPHRAG_LSP_PYTHON_SERVER", "").strip().lower() or "jedi"
-
-
 def _pyright() -> str | None:
     js = TOOLS_ROOT / "node_modules" / "pyright" / "langserver.index.js"
     return str(js) if js.is_file() else None
+
+
+def python_server() -> str:
+    """Which Python server ``--lsp`` runs: ``GRAPHRAG_LSP_PYTHON_SERVER`` (pyright or jedi) when set, else
+    pyright where node and pyright are installed, else jedi.
+
+    pyright is the default because it is 3-4x cheaper per call site than jedi in two processes (click 2.2 against
+    5.7 s per 1k, Jinja2 2.2 against 6.7; combo100k 63 against 455 s) and as accurate on the four oracle
+    corpora (README); jedi needs nothing but pip, so a machine without Node.js still gets a Python server."""
+    chosen = os.environ.get("GRAPHRAG_LSP_PYTHON_SERVER", "").strip().lower()
+    if chosen:
+        return chosen
+    return "pyright" if _pyright() and _node() else "jedi"
 
 
 def _typescript_lib() -> Path | None:

@@ -266,8 +266,8 @@ def _demo(git_repo, with_other: bool = False) -> None:
     git_repo.commit("v1")
 
 
-needs_jedi = pytest.mark.skipif(lsp_servers.find_server("python") is None,
-                                reason=lsp_servers.missing_reason("python"))
+needs_jedi = pytest.mark.skipif(lsp_servers._jedi() is None,
+                                reason="jedi-language-server not found; run scripts/setup (pip installs multilspy)")
 
 
 @pytest.fixture(autouse=True)
@@ -479,9 +479,12 @@ REGISTRY = textwrap.dedent("""\
 
 
 @needs_jedi
-def test_an_item_of_a_registry_the_server_cannot_infer_keeps_the_names_edges(graph, git_repo, repo_name) -> None:
+@pytest.mark.parametrize("server", ["jedi", "pyright"])
+def test_an_item_of_a_registry_the_server_cannot_infer_keeps_the_names_edges(graph, git_repo, repo_name, monkeypatch,
+                                                                             server) -> None:
+    _choose(monkeypatch, server)
     before, after, _ = _names_then_lsp(graph, git_repo, repo_name, "md.py", REGISTRY)
-    # jedi finds the attribute `serializer` and cannot say what it holds: the registry's functions stay
+    # the server finds the attribute `serializer` and cannot say what it holds: the registry's functions stay
     for target in ("to_html", "to_xhtml"):
         key = ("CALLS", "md.py#Markdown.convert", f"md.py#{target}")
         assert before[key]["resolved_by"] == "registered"
@@ -501,7 +504,10 @@ def _normalized(graph, repo: str) -> tuple[list, list]:
 
 
 @needs_jedi
-def test_incremental_lsp_run_asks_only_affected_files_and_equals_a_full_run(graph, git_repo) -> None:
+@pytest.mark.parametrize("server", ["jedi", "pyright"])
+def test_incremental_lsp_run_asks_only_affected_files_and_equals_a_full_run(graph, git_repo, monkeypatch,
+                                                                            server) -> None:
+    _choose(monkeypatch, server)
     _demo(git_repo, with_other=True)
     inc, full = f"test-lspinc-{uuid.uuid4().hex[:8]}", f"test-lspfull-{uuid.uuid4().hex[:8]}"
     try:
@@ -816,6 +822,23 @@ def test_pyright_follows_imports_of_a_package_below_the_root(graph, git_repo, re
     assert calls[("CALLS", "app/main.py#run", "libs/util/util/text.py#make")]["resolved_by"] == "lsp"
     assert calls[("CALLS", "app/main.py#run", "libs/util/util/text.py#Shouter.shout")]["resolved_by"] == "lsp"
     assert summary.lsp["groups"]["python"]["no_answer"] == 0
+
+
+def test_pyright_is_the_default_python_server_where_it_is_installed(monkeypatch) -> None:
+    monkeypatch.delenv("GRAPHRAG_LSP_PYTHON_SERVER")
+    monkeypatch.setattr(lsp_servers, "_pyright", lambda: "/x/node_modules/pyright/langserver.index.js")
+    monkeypatch.setattr(lsp_servers, "_node", lambda: "/usr/bin/node")
+    assert lsp_servers.python_server() == "pyright"
+    # without Node.js (or without pyright) Python still gets a server: jedi, installed by pip
+    monkeypatch.setattr(lsp_servers, "_node", lambda: None)
+    assert lsp_servers.python_server() == "jedi"
+    monkeypatch.setattr(lsp_servers, "_node", lambda: "/usr/bin/node")
+    monkeypatch.setattr(lsp_servers, "_pyright", lambda: None)
+    assert lsp_servers.python_server() == "jedi"
+    # a choice in the environment wins, even when the other server is installed
+    monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", " Jedi ")
+    monkeypatch.setattr(lsp_servers, "_pyright", lambda: "/x/node_modules/pyright/langserver.index.js")
+    assert lsp_servers.python_server() == "jedi"
 
 
 def test_the_python_server_is_chosen_by_environment(monkeypatch) -> None:

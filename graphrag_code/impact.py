@@ -19,6 +19,9 @@ up to ``test_depth`` only to find the tests that exercise the target. Completene
 anywhere in the repository whose called name is the target's (or an intermediate caller's) name may be callers
 the graph misses, so the answer is then a lower bound; low-confidence edges (< 0.6) and dispatch steps are
 listed as possible over-approximation. "0 callers" is never reported as certain while such calls exist.
+Calls the graph cannot see make it a lower bound too: dunder methods and properties, non-call references to a
+name (a callback, a table entry, a nested function returned), and a generator's or coroutine function's result
+kept, returned or passed on (its body runs where that is iterated or awaited).
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ _CLI_NAME = re.compile(r"^(cli|main_cli|run_cli|command_line|entrypoint|entry_po
 _PACKAGE_ENTRY = ("__init__.py", "index.js", "index.ts", "index.mjs", "lib.rs", "mod.rs")
 _DUNDER = re.compile(r"^__\w+__$")
 _PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|setter|deleter)\b", re.M)
-_DEFINES = re.compile(r"\b(def|class|function|func|fn|interface|struct|enum|trait|type)\s+$")
+_DEFINES = re.compile(r"\b(?:(def|class|function|func|fn|interface|struct|enum|trait|type)\s+|function\s*\*\s*)$")
 _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
                           r"#include|use\s)")
 # `List[name`, not `: [name` (a list literal holding the function, a value)
@@ -500,9 +503,15 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
                                                search_callers=not settled)
     reasons = list(implicit)
     for role in ("target", "caller"):
-        mine = [r for r in refs if r["role"] == role]
+        what = "the target" if role == "target" else "callers within the depth"
+        for kind, result, where in (("generator", "iterator", "iterated"), ("coroutine", "coroutine", "awaited")):
+            handed = [r for r in refs if r["role"] == role and r["kind"] == kind]
+            if handed:
+                named = ", ".join(sorted({r["name"] for r in handed}))
+                reasons.append(f"{len(handed)} call(s) of {kind}(s) among {what} ({named}) keep, return or hand on "
+                               f"the {result}: the body runs where that is {where}, which the graph does not follow")
+        mine = [r for r in refs if r["role"] == role and r["kind"] not in ("generator", "coroutine")]
         if mine:
-            what = "the target" if role == "target" else "callers within the depth"
             named = ", ".join(sorted({r["name"] for r in mine}))
             reasons.append(f"{len(mine)} non-call reference(s) to {what} ({named}): passed, stored or decorating "
                            f"as a value; calls made through them are in the graph only where a parameter it is "
@@ -604,6 +613,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     if implicit_callers:
         notes.append(f"{len(implicit_callers)} caller(s) within the depth run implicitly (dunder methods or "
                      f"properties: {', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
+    deferred = _deferred(graph, nodes, heads)
     by_name: dict[str, str] = {}
     for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):
         if not _DUNDER.match(node.name) and (search_callers or role[node_id] == "target"):
@@ -624,7 +634,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         code = code_only(text, language)
         present = [n for n in names if n in code and patterns[n].search(code)]
         if present:
-            bound = _local_bindings(code)
+            # a local of that name is not the target, unless the chunk holds the target's own definition: a
+            # nested function rebound or returned by its enclosing one (`wrapper = wraps(f)(wrapper)`)
+            bound = _local_bindings(code) - _defined_in(chunk, text, nodes.values())
             present = [n for n in present if n not in bound]
         if not present:
             continue
@@ -636,13 +648,77 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             for name in present:
                 if name not in line:
                     continue
-                kind = _reference_kind(line, patterns[name])
+                kind = _reference_kind(line, patterns[name], deferred.get(name))
                 if kind:
                     seen.add((chunk["path"], lineno))
                     refs.append({"name": name, "role": by_name[name], "path": chunk["path"], "line": lineno,
                                  "citation": f"{chunk['path']}:{lineno}", "kind": kind, "text": raw[i].strip()[:160]})
                     break
     return notes, refs, unchecked
+
+
+def _quoted_or_commented(before: str) -> bool:
+    return bool(before.count('"') % 2 or before.count("'") % 2 or before.count("`") % 2
+                or "#" in before or "//" in before)
+
+
+# what iterates a generator where it is called: `for x in gen(`, `yield from`, `list(gen(`, `"".join(gen(`,
+# `*gen(`, `[...gen(`, `Array.from(gen(` (a receiver chain such as `self.` may come before the name)
+_CONSUMED = re.compile(
+    r"(?:\bfor\b.*\b(?:in|of)\s*\(?|\byield\s+from\s+|\byield\s*\*\s*|(?<![\w.])(?:list|tuple|set|frozenset|sorted"
+    r"|dict|sum|any|all|min|max|next|enumerate|zip|map|filter|iter|reversed|deque|Counter|OrderedDict)\(\s*"
+    r"|\.(?:join|extend|update|writelines|from)\(\s*|(?:^|[(\[,=\s])\*\s*|\.\.\.\s*)[\w$.]*$")
+_AWAITED = re.compile(r"(?:\bawait\s+|\b(?:asyncio\.)?run\(\s*|\.run_until_complete\(\s*)[\w$.]*$")
+_PY_ASYNC = re.compile(r"^\s*async\s+def\b", re.M)
+_PY_NESTED = re.compile(r"^(\s*)(?:async\s+def|def|class)\b")
+_PY_YIELD = re.compile(r"(?<![\w.])yield\b")
+_JS_GENERATOR = re.compile(r"\bfunction\s*\*|^\s*(?:static\s+|async\s+|public\s+|private\s+|protected\s+)*\*\s*"
+                           r"[\w$]+\s*\(", re.M)
+
+
+def _deferred(graph: Graph, nodes: dict[str, NodeRef], heads: dict[str, str]) -> dict[str, str]:
+    """The functions among ``nodes`` whose body does not run when they are called, by name: 'generator'
+    (Python: ``yield`` in their own body, not in a nested definition; JavaScript/TypeScript: ``function*`` or a
+    ``*method()``) or 'coroutine' (Python's ``async def`` without ``yield``: its body runs where it is awaited)."""
+    found: dict[str, str] = {}
+    python = []
+    for node_id, node in nodes.items():
+        if node.kind not in ("function", "method"):
+            continue
+        language = language_for_path(node.path)
+        if language == "python":
+            python.append(node_id)
+        elif language in ("javascript", "typescript", "tsx") and _JS_GENERATOR.search(heads.get(node_id, "")):
+            found[node.name] = "generator"
+    for r in graph.run("symbol_texts", ids=python) if python else []:
+        name = nodes[r["id"]].name
+        if _python_generator("\n".join(t for _, t in sorted(r["texts"]))):
+            found[name] = "generator"
+        elif _PY_ASYNC.search(heads.get(r["id"], "")):
+            found.setdefault(name, "coroutine")
+    return found
+
+
+def _python_generator(text: str) -> bool:
+    """``yield`` in the function's own body: after its ``def`` line, outside nested functions and classes."""
+    base: int | None = None
+    nested: int | None = None
+    for line in code_only(text, "python").split("\n"):
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        m = _PY_NESTED.match(line)
+        if base is None:
+            base = indent if m else None
+            continue
+        if nested is not None and indent > nested:
+            continue
+        nested = None
+        if m and indent > base:
+            nested = indent
+        elif _PY_YIELD.search(line):
+            return True
+    return False
 
 
 _KEYWORDS = frozenset("and as assert async await break case catch class const continue def del delete do elif else "
@@ -656,6 +732,12 @@ _BINDERS = re.compile(r"^\s*([\w$]+)\s*(?::[^=\n]*)?=(?!=)|\b(?:let|const|var|as
                       r"|(?<![\w$.])([\w$]+)\s*=>", re.M)
 _FOR_TARGETS = re.compile(r"\bfor\s*\(?\s*(?:let|const|var)?([\w\s,()$]*?)\s+(?:in|of)\b")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _defined_in(chunk: dict[str, Any], text: str, nodes: Any) -> set[str]:
+    """Names of ``nodes`` whose definition starts inside ``chunk``."""
+    first, last = chunk["start_line"], chunk["start_line"] + text.count("\n")
+    return {n.name for n in nodes if n.path == chunk["path"] and n.start_line and first <= n.start_line <= last}
 
 
 def _local_bindings(code: str) -> set[str]:
@@ -677,19 +759,24 @@ def _binds_locally(code: str, name: str) -> bool:
     return name in _local_bindings(code)
 
 
-def _reference_kind(line: str, pattern: re.Pattern[str]) -> str | None:
-    """'value' / 'decorator' when ``line`` mentions the name other than by calling, defining or quoting it."""
+def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = None) -> str | None:
+    """'value' / 'decorator' when ``line`` mentions the name other than by calling, defining or quoting it;
+    ``deferred`` ('generator' / 'coroutine', a function whose body runs later) when the line calls it without
+    iterating or awaiting the result there (kept, returned or handed on: the body runs where that happens)."""
     for m in pattern.finditer(line):
         before, after = line[:m.start()], line[m.end():]
-        if re.match(r"\s*\(", after) or _DEFINES.search(before):
-            continue                                              # a call, or the definition itself
+        if _DEFINES.search(before):
+            continue                                              # the definition itself
+        if re.match(r"\s*\(", after):
+            used = _CONSUMED if deferred == "generator" else _AWAITED
+            if deferred and not used.search(before) and not _quoted_or_commented(before):
+                return deferred
+            continue                                              # a call
         if re.match(r"\s*=(?!=)", after) or re.match(r"\s*:\s*(function|async\b|\()", after):
             continue                                              # assigned to: a (re)definition
         if _TYPE_POSITION.search(before):
             continue                                              # an annotation, generic, isinstance, except
-        if before.count('"') % 2 or before.count("'") % 2 or before.count("`") % 2:
-            continue
-        if "#" in before or "//" in before:
+        if _quoted_or_commented(before):
             continue
         if before.endswith(("`", ":func:", ":meth:", ":class:")) or after.startswith("`"):
             continue                                              # documentation markup (``name``, :func:)

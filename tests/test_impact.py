@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 import uuid
 
 import pytest
@@ -373,3 +374,166 @@ def test_a_method_looked_up_by_a_built_name_has_its_callers_or_makes_the_answer_
     assert [(u.label, u.citation, u.reason) for u in handled.completeness.unresolved_same_name] == [
         ("listener.handle_*", "app/dispatch.py:9", "dynamic:getattr")]
     assert any("named handle_*" in r for r in handled.completeness.reasons)
+
+
+@pytest.mark.parametrize("line, consumed", [
+    ("    for row in rows(n):", True),
+    ("    return [r * 2 for r in self.rows(n)]", True),
+    ("    yield from rows(n)", True),
+    ("    total = sum(rows(n))", True),
+    ("    text = ''.join(rows(n))", True),
+    ("    out.extend(rows(n))", True),
+    ("    print(*rows(n))", True),
+    ("    for (const r of rows(n)) {", True),
+    ("    const all = [...rows(n)];", True),
+    ("    yield* rows(n);", True),
+    ("    return rows(n)", False),                   # handed to the caller's caller
+    ("    stream = self.rows(n)", False),            # kept: iterated later, maybe elsewhere
+    ("    return TokenStream(rows(n))", False),      # handed to another function
+    ("    # for r in rows(n)", False),                # never a call (then no reference at all)
+])
+def test_a_generators_call_is_a_reference_unless_it_is_iterated_there(line, consumed) -> None:
+    from graphrag_code.impact import _reference_kind
+
+    pattern = re.compile(r"(?<![\w$])rows(?![\w$])")
+    expected = None if consumed or line.lstrip().startswith("#") else "generator"
+    assert _reference_kind(line, pattern, "generator") == expected
+    assert _reference_kind(line, pattern) is None                   # a plain function's call is no reference
+
+
+@pytest.mark.parametrize("line, awaited", [
+    ("    return await self.fetch(url)", True),
+    ("    data = asyncio.run(fetch(url))", True),
+    ("    loop.run_until_complete(fetch(url))", True),
+    ("    return self.fetch(url)", False),                # the caller's caller awaits it (Jinja2's auto_await)
+    ("    task = asyncio.ensure_future(fetch(url))", False),
+])
+def test_a_coroutines_call_is_a_reference_unless_it_is_awaited_there(line, awaited) -> None:
+    from graphrag_code.impact import _reference_kind
+
+    pattern = re.compile(r"(?<![\w$])fetch(?![\w$])")
+    assert _reference_kind(line, pattern, "coroutine") == (None if awaited else "coroutine")
+
+
+def test_python_generators_are_told_by_yield_in_their_own_body() -> None:
+    from graphrag_code.impact import _python_generator
+
+    assert _python_generator("@cached\ndef rows(n):\n    '''yield rows'''\n    for i in range(n):\n        yield i\n")
+    assert _python_generator("    async def ticks(self):\n        x = (yield)\n")
+    # a nested generator does not make its outer function one; a docstring or comment saying yield neither
+    assert not _python_generator("def pairs(items):\n    def inner():\n        yield 1\n\n    return list(inner())\n")
+    assert not _python_generator('def f():\n    """Does not yield."""\n    return 1  # yield\n')
+    assert _python_generator("def outer():\n    class K:\n        def m(self):\n            yield 1\n    yield K\n")
+
+
+GENERATOR_SHOP = {
+    "app/rows.py": textwrap.dedent("""\
+        def rows(n):
+            for i in range(n):
+                yield step(i)
+
+
+        def step(i):
+            return i
+
+
+        def cells(n):
+            yield from rows(n)
+
+
+        def pairs(items):
+            def inner():
+                yield 1
+            return [(a, a) for a in items]
+
+
+        def total(n):
+            return sum(cells(n)) + len(pairs([n]))
+
+
+        def stream(n):
+            return rows(n)
+
+
+        def listing(n):
+            for r in cells(n):
+                print(r, stream(r))
+
+
+        async def fetch(n):
+            return n
+
+
+        async def gather(n):
+            return await fetch(n)
+
+
+        def later(n):
+            return fetch(n)
+        """),
+    "app/deco.py": textwrap.dedent("""\
+        import functools
+
+
+        def logged(func):
+            def wrapper(*args):
+                return func(*args)
+            wrapper = functools.update_wrapper(wrapper, func)
+            return wrapper
+        """),
+    "src/ids.js": textwrap.dedent("""\
+        function* ids(n) {
+          for (let i = 0; i < n; i++) yield i;
+        }
+
+        function first(n) {
+          const it = ids(n);
+          return it.next().value;
+        }
+
+        module.exports = { first };
+        """),
+}
+
+
+def test_a_generator_handed_on_makes_the_answer_a_lower_bound(graph, git_repo, repo_name) -> None:
+    """`rows` is returned by `stream` (its body then runs wherever that is iterated): lower bound, citing the
+    call, for rows and for what rows calls beyond depth 1; `cells` is iterated wherever it is called (`sum(cells(n))`, `for r in cells(n)`): complete; `pairs`
+    holds a nested generator but is a plain function: complete; the coroutine function `fetch`, returned unawaited by
+    `later`: lower bound; the JavaScript `function*` kept in a variable:
+    lower bound."""
+    for path, text in GENERATOR_SHOP.items():
+        git_repo.write(path, text)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    handed = analyze_impact(graph, repo_name, "rows", depth=1)
+    assert sorted(c.node.display for c in handed.callers) == ["cells", "stream"]
+    assert handed.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in handed.completeness.value_references] == [("app/rows.py:25", "generator")]
+    assert any("1 call(s) of generator(s) among the target (rows)" in r for r in handed.completeness.reasons)
+    consumed = analyze_impact(graph, repo_name, "cells", depth=1)
+    assert sorted(c.node.display for c in consumed.callers) == ["listing", "total"]
+    assert consumed.completeness.verdict == "complete", consumed.completeness.reasons
+    assert analyze_impact(graph, repo_name, "pairs", depth=1).completeness.verdict == "complete"
+    # a caller within the depth that is a generator handed on counts too: step runs in rows, whose callers
+    # include wherever stream's result is iterated; at depth 1 rows is the whole answer (it runs step)
+    assert analyze_impact(graph, repo_name, "step", depth=1).completeness.verdict == "complete"
+    deeper = analyze_impact(graph, repo_name, "step", depth=2)
+    assert deeper.completeness.verdict == "lower_bound"
+    assert any("1 call(s) of generator(s) among callers within the depth (rows)" in r
+               for r in deeper.completeness.reasons)
+    # a coroutine function's body runs where it is awaited: `later` hands the coroutine on
+    fetched = analyze_impact(graph, repo_name, "fetch", depth=1)
+    assert sorted(c.node.display for c in fetched.callers) == ["gather", "later"]
+    assert [(r["citation"], r["kind"]) for r in fetched.completeness.value_references] == [("app/rows.py:42", "coroutine")]
+    assert any("1 call(s) of coroutine(s) among the target (fetch)" in r for r in fetched.completeness.reasons)
+    assert analyze_impact(graph, repo_name, "gather", depth=1).completeness.verdict == "complete"
+    # a nested function its enclosing one rebinds and returns: called wherever the result goes, not "0 callers"
+    wrapped = analyze_impact(graph, repo_name, "logged.wrapper", depth=1)
+    assert wrapped.callers == [] and wrapped.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in wrapped.completeness.value_references] == [
+        ("app/deco.py:7", "value"), ("app/deco.py:8", "value")]
+    js = analyze_impact(graph, repo_name, "ids", depth=1)
+    assert [c.node.display for c in js.callers] == ["first"]
+    assert js.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in js.completeness.value_references] == [("src/ids.js:6", "generator")]

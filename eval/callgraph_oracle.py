@@ -575,6 +575,9 @@ def main() -> None:
                     help="tree-sitter alone and tree-sitter + LSP, one after the other, side by side")
     ap.add_argument("--min-precision", type=float, help="exit 1 when a mode's CALLS precision is below this (CI)")
     ap.add_argument("--min-recall", type=float, help="exit 1 when a mode's CALLS recall is below this (CI)")
+    ap.add_argument("--max-wrong-complete", type=int,
+                    help="exit 1 when impact says 'complete' and misses a runtime caller more often than this, at "
+                         "depth 1 or 3 (CI; needs --targets > 0)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from graphrag_code.db import Graph
@@ -604,6 +607,16 @@ def main() -> None:
               for what, got, floor in (("precision", r["calls_precision"]["ALL"]["precision"], args.min_precision),
                                        ("recall", r["calls_recall"]["recall"], args.min_recall))
               if floor is not None and (got or 0) < floor]
+    if args.max_wrong_complete is not None:
+        for name, r in flat.items():
+            verdicts = r["impact_recall"].get("verdicts") or {}
+            if not r["targets_sampled"]:
+                failed.append(f"{name}: no impact targets sampled for --max-wrong-complete")
+            for d in (1, 3):
+                wrong = verdicts.get(f"depth{d}_complete", 0) - verdicts.get(
+                    f"depth{d}_complete_and_all_runtime_callers_found", 0)
+                if wrong > args.max_wrong_complete:
+                    failed.append(f"{name}: {wrong} wrong 'complete' verdicts at depth {d} > {args.max_wrong_complete}")
     if failed:
         raise SystemExit("call-graph gate failed: " + "; ".join(failed))
 

@@ -1081,6 +1081,27 @@ class _Resolver:
         return self._registered_call(f, caller, receiver, src, name, line) or \
             self._registered_function_call(f, caller, receiver, src, name, line)
 
+    def _keyed_item(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str, line: int,
+                    typed: list[str], subclasses: dict[str, list[str]]) -> bool:
+        """``self.treeprocessors['prettify'].run()``: the declared type of the registry's items (an annotation, or
+        the language server's answer) lands on ``Treeprocessor.run``, whose every override it would reach; the
+        classes registered under that key say which one runs. Their method wins (``registered``) when it is one of
+        ``typed`` or overrides one. False when the key names no class with the method, or another one."""
+        held = self._collection_of(f, caller, receiver, annotated=True) if receiver and self.registered_as else None
+        if held is None or not held[1]:
+            return False
+        members = {self.class_member(*cls, name) for cls in self.registered_as.get(held, ())}
+        targets = sorted(self.files[path].ids[i] for path, i in filter(None, members))
+        if not targets:
+            return False
+        allowed = set(typed).union(*(self._overrides(d, subclasses) for d in typed))
+        if not set(targets) <= allowed:
+            return False
+        for target in targets:
+            self._call_edge(src, target, line, "registered")
+        self.out.stats["calls:keyed_item_over_type"] += 1
+        return True
+
     def _registered_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                          line: int) -> bool:
         """``processor.run()`` for ``for processor in self.blockprocessors`` (or ``self.blockprocessors[k].run()``)
@@ -1265,10 +1286,12 @@ class _Resolver:
             if implicit == "dunder" or dst in self.properties:
                 self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
 
-    def _collection_of(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, str] | None:
+    def _collection_of(self, f: FileFacts, caller: int | None, receiver: str,
+                       annotated: bool = False) -> tuple[str, str] | None:
         """(the collection's last name, the string key or "") a receiver is an item of: ``self.procs['x']``, a
         variable bound to an item (``for p in self.procs``, ``p = self.procs[k]``), a parameter its callers hand
-        an item of one collection; None when it is none of them, or some class annotates that collection."""
+        an item of one collection; None when it is none of them, or (unless ``annotated``) some class annotates
+        that collection."""
         subscripted, key = _SUBSCRIPTED.fullmatch(receiver), ""
         holder = self._parameter_of(f, caller, receiver) if receiver.isidentifier() else None
         if subscripted:
@@ -1286,7 +1309,7 @@ class _Resolver:
                 return None
         collection = collection.rsplit(".", 1)[-1]
         # annotated somewhere (`params: t.List[Parameter]`): its annotation says what it holds, not a guess
-        return None if collection in self.typed_collections else (collection, key)
+        return None if collection in self.typed_collections and not annotated else (collection, key)
 
     # -- functions handed to calls ----------------------------------------------------------------------------
     def _parameter_of(self, f: FileFacts, caller: int | None, name: str) -> int | None:
@@ -1444,6 +1467,10 @@ class _Resolver:
                 if (path, line, call[4]) in taking:
                     outcomes[(path, line, call[4])] = self._outcome(answer, hit,
                                                                     name in LANGUAGES[f.language].calls_back)
+                typed = [i for i in answer[1] if i in self.where] if answer and answer[0] == "sym" else \
+                    [self.files[hit[0]].ids[hit[1]]] if hit[0] != "unresolved" and hit[2] == "annotation" else []
+                if typed and self._keyed_item(f, caller, receiver, src, name, line, typed, subclasses):
+                    continue
                 if answer and self._lsp_edge(f, caller, src, answer, hit, name, receiver, line):
                     continue
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":

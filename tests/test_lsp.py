@@ -491,6 +491,67 @@ def test_an_item_of_a_registry_the_server_cannot_infer_keeps_the_names_edges(gra
         assert after[key]["resolved_by"] in ("registered", "lsp_held_alt")
 
 
+KEYED = textwrap.dedent("""\
+    import typing as t
+
+    T = t.TypeVar("T")
+
+
+    class Registry(t.Generic[T]):
+        def __init__(self) -> None:
+            self._data: dict[str, T] = {}
+
+        def register(self, item: T, name: str, priority: int) -> None:
+            self._data[name] = item
+
+        def __getitem__(self, key: str) -> T:
+            return self._data[key]
+
+
+    class BlockProcessor:
+        def run(self, block):
+            pass
+
+
+    class EmptyProcessor(BlockProcessor):
+        def run(self, block):
+            return 1
+
+
+    class CodeProcessor(BlockProcessor):
+        def run(self, block):
+            return 2
+
+
+    class BlockParser:
+        def __init__(self) -> None:
+            self.blockprocessors: Registry[BlockProcessor] = Registry()
+            self.blockprocessors.register(EmptyProcessor(), "empty", 100)
+            self.blockprocessors.register(CodeProcessor(), "code", 80)
+
+        def parse(self, block):
+            return self.blockprocessors["empty"].run(block)
+    """)
+
+
+@needs_jedi
+@pytest.mark.parametrize("server", ["jedi", "pyright"])
+def test_an_item_registered_under_the_key_looked_up_beats_the_servers_declared_type(graph, git_repo, repo_name,
+                                                                                   monkeypatch, server) -> None:
+    """`self.blockprocessors["empty"].run()`: the server types the item by the registry's declared class and
+    lands on BlockProcessor.run (a placeholder, whose overrides it would all reach); what is registered as
+    "empty" is an EmptyProcessor, an override of that: its run is the one edge (Markdown's `treeprocessors['prettify']`)."""
+    _choose(monkeypatch, server)
+    before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "blocks.py", KEYED)
+    runs = {k[2]: v["resolved_by"] for k, v in after.items() if k[1] == "blocks.py#BlockParser.parse"
+            and k[2].endswith(".run")}
+    # by names alone, the annotation `Registry[BlockProcessor]` types the item the same way: the key wins too
+    assert {k[2]: v["resolved_by"] for k, v in before.items() if k[1] == "blocks.py#BlockParser.parse"
+            and k[2].endswith(".run")} == {"blocks.py#EmptyProcessor.run": "registered"}
+    assert runs == {"blocks.py#EmptyProcessor.run": "registered"}
+    assert summary.lsp["groups"]["python"]["errors"] == 0
+
+
 def _normalized(graph, repo: str) -> tuple[list, list]:
     d = graph.run("repo_dump", repo=repo)[0]
 

@@ -503,6 +503,8 @@ class _Builder:
             while up is not None and up.type not in ("block", "module", "expression_statement"):
                 if up.type == "type":
                     return                  # `util.Registry[Processor]` in an annotation is no subscript at run time
+                if up.type == "argument_list" and up.parent is not None and up.parent.type == "class_definition":
+                    return                  # `class Stack(Base[int])`: the base's __class_getitem__, not __getitem__
                 up = up.parent
             parent = node.parent
             role = parent.type if parent is not None else ""

@@ -239,6 +239,7 @@ class _Resolver:
         self.use_lsp = use_lsp
         self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
+        self.protocol_stubs: set[str] = set()                    # ... of Protocols nothing subclasses
         self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
         self.param_types: dict[str, dict[int, dict[str, str]]] = {}   # path -> def index -> {parameter: class}
         self.attr_types: dict[tuple[str, int], dict[str, str]] = {}     # (path, class index) -> {attribute: class}
@@ -871,6 +872,12 @@ class _Resolver:
             if not defs:
                 return False          # stale: the symbol it named is gone
             impls = [i for i in answer[2] if i in self.where and i not in defs]
+            if not impls and all(d in self.protocol_stubs for d in defs):
+                # `self.client.get(key)` for `client: _MemcachedClient`, a Protocol: its stub never runs, some
+                # other class's method does (as for an interface)
+                self._unresolved(src, receiver, name, line, "protocol")
+                self.out.stats["lsp:protocol"] += 1
+                return True
             if not impls and all(self._kind(d) == "interface" for d in defs):
                 # `new EmptyError()` where the interface EmptyError shares its name with the (unindexed) const
                 # that constructs: no code of an interface runs
@@ -935,6 +942,18 @@ class _Resolver:
         label = f"{receiver}.{name}" if receiver else name
         self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:{reason}")
         self.out.stats[f"unresolved:{reason.split(':')[0]}"] += 1
+
+    def _protocol_stubs(self, subclasses: dict[str, list[str]]) -> set[str]:
+        """The stub methods (``...``, ``pass``, a docstring) of Python Protocol classes that no class of the
+        repository subclasses: a call typed by such a protocol runs another class's method, never the stub."""
+        stubs: set[str] = set()
+        for f in self.files.values():
+            if f.language != "python":
+                continue
+            for owner in {owner for owner, name, _relation, _line in f.bases if name == "Protocol"}:
+                if not subclasses.get(f.ids[owner]):
+                    stubs.update(f.ids[i] for i in f.abstract if f.defs[i][3] == owner)
+        return stubs
 
     def _subclasses(self) -> dict[str, list[str]]:
         subclasses: dict[str, list[str]] = defaultdict(list)
@@ -1422,6 +1441,7 @@ class _Resolver:
         for path in sorted(self.files):
             self._resolve_bases(self.files[path])
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
+        self.protocol_stubs = self._protocol_stubs(subclasses)
         self._collect_inserts()
         self._collect_passed_items()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
@@ -1475,6 +1495,8 @@ class _Resolver:
                     continue
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
+                elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
+                    hit = ("unresolved", "protocol")    # nor a Protocol's stub
                 if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
                         self._registry_call(f, caller, receiver, src, name, line):
                     continue

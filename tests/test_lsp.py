@@ -552,6 +552,39 @@ def test_an_item_registered_under_the_key_looked_up_beats_the_servers_declared_t
     assert summary.lsp["groups"]["python"]["errors"] == 0
 
 
+PROTOCOL = textwrap.dedent("""\
+    import typing as t
+
+
+    class Client(t.Protocol):
+        def get(self, key: str) -> bytes: ...
+
+
+    class Cache:
+        def __init__(self, client: Client) -> None:
+            self.client = client
+
+        def load(self, key: str) -> bytes:
+            return self.client.get(key)
+    """)
+
+
+@needs_jedi
+@pytest.mark.parametrize("server", ["jedi", "pyright"])
+def test_a_server_landing_on_a_protocols_stub_leaves_the_call_unresolved(graph, git_repo, repo_name, monkeypatch,
+                                                                         server) -> None:
+    """The server says `self.client.get` is `Client.get`, a Protocol's stub: whatever object is passed runs its
+    own `get`, so no edge, and the call is kept as unresolved (impact then says "lower bound")."""
+    _choose(monkeypatch, server)
+    before, after, summary = _names_then_lsp(graph, git_repo, repo_name, "cache.py", PROTOCOL)
+    for edges in (before, after):
+        assert not [k for k in edges if k[1] == "cache.py#Cache.load"]
+    nodes = {n["props"]["qualified_name"]: n["props"] for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"]
+             if "Symbol" in n["labels"]}
+    assert nodes["Cache.load"]["unresolved_calls"] == ["self.client.get@13:protocol"]
+    assert summary.lsp["groups"]["python"]["symbol"] >= 1          # the server did name Client.get
+
+
 def _normalized(graph, repo: str) -> tuple[list, list]:
     d = graph.run("repo_dump", repo=repo)[0]
 

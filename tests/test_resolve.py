@@ -1623,3 +1623,52 @@ def index():
                         ("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Const")]
     assert calls[("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Call")][1] == [6]
     assert not [k for k in calls if k[1] in ("deco.py#optimizeconst", "deco.py#logged")]
+
+
+PROTOCOLS = '''\
+import typing as t
+import typing_extensions as te
+
+T = t.TypeVar("T")
+
+if t.TYPE_CHECKING:
+    class Client(te.Protocol):
+        def get(self, key: str) -> bytes: ...
+
+
+class Sink(t.Protocol[T]):
+    def write(self, item: T) -> None:
+        """Write one item."""
+
+
+class Renderer(t.Protocol):
+    def render(self) -> str: ...
+
+
+class HtmlRenderer(Renderer):
+    def render(self) -> str:
+        return "<p>"
+
+
+class Cache:
+    def __init__(self, client: "Client", sink: Sink[int], renderer: Renderer) -> None:
+        self.client = client
+        self.sink = sink
+        self.renderer = renderer
+
+    def load(self, key: str) -> bytes:
+        self.sink.write(1)
+        self.renderer.render()
+        return self.client.get(key)
+'''
+
+
+def test_a_call_typed_by_a_protocol_runs_no_stub_of_it() -> None:
+    """`self.client.get(key)` for a `Client` Protocol (and a generic `Sink[T]` one): the stub never runs, some
+    other class's method does: unresolved (`protocol`), which impact reads as a lower bound. A Protocol the
+    repository subclasses explicitly (`HtmlRenderer(Renderer)`) keeps its edges to the overrides."""
+    _, calls, res = _python(PROTOCOLS)
+    load = {k[1]: v[0] for k, v in calls.items() if k[0] == "Cache.load"}
+    assert load == {"Renderer.render": "annotation", "HtmlRenderer.render": "dispatch"}
+    unresolved = res.unresolved["r:m.py#Cache.load"]
+    assert sorted(unresolved) == ["self.client.get@34:protocol", "self.sink.write@32:protocol"]

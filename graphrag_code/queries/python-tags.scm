@@ -21,6 +21,11 @@
   superclasses: (argument_list (identifier) @name @reference.inherits))
 (class_definition
   superclasses: (argument_list (attribute attribute: (identifier) @name) @reference.inherits))
+; a generic base: `class Stack(Base[T])`, `class Client(t.Protocol[T])`
+(class_definition
+  superclasses: (argument_list (subscript value: (identifier) @name) @reference.inherits))
+(class_definition
+  superclasses: (argument_list (subscript value: (attribute attribute: (identifier) @name)) @reference.inherits))
 
 (call
   function: (identifier) @name) @reference.call

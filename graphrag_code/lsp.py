@@ -70,7 +70,7 @@ _HIERARCHY = {"gopls", "pyright"}
 # what the variable holds (a class or a function), which is what the call runs
 _INFER_VARIABLES = {"python"}
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
-ANSWER_FORMAT = 10
+ANSWER_FORMAT = 11
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
 
 Progress = Callable[[str, int, int], None]
@@ -228,8 +228,9 @@ class _Asker:
             sites[k] = (line - 1, utf16_column(lines[line - 1], column))
         with self.server.open_file(path):
             if self.hierarchy:
-                await self._ask_hierarchy(path, f, lines, {k: v for k, v in sites.items()
-                                                           if not implicit_of(f.calls[k])}, answers)
+                mixed = _mixed_receivers(f)
+                await self._ask_hierarchy(path, f, lines, {k: v for k, v in sites.items() if not implicit_of(
+                    f.calls[k]) and (f.calls[k][0], f.calls[k][2]) not in mixed}, answers)
             for k, (line0, col16) in sites.items():
                 if answers[k] is None:
                     self.report.asked += 1
@@ -462,6 +463,14 @@ class _Asker:
         d = f.defs[i]
         return i in f.abstract or d[1] in _CONTAINERS_OF_ABSTRACT or \
             (d[3] is not None and f.defs[d[3]][1] in _CONTAINERS_OF_ABSTRACT)
+
+
+def _mixed_receivers(f: FileFacts) -> set[tuple[int, str]]:
+    """(function, variable) pairs of the variables a function assigns values of several kinds (``target =
+    nodes.NSRef(...)`` in one branch, ``target = self.parse_primary()`` in another). A call hierarchy names one
+    callee for ``target.can_assign()`` (pyright: the first declaration's), a ``definition`` request each member
+    of the union: those sites are asked one by one."""
+    return {(scope, var) for scope, values in f.var_types for var, value in values.items() if "|" in value}
 
 
 def _is_overload(lines: list[bytes], start0: int) -> bool:

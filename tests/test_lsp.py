@@ -935,6 +935,42 @@ def test_pyright_is_the_default_python_server_where_it_is_installed(monkeypatch)
     assert lsp_servers.python_server() == "jedi"
 
 
+MIXED = textwrap.dedent("""\
+    class Name:
+        def can_assign(self):
+            return True
+
+
+    class Const:
+        def can_assign(self):
+            return False
+
+
+    def make_const():
+        return Const()
+
+
+    def parse(flag):
+        if flag:
+            target = Name()
+        else:
+            target = make_const()
+        return target.can_assign()
+    """)
+
+
+def test_pyright_is_asked_per_call_where_a_variable_holds_values_of_several_kinds(graph, git_repo, repo_name,
+                                                                                  monkeypatch) -> None:
+    """`target` is a Name in one branch and what make_const returns in the other: pyright's call hierarchy names
+    one `can_assign` (Jinja2's parse_assign_target reached NSRef.can_assign only), its `definition` both."""
+    _choose(monkeypatch, "pyright")
+    _, after, summary = _names_then_lsp(graph, git_repo, repo_name, "parse.py", MIXED)
+    assert {k[2]: v["resolved_by"] for k, v in after.items() if k[1] == "parse.py#parse" and "can_assign" in k[2]} \
+        == {"parse.py#Name.can_assign": "lsp_alt", "parse.py#Const.can_assign": "lsp_alt"}
+    group = summary.lsp["groups"]["python"]
+    assert group["hierarchy_requests"] >= 1 and group["definition_requests"] == 1
+
+
 def test_the_python_server_is_chosen_by_environment(monkeypatch) -> None:
     monkeypatch.setenv("GRAPHRAG_LSP_PYTHON_SERVER", "pylance")
     assert lsp_servers.find_server("python") is None

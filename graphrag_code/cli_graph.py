@@ -279,6 +279,10 @@ def _print_impact(r: ImpactResult, tree: bool) -> None:
         click.echo(f"    {u.label:<36s} at {u.citation:<28s} {u.reason}  (named like a caller)")
     if len(comp.unresolved_deeper) > 5:
         click.echo(f"    ... {len(comp.unresolved_deeper) - 5} more (--json)")
+    for ref in comp.value_references[:10]:
+        click.echo(f"    {ref['citation']:<36s} {ref['kind']:<10s} {ref['text']}")
+    if len(comp.value_references) > 10:
+        click.echo(f"    ... {len(comp.value_references) - 10} more references (--json)")
     for note in r.notes:
         click.echo(f"note: {note}")
 

@@ -511,6 +511,9 @@ def test_a_generator_handed_on_makes_the_answer_a_lower_bound(graph, git_repo, r
     assert handed.completeness.verdict == "lower_bound"
     assert [(r["citation"], r["kind"]) for r in handed.completeness.value_references] == [("app/rows.py:25", "generator")]
     assert any("1 call(s) of generator(s) among the target (rows)" in r for r in handed.completeness.reasons)
+    shown = CliRunner().invoke(impact_command, ["rows", "--repo", repo_name, "--depth", "1"])
+    assert shown.exit_code == 0 and "LOWER BOUND" in shown.output
+    assert re.search(r"app/rows\.py:25 +generator +return rows\(n\)", shown.output), shown.output
     consumed = analyze_impact(graph, repo_name, "cells", depth=1)
     assert sorted(c.node.display for c in consumed.callers) == ["listing", "total"]
     assert consumed.completeness.verdict == "complete", consumed.completeness.reasons

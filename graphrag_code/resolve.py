@@ -240,6 +240,7 @@ class _Resolver:
         self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.protocol_stubs: set[str] = set()                    # ... of Protocols nothing subclasses
+        self.subclass_map: dict[str, list[str]] | None = None    # class id -> direct subclasses, once known
         self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
         self.param_types: dict[str, dict[int, dict[str, str]]] = {}   # path -> def index -> {parameter: class}
         self.attr_types: dict[tuple[str, int], dict[str, str]] = {}     # (path, class index) -> {attribute: class}
@@ -441,6 +442,19 @@ class _Resolver:
         return depth < _MAX_BASE_DEPTH and any(self._has_external_base(p, c, depth + 1) for p, c in found
                                                if (p, c) != (path, cls))
 
+    def _single_bases_below(self, path: str, cls: int) -> bool:
+        """Whether no class of the repository below class ``cls`` (itself included) declares several bases
+        (``object`` and ``Generic`` aside), so what ``super()`` reaches from ``cls`` is ``cls``'s own ancestry.
+        False until the subclasses are known."""
+        if self.subclass_map is None:
+            return False
+
+        def declared(p: str, c: int) -> int:
+            return sum(1 for owner, b, _rel, _line in self.files[p].bases
+                       if owner == c and b not in ("object", "Generic"))
+        below = self._below(self.files[path].ids[cls], self.subclass_map)
+        return declared(path, cls) <= 1 and all(declared(p, c) <= 1 for p, c, _members in below)
+
     def _bases(self, path: str, cls: int):
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
         f = self.files[path]
@@ -484,7 +498,10 @@ class _Resolver:
                 hit = self.class_member(*target, name)
                 if hit:
                     return hit[0], hit[1], "inherited"
-            return "unresolved", "super-unknown"
+            # no base of the repository has it: a library's base does, unless a subclass with several bases
+            # puts a class of ours next in line (a mixin's cooperative `super().__init__()`)
+            linear = cls is not None and self._single_bases_below(f.path, cls)
+            return "unresolved", "external:super" if linear else "super-unknown"
         if receiver in spec.self_names:
             cls = self.enclosing_class(f, caller)
             if cls is None and (spec.implicit_this or spec.member_assignments) and caller is not None:
@@ -1442,6 +1459,7 @@ class _Resolver:
             self._resolve_bases(self.files[path])
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
         self.protocol_stubs = self._protocol_stubs(subclasses)
+        self.subclass_map = subclasses
         self._collect_inserts()
         self._collect_passed_items()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -734,7 +735,7 @@ _FOR_TARGETS = re.compile(r"\bfor\s*\(?\s*(?:let|const|var)?([\w\s,()$]*?)\s+(?:
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
-def _defined_in(chunk: dict[str, Any], text: str, nodes: Any) -> set[str]:
+def _defined_in(chunk: dict[str, Any], text: str, nodes: Iterable[NodeRef]) -> set[str]:
     """Names of ``nodes`` whose definition starts inside ``chunk``."""
     first, last = chunk["start_line"], chunk["start_line"] + text.count("\n")
     return {n.name for n in nodes if n.path == chunk["path"] and n.start_line and first <= n.start_line <= last}

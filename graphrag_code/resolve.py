@@ -434,8 +434,7 @@ class _Resolver:
         return self._external[(path, cls)]
 
     def _has_external_base(self, path: str, cls: int, depth: int = 0) -> bool:
-        f = self.files[path]
-        declared = [b for owner, b, _rel, _line in f.bases if owner == cls and b not in ("object", "Generic")]
+        declared = self._declared_bases(path, cls)
         found = list(self._bases(path, cls))
         if len(found) < len(declared):
             return True
@@ -448,12 +447,14 @@ class _Resolver:
         False until the subclasses are known."""
         if self.subclass_map is None:
             return False
-
-        def declared(p: str, c: int) -> int:
-            return sum(1 for owner, b, _rel, _line in self.files[p].bases
-                       if owner == c and b not in ("object", "Generic"))
         below = self._below(self.files[path].ids[cls], self.subclass_map)
-        return declared(path, cls) <= 1 and all(declared(p, c) <= 1 for p, c, _members in below)
+        return len(self._declared_bases(path, cls)) <= 1 and \
+            all(len(self._declared_bases(p, c)) <= 1 for p, c, _members in below)
+
+    def _declared_bases(self, path: str, cls: int) -> list[str]:
+        """The names of the bases class ``cls`` declares, resolved or not (``object`` and ``Generic`` aside)."""
+        return [b for owner, b, _rel, _line in self.files[path].bases
+                if owner == cls and b not in ("object", "Generic")]
 
     def _bases(self, path: str, cls: int):
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
@@ -1123,12 +1124,8 @@ class _Resolver:
         the language server's answer) lands on ``Treeprocessor.run``, whose every override it would reach; the
         classes registered under that key say which one runs. Their method wins (``registered``) when it is one of
         ``typed`` or overrides one. False when the key names no class with the method, or another one."""
-        held = self._collection_of(f, caller, receiver, annotated=True) if receiver and self.registered_as else None
-        if held is None or not held[1]:
-            return False
-        members = {self.class_member(*cls, name) for cls in self.registered_as.get(held, ())}
-        targets = sorted(self.files[path].ids[i] for path, i in filter(None, members))
-        if not targets:
+        key, targets = self._registered_methods(f, caller, receiver, name, annotated=True)
+        if not key or not targets:
             return False
         allowed = set(typed).union(*(self._overrides(d, subclasses) for d in typed))
         if not set(targets) <= allowed:
@@ -1144,15 +1141,23 @@ class _Resolver:
         where nothing types the collection: each class whose objects some code puts into a collection of that
         name (``parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)``) and that has the method gets
         an edge (``registered``). False when none has."""
-        held = self._collection_of(f, caller, receiver) if receiver and self.registered else None
+        _key, targets = self._registered_methods(f, caller, receiver, name)
+        for target in targets:
+            self._call_edge(src, target, line, "registered")
+        return bool(targets)
+
+    def _registered_methods(self, f: FileFacts, caller: int | None, receiver: str | None, name: str,
+                            annotated: bool = False) -> tuple[str | None, list[str]]:
+        """(the string key or "", the ids of the methods ``name`` of the classes registered into the collection,
+        under that key when there is one) for a receiver that is an item of a collection (``_collection_of``);
+        (None, []) when it is none."""
+        held = self._collection_of(f, caller, receiver, annotated) if receiver and self.registered else None
         if held is None:
-            return False
+            return None, []
         collection, key = held
-        classes = self.registered_as.get((collection, key), ()) if key else self.registered.get(collection, ())
-        targets = {self.class_member(*cls, name) for cls in classes}
-        for path, i in sorted(filter(None, targets)):
-            self._call_edge(src, self.files[path].ids[i], line, "registered")
-        return any(targets)
+        classes = self.registered_as.get(held, ()) if key else self.registered.get(collection, ())
+        members = {self.class_member(*cls, name) for cls in classes}
+        return key, sorted(self.files[path].ids[i] for path, i in filter(None, members))
 
     def _registered_function_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str,
                                   name: str, line: int) -> bool:

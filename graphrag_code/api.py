@@ -311,11 +311,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def create_app(config: ApiConfig | None = None) -> Flask:
-    config = config or ApiConfig()
+def check_listen(config: ApiConfig) -> None:
+    """Raises ConfigError when the API would listen beyond loopback without tokens."""
     if not config.tokens and not is_loopback(config.host):
         raise ConfigError(f"refusing to serve on {config.host} without API tokens",
                           hint="set GRAPHRAG_API_TOKENS=token1,token2 or bind to 127.0.0.1")
+
+
+def create_app(config: ApiConfig | None = None) -> Flask:
+    config = config or ApiConfig()
+    check_listen(config)
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     graph = Graph(config.neo4j, retry_seconds=2.0)

@@ -530,9 +530,12 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
        lsp_languages: str) -> None:
     """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
     and print the API and Browser URLs."""
+    from .api import check_listen
     from .indexer import index_repository
     from .neo4j_local import LocalNeo4j
 
+    if serve_api:
+        check_listen(_api_config(host))     # before the work, not after it
     browser = None
     if not no_neo4j:
         server = LocalNeo4j().start()

@@ -46,6 +46,22 @@ def test_index_json_then_status_json(git_repo, repo_name, neo4j_settings) -> Non
     assert "2 unchanged" in text.output and "live_files" in text.output   # --explain lists the statements
 
 
+def test_up_refuses_a_public_address_without_tokens_before_indexing(git_repo, repo_name, neo4j_settings,
+                                                                    monkeypatch) -> None:
+    """docker-compose.yml runs `up --host 0.0.0.0`: without GRAPHRAG_API_TOKENS it must stop at once, not after
+    indexing the whole repository."""
+    monkeypatch.delenv("GRAPHRAG_API_TOKENS", raising=False)
+    git_repo.write("app/main.py", "def hello():\n    return 1\n")
+    git_repo.commit()
+    runner = CliRunner()
+    result = runner.invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-neo4j", "--no-embed",
+                                  "--host", "0.0.0.0"])
+    assert result.exit_code == 2 and "refusing to serve on 0.0.0.0 without API tokens" in result.output
+    assert "GRAPHRAG_API_TOKENS" in result.output
+    status = runner.invoke(main, ["status", "--json"])
+    assert repo_name not in [r["id"] for r in json.loads(status.output)]
+
+
 def test_missing_path_is_a_usage_error(tmp_path) -> None:
     result = CliRunner().invoke(main, ["index", str(tmp_path / "nope")])
     assert result.exit_code == 2 and "does not exist" in result.output

@@ -522,6 +522,12 @@ class _Resolver:
             hit = self._called_instance(f, caller, receiver, name)
             if hit:
                 return hit[0], hit[1], "annotation"
+            # a function outside any class whose `self` is annotated, made into a method later (Jinja2's
+            # `def visitor(self: "CodeGenerator", node, frame)` returned by `_make_binop` and set on the class)
+            typed = self.receiver_class(f, caller, receiver) if cls is None else None
+            hit = self.class_member(*typed, name) if typed else None
+            if hit:
+                return hit[0], hit[1], "annotation"
             return "unresolved", "self-unknown"
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         bind = self.bindings[f.path].get(receiver) or self.bindings[f.path].get(head)

@@ -295,6 +295,39 @@ def shadowed(ctx: Context):
     assert "ctx.fail@27:dynamic" in unresolved["r:core.py#shadowed.nested"]
 
 
+def test_an_annotated_self_outside_a_class_is_of_that_class() -> None:
+    """Jinja2's compiler builds visitor methods in factories (`_make_binop`) and sets them on the class later:
+    the nested function's `self: "CodeGenerator"` says what `self.write()` runs. Unannotated, it stays unknown."""
+    _, calls, res = _python('''class NodeVisitor:
+    def visit(self, node):
+        return node
+
+
+class CodeGenerator(NodeVisitor):
+    def write(self, text):
+        return text
+
+
+def _make_binop(op):
+    def visitor(self: "CodeGenerator", node):
+        self.write(op)
+        self.visit(node)
+
+    return visitor
+
+
+def _make_unop(op):
+    def visitor(self, node):
+        self.write(op)
+
+    return visitor
+''')
+    assert calls[("_make_binop.visitor", "CodeGenerator.write")] == ("annotation", [13], "")
+    assert calls[("_make_binop.visitor", "NodeVisitor.visit")] == ("annotation", [14], "")
+    assert not any(src == "_make_unop.visitor" for src, _ in calls)
+    assert "self.write@21:self-unknown" in res.unresolved["r:m.py#_make_unop.visitor"]
+
+
 def _python(source: str, path: str = "m.py") -> tuple:
     """Extract ``source`` and resolve it alone: (definitions by qualified name, CALLS edges, resolution)."""
     from graphrag_code.extract import extract

@@ -7,7 +7,8 @@ Nothing else in the package imports ``anthropic``; its errors are translated her
 Settings (``LLMSettings.from_env``; the CLI options override them):
 
     ANTHROPIC_API_KEY                 the key; without it there is no LLM (see answer.py for the fallback)
-    ANTHROPIC_BASE_URL                another endpoint (a proxy, a gateway, the tests' local stub)
+    ANTHROPIC_BASE_URL                another endpoint (a proxy, a gateway, the tests' local stub); unset or
+                                      empty: ``DEFAULT_BASE_URL``
     GRAPHRAG_LLM_MODEL                default ``DEFAULT_LLM_MODEL``
     GRAPHRAG_LLM_MAX_TOKENS           longest answer, in output tokens (default 1024)
     GRAPHRAG_LLM_CONTEXT_WINDOW       the model's context window in tokens (default 1000000)
@@ -36,6 +37,9 @@ DEFAULT_CONTEXT_SHARE = 0.35
 DEFAULT_LLM_TIMEOUT = 60.0
 DEFAULT_LLM_CONNECT_TIMEOUT = 10.0
 DEFAULT_LLM_MAX_RETRIES = 2
+# The SDK's own default endpoint. Passed explicitly because, given none, the SDK reads ANTHROPIC_BASE_URL itself
+# and takes an empty value (`ANTHROPIC_BASE_URL=`, docker-compose.yml's `${ANTHROPIC_BASE_URL:-}`) as the URL.
+DEFAULT_BASE_URL = "https://api.anthropic.com"
 
 
 def _env_number(name: str, default: float, kind: type = float) -> Any:
@@ -121,7 +125,7 @@ class LLMClient:
 
         self._anthropic = anthropic
         self._client = anthropic.Anthropic(
-            api_key=settings.api_key, base_url=settings.base_url, max_retries=settings.max_retries,
+            api_key=settings.api_key, base_url=settings.base_url or DEFAULT_BASE_URL, max_retries=settings.max_retries,
             timeout=anthropic.Timeout(settings.timeout, connect=settings.connect_timeout))
 
     def close(self) -> None:
@@ -146,7 +150,7 @@ class LLMClient:
 
     def _translate(self, exc: Exception) -> GraphragError:
         a, s = self._anthropic, self.settings
-        where = s.base_url or "https://api.anthropic.com"
+        where = s.base_url or DEFAULT_BASE_URL
         if isinstance(exc, a.APITimeoutError):
             return LLMUnavailable(f"the Anthropic API did not answer within {s.timeout:g}s ({where}, "
                                   f"{s.max_retries} retries)", hint="raise GRAPHRAG_LLM_TIMEOUT or retry later")
@@ -185,7 +189,7 @@ def _api_message(exc: Any) -> str:
 
 def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float) -> Completion:
     """Check the response's shape (the SDK does not validate it) and take out text and usage."""
-    where = settings.base_url or "https://api.anthropic.com"
+    where = settings.base_url or DEFAULT_BASE_URL
     content = getattr(message, "content", None)
     usage = getattr(message, "usage", None)
     if isinstance(message, str) or not isinstance(content, list) or usage is None:

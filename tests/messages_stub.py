@@ -1,4 +1,5 @@
-"""A local stand-in for the Anthropic Messages API: ``POST /v1/messages`` on 127.0.0.1, scripted replies.
+"""A local stand-in for the Anthropic Messages API: ``POST /v1/messages`` on 127.0.0.1 (by default), scripted
+replies.
 
 Tests point the real ``anthropic`` SDK at it (``base_url``) so retries, timeouts and error mapping run through
 the SDK's own code. Each request takes the next scripted reply in order and is recorded (path, headers, JSON
@@ -69,7 +70,8 @@ def error_body(status: int, message: str | None = None) -> dict:
 
 
 class MessagesStub:
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        """``host``: where to listen; ``0.0.0.0`` lets containers reach it (tests/test_docker_engine.py)."""
         self.script: list[Reply] = []
         self.requests: list[Request] = []
         self.api_key = API_KEY
@@ -106,7 +108,7 @@ class MessagesStub:
                 except (BrokenPipeError, ConnectionResetError):
                     pass   # the client gave up (timeout) before the reply
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer((host, 0), Handler)
         self._server.daemon_threads = True
         self._server.block_on_close = False
         self._thread = threading.Thread(target=self._server.serve_forever, name="messages-stub", daemon=True)

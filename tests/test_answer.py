@@ -599,6 +599,19 @@ def test_settings_from_env(monkeypatch) -> None:
         LLMSettings.from_env()
 
 
+def test_an_empty_base_url_means_the_default_endpoint(monkeypatch, stub) -> None:
+    """docker-compose.yml passes `ANTHROPIC_BASE_URL: ${ANTHROPIC_BASE_URL:-}`: set but empty. Given no URL, the
+    SDK would read that variable itself and take "" for the endpoint."""
+    from graphrag_code.llm import DEFAULT_BASE_URL, LLMClient
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "")
+    client = LLMClient(LLMSettings.from_env())
+    assert str(client._client.base_url).rstrip("/") == DEFAULT_BASE_URL
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+    assert str(LLMClient(LLMSettings.from_env())._client.base_url).rstrip("/") == stub.url
+
+
 def test_subdirectory_root_links_include_the_prefix(graph, git_repo, repo_name) -> None:
     git_repo.write("svc/api/handlers.py", "def handle(request):\n    return request\n")
     commit = git_repo.commit()

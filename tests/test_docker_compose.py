@@ -64,6 +64,9 @@ def test_the_indexer_waits_for_a_healthy_neo4j_and_reaches_it_by_service_name() 
     assert app["command"] == ["graphrag-code", "up", "/repo", "--no-neo4j", "--host", "0.0.0.0", "--port", "8080"]
     assert app["ports"] == ["127.0.0.1:${GRAPHRAG_API_PORT:-8080}:8080"]
     assert app["environment"]["GRAPHRAG_API_TOKENS"] == "${GRAPHRAG_API_TOKENS:-}"
+    # the LLM's key and endpoint pass through; a gateway on the host is host.docker.internal, on Linux too
+    assert app["environment"]["ANTHROPIC_BASE_URL"] == "${ANTHROPIC_BASE_URL:-}"
+    assert app["extra_hosts"] == ["host.docker.internal:host-gateway"]
     assert set(compose["volumes"]) >= {v.split(":")[0] for s in compose["services"].values()
                                        for v in s["volumes"] if not v.startswith(("$", ".", "/"))}
 

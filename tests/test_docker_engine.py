@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GitRepo, free_ports
+from messages_stub import MessagesStub
 
 pytestmark = pytest.mark.skipif(os.environ.get("GRAPHRAG_DOCKER_CHECK") != "1",
                                 reason="needs a Docker engine: run scripts/docker-check")
@@ -38,6 +39,7 @@ class Stack:
     http: int
     api: int
     repo: GitRepo
+    llm: MessagesStub
 
     def compose(self, *args: str, timeout: float = 900, check: bool = True) -> subprocess.CompletedProcess:
         done = subprocess.run(["docker", "compose", "-p", self.project, "-f", str(ROOT / "docker-compose.yml"),
@@ -78,19 +80,23 @@ def stack(tmp_path_factory) -> Stack:
     repo.write("README.md", "# Shop\nOrders and prices.\n")
     repo.commit("shop")
     bolt, http, api = free_ports(3)
+    llm = MessagesStub(host="0.0.0.0").start()      # the Messages API stand-in, on this machine
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("NEO4J_PASSWORD", "REPO", "GRAPHRAG_API_TOKENS", "ANTHROPIC_"))}
     env.update(REPO=str(repo.root), NEO4J_PASSWORD=PASSWORD, GRAPHRAG_API_TOKENS=TOKEN,
-               GRAPHRAG_BOLT_PORT=str(bolt), GRAPHRAG_HTTP_PORT=str(http), GRAPHRAG_API_PORT=str(api))
-    s = Stack(project=f"graphrag-check-{os.getpid()}", env=env, bolt=bolt, http=http, api=api, repo=repo)
-    s.compose("build")
+               GRAPHRAG_BOLT_PORT=str(bolt), GRAPHRAG_HTTP_PORT=str(http), GRAPHRAG_API_PORT=str(api),
+               ANTHROPIC_API_KEY=llm.api_key,
+               ANTHROPIC_BASE_URL=f"http://host.docker.internal:{llm.url.rsplit(':', 1)[1]}")
+    s = Stack(project=f"graphrag-check-{os.getpid()}", env=env, bolt=bolt, http=http, api=api, repo=repo, llm=llm)
     try:
+        s.compose("build")
         s.compose("up", "-d", "--wait", "neo4j", timeout=600)
         yield s
     finally:
         logs = s.compose("logs", "--no-color", "--tail", "40", check=False)
         print(logs.stdout[-4000:], logs.stderr[-2000:])
         s.compose("down", "-v", "--remove-orphans", check=False)
+        llm.stop()
 
 
 def test_the_indexer_image_holds_what_the_dockerfile_copies_and_runs_unprivileged(stack: Stack) -> None:
@@ -140,6 +146,15 @@ def test_the_service_indexes_the_mounted_repository_then_serves_the_api(stack: S
     code, found = stack.api_get("/v1/search", body={"repo": "repo", "query": "order prices total"})
     assert code == 200 and any(h["path"] == "shop/orders.py" for h in found["hits"]), found
     assert "vector" in found["channels_used"], found      # the image's embedding model, in the API too
+
+    # a cited answer from the LLM, which the container reaches on this machine as host.docker.internal
+    stack.llm.reply("The total adds up each item's price [1].")
+    code, answer = stack.api_get("/v1/ask", body={"question": "how is the order total computed?", "repo": "repo",
+                                                   "llm": True})
+    assert code == 200 and answer["mode"] == "llm", answer
+    assert answer["citations"][0]["status"] == "ok", answer
+    assert answer["citations"][0]["path"] in {"shop/orders.py", "README.md"}, answer
+    assert len(stack.llm.requests) == 1 and "def total(items)" in stack.llm.requests[0].last_user_text
 
     # and this machine's CLI reads the same graph through the published Bolt port
     repos = json.loads(stack.host_cli("status", "--json").stdout)

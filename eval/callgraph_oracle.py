@@ -313,6 +313,21 @@ def generator_functions(syms: "Symbols", root: Path) -> set[tuple[str, int]]:
     return out
 
 
+def _lower_bound_kinds(c) -> list[str]:
+    """The kinds of reason behind a "lower bound" verdict (``impact.Completeness``), for the report."""
+    kinds = []
+    if c.unresolved_same_name:
+        kinds.append("unresolved call of the target's name")
+    if c.unresolved_deeper:
+        kinds.append("unresolved call of a caller's name")
+    if c.implicit:
+        kinds.append("dunder or property (called without call syntax)")
+    kinds += sorted({f"{r['kind']} reference to the {r['role']}" for r in c.value_references})
+    if c.truncated:
+        kinds.append("walk cut")
+    return kinds or ["other"]
+
+
 def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, seed: int, repo: str,
              min_confidence: float = 0.0, examples: int = 5) -> dict:
     """The report; with ``min_confidence``, only CALLS edges at least that confident count (and ``n_targets``
@@ -471,6 +486,7 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
     sample = rng.sample(targets, min(n_targets, len(targets)))
     agg = {d: Counter() for d in (1, 2, 3)}
     complete_claims = Counter()
+    lower_why: Counter[str] = Counter()     # depth 1: what made each "lower bound" (a verdict may have several)
     wrong_complete: list[str] = []     # "complete" at depth 1 with a runtime caller missing: target <- callers
     started = time.perf_counter()
     for t in sample:
@@ -504,6 +520,9 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
         verdict = direct.completeness.verdict
         complete_claims[f"depth1_{verdict}"] += 1
         complete_claims[f"depth1_{verdict}_and_all_runtime_callers_found"] += int(want1 <= got1)
+        if verdict == "lower_bound":
+            for why in _lower_bound_kinds(direct.completeness):
+                lower_why[f"{why} ({'every runtime caller found' if want1 <= got1 else 'a runtime caller missed'})"] += 1
         if verdict == "complete" and not want1 <= got1 and len(wrong_complete) < examples:
             wrong_complete.append(f"{t.split(':', 1)[1]} <- " + ", ".join(
                 c.split(':', 1)[1] for c in sorted(want1 - got1)[:3]))
@@ -512,6 +531,7 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
               for d, c in agg.items()}
     impact["verdicts"] = dict(sorted(complete_claims.items()))
     impact["wrong_complete_examples"] = wrong_complete
+    impact["depth1_lower_bound_why"] = dict(lower_why.most_common())
     impact["seconds"] = round(time.perf_counter() - started, 1)
     return {"package": target.label, "runtime": {"pytest_status": runtime["pytest_status"], "python": runtime["python"],
                         "call_events_distinct": len(runtime["calls"]), "mapping": dict(statuses),
@@ -556,6 +576,11 @@ def print_report(r: dict) -> None:
         lower_found = v.get(f"depth{d}_lower_bound_and_all_runtime_callers_found", 0)
         print(f"  verdicts at depth {d}: 'complete' {complete} times, right (every runtime caller found) {right}; "
               f"'lower_bound' {lower} times, of which {lower_found} had in fact found every runtime caller")
+    why = r["impact_recall"].get("depth1_lower_bound_why") or {}
+    if why:
+        print("  why 'lower_bound' at depth 1 (a verdict may have several reasons):")
+        for reason, n in why.items():
+            print(f"    {n:4d}  {reason}")
 
 def main() -> None:
     if len(sys.argv) == 5 and sys.argv[1] == "--record-child":

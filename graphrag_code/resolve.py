@@ -532,7 +532,10 @@ class _Resolver:
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         bind = self.bindings[f.path].get(receiver) or self.bindings[f.path].get(head)
         if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars:   # not a module's variable
-            hit = self._top_in(bind[1], name) or self._reexport(bind[1], name)
+            cls = self._module_class(bind[1], receiver[len(head) + 1:], spec) \
+                if not self.bindings[f.path].get(receiver) and receiver != head else None
+            # `nodes.Const.from_untrusted()` reaches the class's method, never a function of the module
+            hit = self.class_member(*cls, name) if cls else self._top_in(bind[1], name) or self._reexport(bind[1], name)
             if hit:
                 return hit[0], hit[1], "module_attr"
             return "unresolved", "module-attr-unknown"
@@ -564,6 +567,11 @@ class _Resolver:
                 return "unresolved", "dynamic:foreign-receiver"
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
+
+    def _module_class(self, modules: list[str], attr: str, spec) -> tuple[str, int] | None:
+        """The class ``attr`` of the module (``nodes.Const`` in ``nodes.Const.from_untrusted()``), if it is one."""
+        cls = (self._top_in(modules, attr) or self._reexport(modules, attr)) if attr.isidentifier() else None
+        return cls if cls and self.files[cls[0]].defs[cls[1]][1] in spec.container_kinds else None
 
     def _foreign(self, f: FileFacts, caller: int | None, receiver: str, depth: int = 0) -> bool:
         """Whether a receiver named by one name is declared of a type that is not the repository's, so that a

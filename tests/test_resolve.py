@@ -534,6 +534,46 @@ def _python_files(sources: dict[str, str]) -> tuple:
     return calls, res
 
 
+def test_a_class_reached_through_its_module_has_the_method_not_the_module() -> None:
+    """`nodes.Const.from_untrusted(...)` (Jinja2's optimizer) runs the class's method; a function of the same name
+    in the module is not what it reaches, and a method the class lacks stays unresolved."""
+    calls, res = _python_files({
+        "pkg/__init__.py": "",
+        "pkg/nodes.py": """\
+class Node:
+    def __init__(self, *fields):
+        self.fields = fields
+
+
+class Const(Node):
+    @classmethod
+    def from_untrusted(cls, value):
+        return cls(value)
+
+
+def from_untrusted(value):
+    return value
+
+
+def missing(value):
+    return value
+""",
+        "pkg/optimizer.py": """\
+from . import nodes
+
+
+def fold(node, value):
+    nodes.Node.__init__(node)
+    nodes.Const.missing(value)
+    return nodes.Const.from_untrusted(value)
+""",
+    })
+    mine = {dst: how for (src, dst), how in calls.items() if src == "pkg/optimizer.py#fold"}
+    assert mine == {"pkg/nodes.py#Const.from_untrusted": ("module_attr", [7], ""),
+                    "pkg/nodes.py#Node.__init__": ("module_attr", [5], "")}
+    assert "nodes.Const.missing@6:module-attr-unknown" in res.unresolved["r:pkg/optimizer.py#fold"]
+
+
 PROCESSORS = {
     "md/__init__.py": "from .core import Markdown\n",
     "md/util.py": """\

@@ -978,13 +978,22 @@ def _method_owner(function: Node) -> str | None:
     return _text(name) if name is not None else None
 
 
+# Python literals (and displays built by comprehension): a variable only ever assigned one holds a built-in type
+_LITERALS = {"dictionary": "dict", "dictionary_comprehension": "dict", "list": "list", "list_comprehension": "list",
+             "set": "set", "set_comprehension": "set", "tuple": "tuple", "string": "str", "concatenated_string": "str",
+             "integer": "int", "float": "float"}
+
+
 def _value_of(node: Node, iterated: bool) -> str:
     """What a local variable is assigned, for resolution to type later: ``class:X`` (``X(...)``),
     ``call:a.b.f`` (the value ``a.b.f(...)`` returns), ``attr:a.b`` (an attribute), ``var:x`` (what the name
     ``x`` is: a variable, a parameter, a class; of ``a or b``, what ``b`` is), ``subattr:`` / ``subname:``
-    (an item of a subscript, ``self.opts[k]``), and for a ``for`` target ``itercall:`` / ``iterattr:`` (an item
-    of them); "" when it cannot tell."""
+    (an item of a subscript, ``self.opts[k]``), ``literal:dict`` (``{}``, ``[...]``, ``"..."``, a comprehension:
+    a built-in type), and for a ``for`` target ``itercall:`` / ``iterattr:`` (an item of them); "" when it
+    cannot tell."""
     prefix = "iter" if iterated else ""
+    if node.type in _LITERALS:
+        return "" if iterated else f"literal:{_LITERALS[node.type]}"
     if node.type == "call":
         fn = node.child_by_field_name("function")
         text = _text(fn) if fn is not None else ""

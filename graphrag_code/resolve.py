@@ -551,6 +551,8 @@ class _Resolver:
         hit = self._annotated_receiver(f, caller, receiver, name) or self._called_instance(f, caller, receiver, name)
         if hit:
             return hit[0], hit[1], "annotation"
+        if self._literal(f, caller, receiver):
+            return "unresolved", "external:builtins"      # `args.append(x)` after `args = []`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
         if cls is not None and self._external_base(*cls):
             # a class of the repository that lacks the method but has a base outside it (`SessionMixin(
@@ -567,6 +569,14 @@ class _Resolver:
                 return "unresolved", "dynamic:foreign-receiver"
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
+
+    def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
+        """A name only ever assigned literals (``args = []``; ``FILTERS = {...}`` in a module, imported as
+        ``DEFAULT_FILTERS``): its methods are the built-in type's, never the repository's."""
+        if not receiver.isidentifier() or not LANGUAGES[f.language].self_names:
+            return False
+        var = self._variable(f, caller, receiver)
+        return bool(var and var[2] and all(v.startswith("literal:") for v in var[2].split("|")))
 
     def _module_class(self, modules: list[str], attr: str, spec) -> tuple[str, int] | None:
         """The class ``attr`` of the module (``nodes.Const`` in ``nodes.Const.from_untrusted()``), if it is one."""

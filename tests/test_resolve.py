@@ -574,6 +574,46 @@ def fold(node, value):
     assert "nodes.Const.missing@6:module-attr-unknown" in res.unresolved["r:pkg/optimizer.py#fold"]
 
 
+def test_a_name_only_ever_assigned_literals_calls_the_built_in_types_methods() -> None:
+    """`args = []; args.append(x)`: a list's append, not a possible call of the repository's `Stack.append` (impact
+    would list it as an unresolved caller); a module's dict imported by name too. A name also assigned something
+    else stays unknown."""
+    calls, res = _python_files({
+        "pkg/__init__.py": "",
+        "pkg/stack.py": """\
+class Stack:
+    def append(self, item):
+        return item
+
+    def get(self, key):
+        return key
+
+
+FILTERS = {"upper": str.upper}
+""",
+        "pkg/use.py": """\
+from .stack import FILTERS
+
+
+def build(items, flag):
+    args = []
+    args.append(items)
+    names = [i for i in items]
+    names.append(flag)
+    either = []
+    if flag:
+        either = make()
+    either.append(flag)
+    return FILTERS.get("upper")
+""",
+    })
+    unresolved = res.unresolved["r:pkg/use.py#build"]
+    assert {u for u in unresolved if u.endswith("external:builtins")} == {
+        "args.append@6:external:builtins", "names.append@8:external:builtins", "FILTERS.get@13:external:builtins"}
+    assert "either.append@12:dynamic" in unresolved
+    assert not any(dst.startswith("pkg/stack.py#Stack.") for _, dst in calls)
+
+
 PROCESSORS = {
     "md/__init__.py": "from .core import Markdown\n",
     "md/util.py": """\

@@ -65,6 +65,14 @@ _CLI_NAME = re.compile(r"^(cli|main_cli|run_cli|command_line|entrypoint|entry_po
 _PACKAGE_ENTRY = ("__init__.py", "index.js", "index.ts", "index.mjs", "lib.rs", "mod.rs")
 _DUNDER = re.compile(r"^__\w+__$")
 _PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|setter|deleter)\b", re.M)
+# Python's file protocol: the standard library calls these on a file-like object handed to it (io.TextIOWrapper
+# calls `seekable()` of the stream it wraps: click's `_FixupStream.seekable`; print, shutil, json.dump call `write`).
+# A class is file-like when it has one of the capability methods no other kind of class has; a `close()` or
+# `flush()` alone (a session, a notifier) is not enough.
+_FILE_PROTOCOL = frozenset({"read", "read1", "readinto", "readline", "readlines", "readable", "seek", "seekable",
+                            "tell", "truncate", "write", "writelines", "writable", "flush", "close", "fileno",
+                            "isatty"})
+_FILE_CAPABILITIES = frozenset({"readable", "writable", "seekable", "fileno", "isatty", "read1", "readinto"})
 _DEFINES = re.compile(r"\b(?:(def|class|function|func|fn|interface|struct|enum|trait|type)\s+|function\s*\*\s*)$")
 _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
                           r"#include|use\s)")
@@ -546,6 +554,14 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
 
 
+def _file_like(graph: Graph, nodes: Iterable[NodeRef]) -> set[str]:
+    """The ids of the Python methods among ``nodes`` that belong to the file protocol of a file-like class."""
+    ids = sorted(n.id for n in nodes if n.kind == "method" and n.name in _FILE_PROTOCOL
+                 and language_for_path(n.path or "") == "python")
+    rows = graph.run("sibling_methods", ids=ids) if ids else []
+    return {r["id"] for r in rows if _FILE_CAPABILITIES.intersection(r["names"])}
+
+
 MAX_REFERENCE_NAMES = 100
 FULLTEXT_LIMIT = 50_000
 # Lucene's English stop words: the chunk_text analyzer drops them, so names like `then` are scanned for instead
@@ -599,6 +615,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         role.setdefault(n.id, "caller")
     nodes = {n.id: n for n in [*targets, *inner] if n.id in role}
     heads = {r["id"]: r["head"] or "" for r in graph.run("symbol_heads", ids=sorted(nodes))} if nodes else {}
+    file_like = _file_like(graph, nodes.values())
     notes: list[str] = []
     implicit_callers = []
     for node_id, node in nodes.items():
@@ -607,6 +624,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
         elif m := _PROPERTY.search(heads.get(node_id, "")):
             how = f"a {m[1]}: it runs on attribute access"
+        elif node_id in file_like:
+            how = ("a method of the file protocol: library code (io wrappers, print, shutil) calls it on objects "
+                   "handed to it")
         if how and role[node_id] == "target":
             notes.append(f"{node.display} is {how}, which the graph does not record as a call")
         elif how:

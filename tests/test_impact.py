@@ -540,3 +540,58 @@ def test_a_generator_handed_on_makes_the_answer_a_lower_bound(graph, git_repo, r
     assert [c.node.display for c in js.callers] == ["first"]
     assert js.completeness.verdict == "lower_bound"
     assert [(r["citation"], r["kind"]) for r in js.completeness.value_references] == [("src/ids.js:6", "generator")]
+
+
+FILE_PROTOCOL_SHOP = {
+    "app/streams.py": textwrap.dedent('''\
+        import io
+
+
+        class Fixup:
+            def __init__(self, stream):
+                self._stream = stream
+
+            def seekable(self):
+                return True
+
+            def describe(self):
+                return "fixup"
+
+
+        def wrap(stream):
+            return io.TextIOWrapper(Fixup(stream))
+
+
+        def seekable(stream):
+            return hasattr(stream, "seek")
+
+
+        class Session:
+            def close(self):
+                return None
+
+
+        def finish(session: Session):
+            session.close()
+        '''),
+}
+
+
+def test_a_file_protocol_method_may_be_called_by_the_library_it_is_handed_to(graph, git_repo, repo_name) -> None:
+    """click's `_FixupStream.seekable` runs inside `io.TextIOWrapper(...)`, which no call in the repository shows:
+    a method of the file protocol of a file-like class (one with `seekable`, `fileno`, ...) is a lower bound, as a
+    dunder is; another method, a function named like one, and the `close` of a class that is not file-like are
+    not."""
+    for path, text in FILE_PROTOCOL_SHOP.items():
+        git_repo.write(path, text)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    method = analyze_impact(graph, repo_name, "Fixup.seekable", depth=1)
+    assert method.callers == [] and method.completeness.verdict == "lower_bound"
+    assert method.completeness.implicit == [
+        "Fixup.seekable is a method of the file protocol: library code (io wrappers, print, shutil) calls it on "
+        "objects handed to it, which the graph does not record as a call"]
+    assert analyze_impact(graph, repo_name, "Fixup.describe", depth=1).completeness.verdict == "complete"
+    assert analyze_impact(graph, repo_name, "app/streams.py#seekable", depth=1).completeness.verdict == "complete"
+    closed = analyze_impact(graph, repo_name, "Session.close", depth=1)
+    assert [c.node.display for c in closed.callers] == ["finish"] and closed.completeness.verdict == "complete"

@@ -38,7 +38,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     """Answer QUESTION about the indexed code. Every [N] in the answer names a retrieved source; each citation
     is re-read at the indexed commit and shown as path:start–end (symbol) with a permalink, or marked stale."""
     from .answer import answer
-    from .llm import DEFAULT_BASE_URL, LLMSettings
+    from .llm import LLMSettings
     from .rerankers import make_reranker
     from .search import Searcher, SearchOptions, channels_for
 
@@ -75,7 +75,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
         click.echo(f"sources ~{result.tokens.get('sources_estimate')} of a {result.tokens.get('budget')}-token budget, "
                    f"whole prompt ~{result.tokens.get('prompt_estimate')} (estimates: UTF-8 bytes / 2.5)", err=True)
         if result.llm:
-            click.echo(f"LLM: {result.llm['model']} at {settings.base_url or DEFAULT_BASE_URL}, "
+            click.echo(f"LLM: {result.llm['model']} at {settings.endpoint}, "
                        f"{result.llm['calls']} call(s), {result.llm['retries']} SDK retries, regenerated "
                        f"{result.llm['regenerated']}, stop {result.llm['stop_reason']}, tokens in "
                        f"{result.tokens['input']} / out {result.tokens['output']}, request ids "

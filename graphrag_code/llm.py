@@ -92,6 +92,11 @@ class LLMSettings:
             raise ConfigError(f"max_retries must be >= 0 (got {self.max_retries})")
 
     @property
+    def endpoint(self) -> str:
+        """The URL requests go to: ``base_url``, else the SDK's default (named, never left to the SDK)."""
+        return self.base_url or DEFAULT_BASE_URL
+
+    @property
     def context_budget(self) -> int:
         """Tokens the prompt's sources may take."""
         return int(self.context_window * self.context_share)
@@ -125,7 +130,7 @@ class LLMClient:
 
         self._anthropic = anthropic
         self._client = anthropic.Anthropic(
-            api_key=settings.api_key, base_url=settings.base_url or DEFAULT_BASE_URL, max_retries=settings.max_retries,
+            api_key=settings.api_key, base_url=settings.endpoint, max_retries=settings.max_retries,
             timeout=anthropic.Timeout(settings.timeout, connect=settings.connect_timeout))
 
     def close(self) -> None:
@@ -150,7 +155,7 @@ class LLMClient:
 
     def _translate(self, exc: Exception) -> GraphragError:
         a, s = self._anthropic, self.settings
-        where = s.base_url or DEFAULT_BASE_URL
+        where = s.endpoint
         if isinstance(exc, a.APITimeoutError):
             return LLMUnavailable(f"the Anthropic API did not answer within {s.timeout:g}s ({where}, "
                                   f"{s.max_retries} retries)", hint="raise GRAPHRAG_LLM_TIMEOUT or retry later")
@@ -189,7 +194,7 @@ def _api_message(exc: Any) -> str:
 
 def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float) -> Completion:
     """Check the response's shape (the SDK does not validate it) and take out text and usage."""
-    where = settings.base_url or DEFAULT_BASE_URL
+    where = settings.endpoint
     content = getattr(message, "content", None)
     usage = getattr(message, "usage", None)
     if isinstance(message, str) or not isinstance(content, list) or usage is None:

@@ -530,10 +530,11 @@ class _Resolver:
                 return hit[0], hit[1], "annotation"
             return "unresolved", "self-unknown"
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
-        bind = self.bindings[f.path].get(receiver) or self.bindings[f.path].get(head)
+        whole = self.bindings[f.path].get(receiver)
+        bind = whole or self.bindings[f.path].get(head)
         if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars:   # not a module's variable
-            cls = self._module_class(bind[1], receiver[len(head) + 1:], spec) \
-                if not self.bindings[f.path].get(receiver) and receiver != head else None
+            cls = self._module_class(bind[1], receiver[len(head) + 1:], spec) if not whole and receiver != head \
+                else None
             # `nodes.Const.from_untrusted()` reaches the class's method, never a function of the module
             hit = self.class_member(*cls, name) if cls else self._top_in(bind[1], name) or self._reexport(bind[1], name)
             if hit:

@@ -18,8 +18,10 @@ Steps, per package (everything under eval/.corpus/oracle/, git-ignored):
 3. The checkout is indexed as ``oracle-<name>-<version>`` (``-lsp`` with the language server) with
    ``index_repository``. A re-run parses nothing and keeps the edges unless the extractor version changed
    (bump it with any change to extraction or resolution, as ``config.EXTRACTOR_VERSION`` says).
-4. Runtime calls are mapped to indexed symbols: the caller by the calling line (innermost symbol containing it,
-   else the file's module-level code, as the extractor attributes call sites), the callee by its code object
+4. Runtime calls are mapped to indexed symbols: the caller by the calling frame's code object (the module's
+   code is the file; a decorator or default value runs in the scope around its definition, not in the
+   definition whose line range holds it), for lambdas and comprehensions by the calling line (innermost symbol
+   containing it, else the file's module-level code, as the extractor attributes call sites); the callee by its code object
    (innermost symbol containing ``co_firstlineno`` whose name is ``co_name``; lambdas/comprehensions are not
    definitions and are dropped, class bodies running at import are not calls and are dropped). A static edge to
    a class (``Foo()``) matches a runtime call of ``__init__``/``__new__``/``__post_init__`` of that class or an
@@ -168,7 +170,8 @@ def _record_child(target: Target, root: str, out: str) -> None:
             return
         bfn = back.f_code.co_filename
         if bfn.startswith(pkg) or bfn.startswith(tests):
-            calls.add((bfn[len(root):], back.f_lineno, fn[len(root):], code.co_firstlineno, code.co_name))
+            calls.add((bfn[len(root):], back.f_lineno, fn[len(root):], code.co_firstlineno, code.co_name,
+                       back.f_code.co_firstlineno, back.f_code.co_name))
 
     def local(frame, event, arg):
         if event == "line":
@@ -262,7 +265,18 @@ class Symbols:
         k = bisect.bisect_right(self.starts.get(path, []), line)
         return [s for s in syms[:k] if s["end_line"] >= line]
 
-    def caller(self, repo: str, path: str, line: int) -> str:
+    def caller(self, repo: str, path: str, line: int, code_first: int | None = None,
+               code_name: str | None = None) -> str:
+        """The symbol that made a call from ``line``: the one whose code object ran it (``code_first``,
+        ``code_name``: a decorator or a default value runs in the scope around the definition it belongs to,
+        although its line is inside that definition's range), else the innermost symbol containing the line
+        (lambdas and comprehensions have code objects of their own but are not definitions)."""
+        if code_name == "<module>":
+            return f"{repo}:{path}"
+        if code_name is not None and not code_name.startswith("<"):
+            inside = [s for s in self.containing(path, code_first) if s["name"] == code_name]
+            if inside:
+                return min(inside, key=lambda s: (s["end_line"] - s["start_line"], -s["start_line"]))["id"]
         inside = self.containing(path, line)
         if not inside:
             return f"{repo}:{path}"
@@ -341,12 +355,12 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
     executed = {tuple(x) for x in runtime["lines"]}
     statuses: Counter[str] = Counter()
     rt_pairs: dict[tuple[str, str], set[int]] = defaultdict(set)    # (caller, callee) -> call-site lines
-    for caller_path, line, callee_path, first, name in runtime["calls"]:
+    for caller_path, line, callee_path, first, name, *calling_code in runtime["calls"]:
         callee, status = syms.callee(callee_path, first, name)
         statuses[status] += 1
         if callee is None:
             continue
-        rt_pairs[(syms.caller(repo, caller_path, line), callee)].add(line)
+        rt_pairs[(syms.caller(repo, caller_path, line, *calling_code), callee)].add(line)
 
     # static side
     calls = [e for e in dump["edges"] if e["type"] == "CALLS" and e["props"].get("confidence", 1) >= min_confidence]

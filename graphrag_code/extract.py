@@ -157,6 +157,7 @@ class _Builder:
         self.result = FileExtraction(language=spec.name)
         self._def_nodes: list[Node] = []
         self._name_bytes: list[int] = []       # where each definition's name starts
+        self._body_bytes: list[int] = []       # where each definition's body starts (its end when it has none)
         self._properties: set[str] = set()     # names of this file's property getters
         self._callbacks: list[CallSite] = []     # arguments that may be functions (add_callback)
         # Python: names an `isinstance(name, ...)` or an `except ... as name:` may narrow (_narrowing walks up
@@ -226,6 +227,7 @@ class _Builder:
         self.result.definitions.append(definition)
         self._def_nodes.append(node)
         self._name_bytes.append(caps["name"][0].start_byte)
+        self._body_bytes.append(body.start_byte if body is not None else node.end_byte)
 
     def _abstract(self, start: Node, core: Node, body: Node | None) -> dict[str, bool]:
         """Whether a method is declared to be overridden (``Definition.abstract``) and whether its body cannot do
@@ -401,6 +403,17 @@ class _Builder:
             i = self.result.definitions[i].parent
         return None
 
+    def caller_at(self, node: Node) -> int | None:
+        """The definition whose code runs ``node``: the innermost one containing it, but in Python not the one
+        whose head holds it. A decorator, a default value, an annotation or a base class is evaluated when the
+        ``def``/``class`` statement runs, in the scope around it (``@click.option(...)`` in a test function is
+        called by the test, not by the command it decorates)."""
+        caller = self.enclosing(node.start_byte)
+        if self.spec.name == "python":
+            while caller is not None and node.start_byte < self._body_bytes[caller]:
+                caller = self.result.definitions[caller].parent
+        return caller
+
     # -- references ----------------------------------------------------------------------------------------
     def add_call(self, node: Node, caps: dict[str, list[Node]]) -> None:
         name = _text(caps["name"][0]) if "name" in caps else ""
@@ -408,7 +421,7 @@ class _Builder:
             return
         receiver = " ".join(_text(caps["receiver"][0]).split())[:100] if "receiver" in caps else None
         line, column = caps["name"][0].start_point.row + 1, caps["name"][0].start_point.column
-        caller = self.enclosing(node.start_byte)
+        caller = self.caller_at(node)
         while caller is not None and node.start_byte <= self._name_bytes[caller] < node.end_byte:
             # a call wrapping the definition (`defineGetter(req, 'ip', function ip() {})`) is made by the code
             # around it, not by the function it is given
@@ -531,7 +544,7 @@ class _Builder:
         at = obj.child_by_field_name("attribute") if obj.type == "attribute" else obj
         if at is None:
             return
-        caller = self.enclosing(node.start_byte)
+        caller = self.caller_at(node)
         for name in names:
             self.result.calls.append(CallSite(caller, name, receiver, at.start_point.row + 1, at.start_point.column,
                                               implicit="dunder"))
@@ -550,7 +563,7 @@ class _Builder:
         if slot is None:
             return                       # after `*args` its position is unknown
         receiver = _text(caps["receiver"][0]) if "receiver" in caps else None
-        self._callbacks.append(CallSite(self.enclosing(node.start_byte), _text(name), receiver,
+        self._callbacks.append(CallSite(self.caller_at(node), _text(name), receiver,
                                         name.start_point.row + 1, name.start_point.column, implicit="callback",
                                         of=(function.start_point.row + 1, function.start_point.column), slot=slot))
 

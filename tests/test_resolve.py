@@ -1738,6 +1738,48 @@ def index():
     assert not [k for k in calls if k[1] in ("deco.py#optimizeconst", "deco.py#logged")]
 
 
+def test_a_decorator_default_value_or_base_class_is_called_by_the_scope_around_the_definition() -> None:
+    """Python evaluates a definition's decorators, default values, annotations and base classes when the
+    ``def``/``class`` statement runs, in the scope around it: a test's ``@option(...)`` is the test's call (as
+    the oracle sees it), not the decorated command's, although its line lies in the command's range."""
+    _, calls, _ = _python("""\
+def option(name):
+    def decorator(f):
+        return f
+    return decorator
+
+
+def default():
+    return 1
+
+
+def base():
+    return object
+
+
+def test_command():
+    @option("--x")
+    def cli(x=default()):
+        return helper(x)
+
+    class Local(base()):
+        size = default()
+    return cli
+
+
+def helper(x):
+    return x
+""")
+    assert calls[("test_command", "option")][:2] == ("same_file", [16])
+    assert calls[("test_command", "default")][:2] == ("same_file", [17])
+    assert calls[("test_command", "base")][:2] == ("same_file", [20])
+    # the body is the definition's own: its calls stay there, as do a class body's
+    assert calls[("test_command.cli", "helper")][:2] == ("same_file", [18])
+    assert calls[("test_command.Local", "default")][:2] == ("same_file", [21])
+    assert sorted(k for k in calls if k[0] in ("test_command.cli", "test_command.Local")) == [
+        ("test_command.Local", "default"), ("test_command.cli", "helper")]
+
+
 PROTOCOLS = '''\
 import typing as t
 import typing_extensions as te

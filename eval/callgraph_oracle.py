@@ -334,8 +334,10 @@ def _lower_bound_kinds(c) -> list[str]:
         kinds.append("unresolved call of the target's name")
     if c.unresolved_deeper:
         kinds.append("unresolved call of a caller's name")
-    if c.implicit:
-        kinds.append("dunder or property (called without call syntax)")
+    if any("a class known only at run time" in note for note in c.implicit):
+        kinds.append("constructor of a class a cls()/type(self)() may build")
+    if any("a class known only at run time" not in note for note in c.implicit):
+        kinds.append("dunder, property or file protocol (called without call syntax)")
     kinds += sorted({f"{r['kind']} reference to the {r['role']}" for r in c.value_references})
     if c.truncated:
         kinds.append("walk cut")

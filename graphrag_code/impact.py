@@ -20,8 +20,12 @@ anywhere in the repository whose called name is the target's (or an intermediate
 the graph misses, so the answer is then a lower bound; low-confidence edges (< 0.6) and dispatch steps are
 listed as possible over-approximation. "0 callers" is never reported as certain while such calls exist.
 Calls the graph cannot see make it a lower bound too: dunder methods and properties, non-call references to a
-name (a callback, a table entry, a nested function returned), and a generator's or coroutine function's result
-kept, returned or passed on (its body runs where that is iterated or awaited).
+name (a callback, a table entry, a nested function returned), an entry point naming it (``pkg.module:Name``), and
+a generator's or coroutine function's result kept, returned or passed on (its body runs where that is iterated
+or awaited). A Python ``__init__`` is no such dunder: its callers are the constructions of its class and
+subclasses, which the graph has, unless the class may be constructed out of its sight (an ancestor's
+``cls()``, a ``type(self)(...)`` in the family, the class or a subclass handed on as a value or named by an
+entry point).
 """
 
 from __future__ import annotations
@@ -79,6 +83,39 @@ _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|modu
 # `List[name`, not `: [name` (a list literal holding the function, a value)
 _TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|(?<=[\w\]])\[|\|)\s*$"   # annotations, generics
                             r"|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
+
+_BASE_LIST = re.compile(r"^\s*class\s+\w+\s*\([^)]*$")                      # `class Sub(Base, ` before the name
+_PROSE = (".md", ".markdown", ".rst", ".adoc")
+_QUALIFIED_ANNOTATION = re.compile(r"(?:(?:^|[(,])\s*\w+\s*:|->)\s*(?:\w+\.)+$")   # `ctx: click.` before it
+
+
+def _in_generic(before: str) -> bool:
+    """Whether the text ends inside a subscription of a name (``t.Dict[str, ``, ``Callable[[``): a type
+    argument, not a list literal (``= [``)."""
+    depth = 0
+    for i in range(len(before) - 1, -1, -1):
+        c = before[i]
+        if c == "]":
+            depth += 1
+        elif c == "[":
+            if depth:
+                depth -= 1
+            elif re.search(r"[\w\]]\s*$", before[:i]):
+                return True
+    return False
+
+
+# a construction of a class known only at run time: `cls(...)`, `type(self)(...)`, `self.__class__(...)`
+_CLS_CALL = re.compile(r"(?<![\w.])cls\s*\(")
+_RUNTIME_CLASS_CALL = re.compile(r"(?<![\w.])type\s*\(\s*[\w.]+\s*\)\s*\(|\b__class__\s*\(")
+
+
+@dataclass
+class ConstructorFamily:
+    """A Python constructor's class: the names whose construction runs it (``names``) and the methods that
+    construct a class known only at run time, which may be it (``dynamic``)."""
+    names: list[tuple[str, str]]      # (class name, path)
+    dynamic: list[str]
 
 
 @dataclass
@@ -486,8 +523,14 @@ def _names_any(called: str, names: set[str]) -> bool:
 def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Target], callers: list[Caller],
                   edges: list[Caller], depth: int, truncated: bool) -> Completeness:
     """The verdict, from unresolved same-name calls; ``edges``: every caller edge walked within the depth."""
-    target_names = {t.node.name for t in targets if t.node.label == "Symbol" and t.node.name}
-    inner_names = {c.node.name for c in callers if c.depth < depth and c.node.label == "Symbol" and c.node.name}
+    inner = [c.node for c in callers if c.depth < depth and c.node.label == "Symbol"]
+    families = _constructor_families(graph, [*(t.node for t in targets), *inner])
+    target_ids = {t.node.id for t in targets}
+    # constructing the class (or a subclass) runs its constructor: an unresolved call of that name may too
+    target_names = {t.node.name for t in targets if t.node.label == "Symbol" and t.node.name} | {
+        n for i, f in families.items() if i in target_ids for n, _ in f.names}
+    inner_names = {c.node.name for c in callers if c.depth < depth and c.node.label == "Symbol" and c.node.name} | {
+        n for i, f in families.items() if i not in target_ids for n, _ in f.names}
     inner_names -= target_names
     same, deeper, external = [], [], 0
     names = sorted(target_names | inner_names)
@@ -505,12 +548,22 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     low = [c for c in edges if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
     dispatch = [c for c in edges if c.kind == "dispatch" or (c.kind == "constructor" and c.via is not None
                                                              and c.via.id != c.calls.id.rsplit(".", 1)[0])]
-    inner = [c.node for c in callers if c.depth < depth and c.node.label == "Symbol"]
     # the callers' own non-call references can only turn "complete" into "lower bound": searched when needed
     settled = bool(same or deeper or truncated)
     implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner,
-                                               search_callers=not settled)
+                                               search_callers=not settled, families=families)
     reasons = list(implicit)
+    loaded = [r for r in refs if r["kind"] == "entry_point"]
+    if loaded:
+        reasons.append(f"{len(loaded)} entry point(s) name {', '.join(sorted({r['name'] for r in loaded}))} "
+                       f"(`package.module:Name`): loaded by name and called or constructed where the graph does "
+                       f"not see")
+    refs_shown, refs = refs, [r for r in refs if r["kind"] != "entry_point"]
+    classes = [r for r in refs if r["role"] == "class"]
+    if classes:
+        reasons.append(f"{len(classes)} non-call reference(s) to a class whose construction runs a constructor "
+                       f"within the depth ({', '.join(sorted({r['name'] for r in classes}))}): a class handed on "
+                       f"as a value is constructed where the graph does not follow it")
     for role in ("target", "caller"):
         what = "the target" if role == "target" else "callers within the depth"
         for kind, result, where in (("generator", "iterator", "iterated"), ("coroutine", "coroutine", "awaited")):
@@ -551,7 +604,56 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     if looked_up:
         reasons.append(f"{len(looked_up)} call edge(s) reach a callee through a method looked up by a built name "
                        f"(getattr(self, \"visit_\" + kind)): each method of that name prefix may run there, or not")
-    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
+    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs_shown)
+
+
+def _constructor_families(graph: Graph, nodes: Iterable[NodeRef]) -> dict[str, ConstructorFamily]:
+    """The Python ``__init__`` methods among ``nodes``, each with its ``ConstructorFamily``: an ancestor's
+    ``cls(...)`` may construct the class or a subclass (its own and its subclasses' are calls the graph has, to
+    the class they are in); ``type(self)(...)`` / ``self.__class__(...)`` anywhere in the family may too."""
+    ids = sorted({n.id for n in nodes if n.kind == "method" and n.name == "__init__"
+                  and language_for_path(n.path or "") == "python"})
+    families = {}
+    for row in graph.run("constructor_family", ids=ids) if ids else []:
+        dynamic = sorted({m["name"] for m in row["methods"]
+                          if _RUNTIME_CLASS_CALL.search(code := code_only(m["text"] or "", "python"))
+                          or (m["above"] and _CLS_CALL.search(code))})
+        families[row["id"]] = ConstructorFamily(sorted((c["name"], c["path"]) for c in row["classes"]), dynamic)
+    return families
+
+
+def _entry_points(chunk: dict[str, Any], language: str | None, names: list[str], roles: dict[str, str],
+                  where: dict[str, set[str]], seen: set[tuple[str, int]]) -> list[dict[str, Any]]:
+    """References of the form ``package.module:Name`` (an entry point in pyproject.toml, setup.cfg, setup.py or
+    entry_points.txt; an extension named by a string in code) whose module is a file defining ``Name``
+    (``where``: name -> paths): it is imported by its text and called or constructed where the graph does not
+    see. In code only inside a string; not in prose (Markdown, reST)."""
+    path = chunk["path"]
+    if not names or path.lower().endswith(_PROSE):
+        return []
+    text = chunk["text"] or ""
+    code = code_only(text, language) if language in LANGUAGES else None
+    lines, refs = text.split("\n"), []
+    for name in names:
+        for m in re.finditer(rf"(?<![\w.:])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):{re.escape(name)}(?![\w.])", text):
+            if code is not None and code[m.start()] != " ":
+                continue                                # in code, outside a string: an annotation `x:Name`
+            if not any(_is_module(m[1], p) for p in where.get(name, ())):
+                continue                                # another module's `run`
+            i = text.count("\n", 0, m.start())
+            lineno = chunk["start_line"] + i
+            if (path, lineno) not in seen:
+                seen.add((path, lineno))
+                refs.append({"name": name, "role": roles[name], "path": path, "line": lineno,
+                             "citation": f"{path}:{lineno}", "kind": "entry_point", "text": lines[i].strip()[:160]})
+    return refs
+
+
+def _is_module(dotted: str, path: str) -> bool:
+    """Whether the Python module ``dotted`` (``markdown.extensions.toc``) can be the file ``path``
+    (``markdown/extensions/toc.py``, ``src/pkg/mod/__init__.py``)."""
+    stem = path.rsplit(".", 1)[0].removesuffix("/__init__").replace("/", ".")
+    return stem == dotted or stem.endswith("." + dotted)
 
 
 def _file_like(graph: Graph, nodes: Iterable[NodeRef]) -> set[str]:
@@ -602,14 +704,18 @@ def _chunks_naming(graph: Graph, repo: str, names: list[str]) -> list[dict[str, 
 
 
 def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[NodeRef],
-                   search_callers: bool = True) -> tuple[list[str], list[dict[str, Any]], int]:
+                   search_callers: bool = True, families: dict[str, ConstructorFamily] | None = None,
+                   ) -> tuple[list[str], list[dict[str, Any]], int]:
     """Ways the targets (and the callers within the depth, whose own callers count too) run without a call the
     graph can see: dunder methods and properties (called by the language), and non-call references to their
     names (a function passed as a callback, stored in a table, used as a bare decorator, a bound method handed
     out). Chunks naming them are found through the full-text index; their lines, with comments and strings
     blanked out, are checked one by one; imports and export lists are not references; a chunk that binds the
     name itself (a parameter, a local) is skipped for it. ``search_callers=False`` searches the targets' names
-    only. Returns (reasons, references, names not searched)."""
+    only. A Python constructor in ``families`` is not a dunder here: the graph has its callers (constructions
+    of its class and subclasses), unless a class known only at run time is constructed in its family or one
+    of those classes is handed on as a value (role "class"). Returns (reasons, references, names not searched)."""
+    families = families or {}
     role = {t.id: "target" for t in targets if t.label == "Symbol" and t.name}
     for n in inner:
         role.setdefault(n.id, "caller")
@@ -620,7 +726,13 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     implicit_callers = []
     for node_id, node in nodes.items():
         how = None
-        if _DUNDER.match(node.name):
+        if node_id in families:
+            dynamic = families[node_id].dynamic
+            if dynamic:
+                how = (f"a constructor, and {', '.join(dynamic[:3])}{' ...' if len(dynamic) > 3 else ''} "
+                       f"construct(s) a class known only at run time (cls(...), type(self)(...)): it or a "
+                       f"subclass")
+        elif _DUNDER.match(node.name):
             how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
         elif m := _PROPERTY.search(heads.get(node_id, "")):
             how = f"a {m[1]}: it runs on attribute access"
@@ -639,6 +751,14 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):
         if not _DUNDER.match(node.name) and (search_callers or role[node_id] == "target"):
             by_name.setdefault(node.name, role[node_id])
+    where: dict[str, set[str]] = defaultdict(set)          # name -> the files defining it (entry points)
+    for node in nodes.values():
+        where[node.name].add(node.path or "")
+    for node_id, family in families.items():
+        if node_id in role and (search_callers or role[node_id] == "target"):
+            for name, path in family.names:
+                by_name.setdefault(name, "class")
+                where[name].add(path)
     names = sorted(by_name, key=lambda n: (by_name[n] != "target", n))
     unchecked = max(0, len(names) - MAX_REFERENCE_NAMES)
     names = names[:MAX_REFERENCE_NAMES]
@@ -649,6 +769,8 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     seen: set[tuple[str, int]] = set()
     for chunk in _chunks_naming(graph, repo, names):
         language = language_for_path(chunk["path"])
+        refs += _entry_points(chunk, language, [n for n in names if n in (chunk["text"] or "")], by_name, where,
+                              seen)
         if language not in LANGUAGES:
             continue                                    # docs and config files mention names without using them
         text = chunk["text"] or ""
@@ -669,7 +791,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             for name in present:
                 if name not in line:
                     continue
-                kind = _reference_kind(line, patterns[name], deferred.get(name))
+                kind = _reference_kind(line, patterns[name], deferred.get(name), by_name[name] == "class")
                 if kind:
                     seen.add((chunk["path"], lineno))
                     refs.append({"name": name, "role": by_name[name], "path": chunk["path"], "line": lineno,
@@ -780,14 +902,20 @@ def _binds_locally(code: str, name: str) -> bool:
     return name in _local_bindings(code)
 
 
-def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = None) -> str | None:
+def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = None,
+                    a_class: bool = False) -> str | None:
     """'value' / 'decorator' when ``line`` mentions the name other than by calling, defining or quoting it;
     ``deferred`` ('generator' / 'coroutine', a function whose body runs later) when the line calls it without
-    iterating or awaiting the result there (kept, returned or handed on: the body runs where that happens)."""
+    iterating or awaiting the result there (kept, returned or handed on: the body runs where that happens).
+    For ``a_class`` (is it constructed where the graph cannot see?), reading its attributes (``Cls.attr``,
+    ``Cls.method()``) and naming it as a base class are not references."""
     for m in pattern.finditer(line):
         before, after = line[:m.start()], line[m.end():]
         if _DEFINES.search(before):
             continue                                              # the definition itself
+        if a_class and (re.match(r"\s*\.\s*\w", after) or _BASE_LIST.search(before)
+                        or _QUALIFIED_ANNOTATION.search(before) or _in_generic(before)):
+            continue
         if re.match(r"\s*\(", after):
             used = _CONSUMED if deferred == "generator" else _AWAITED
             if deferred and not used.search(before) and not _quoted_or_commented(before):

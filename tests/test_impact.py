@@ -291,6 +291,14 @@ def export(rows):
 '''
 
 
+
+def _index_shop(graph, git_repo, repo_name, files: dict[str, str]) -> None:
+    """Commit ``files`` into the test's repository and index it."""
+    for path, text in files.items():
+        git_repo.write(path, text)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+
 def test_a_placeholder_method_reaches_callers_through_its_overrides(graph, git_repo, repo_name) -> None:
     git_repo.write("app/export.py", PLACEHOLDER_SHOP)
     git_repo.commit()
@@ -357,10 +365,7 @@ def test_a_method_looked_up_by_a_built_name_has_its_callers_or_makes_the_answer_
     on_start (`reflective` edges, flagged as may-calls); `getattr(listener, "handle_" + kind)` on an object of
     unknown class is followed nowhere: impact on Printer.handle_start has no caller and says that a lookup of
     `handle_*` may call it, instead of calling its empty answer complete."""
-    for path, text in LOOKUP_SHOP.items():
-        git_repo.write(path, text)
-    git_repo.commit()
-    index_repository(graph, git_repo.root, name=repo_name)
+    _index_shop(graph, git_repo, repo_name, LOOKUP_SHOP)
     visited = analyze_impact(graph, repo_name, "Walker.visit_Name", depth=2)
     assert grouped(visited) == {1: [("Walker.visit", "call", ["app/walker.py:5"])],
                                 2: [("run", "call", ["app/walker.py:15"])]}
@@ -502,10 +507,7 @@ def test_a_generator_handed_on_makes_the_answer_a_lower_bound(graph, git_repo, r
     holds a nested generator but is a plain function: complete; the coroutine function `fetch`, returned unawaited by
     `later`: lower bound; the JavaScript `function*` kept in a variable:
     lower bound."""
-    for path, text in GENERATOR_SHOP.items():
-        git_repo.write(path, text)
-    git_repo.commit()
-    index_repository(graph, git_repo.root, name=repo_name)
+    _index_shop(graph, git_repo, repo_name, GENERATOR_SHOP)
     handed = analyze_impact(graph, repo_name, "rows", depth=1)
     assert sorted(c.node.display for c in handed.callers) == ["cells", "stream"]
     assert handed.completeness.verdict == "lower_bound"
@@ -582,10 +584,7 @@ def test_a_file_protocol_method_may_be_called_by_the_library_it_is_handed_to(gra
     a method of the file protocol of a file-like class (one with `seekable`, `fileno`, ...) is a lower bound, as a
     dunder is; another method, a function named like one, and the `close` of a class that is not file-like are
     not."""
-    for path, text in FILE_PROTOCOL_SHOP.items():
-        git_repo.write(path, text)
-    git_repo.commit()
-    index_repository(graph, git_repo.root, name=repo_name)
+    _index_shop(graph, git_repo, repo_name, FILE_PROTOCOL_SHOP)
     method = analyze_impact(graph, repo_name, "Fixup.seekable", depth=1)
     assert method.callers == [] and method.completeness.verdict == "lower_bound"
     assert method.completeness.implicit == [
@@ -595,3 +594,128 @@ def test_a_file_protocol_method_may_be_called_by_the_library_it_is_handed_to(gra
     assert analyze_impact(graph, repo_name, "app/streams.py#seekable", depth=1).completeness.verdict == "complete"
     closed = analyze_impact(graph, repo_name, "Session.close", depth=1)
     assert [c.node.display for c in closed.callers] == ["finish"] and closed.completeness.verdict == "complete"
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("    cls = Option", "value"),                                       # handed on: constructed elsewhere
+    ("HANDLERS = {'p': Option}", "value"),
+    ("class Custom(Option):", None),                                    # a base class
+    ("class Custom(Base, Option, metaclass=M):", None),
+    ("    return Option.default_name", None),                            # its attributes
+    ("    Option.validate(x)", None),
+    ("    self._opts: t.Dict[str, Option] = {}", None),                  # generics, annotations
+    ("def f(ctx: click.Option) -> click.Option:", None),
+    ("    opts = [Option, Argument]", "value"),                          # a list literal is a value
+])
+def test_class_reference_kinds(line, kind) -> None:
+    """Whether a class may be constructed where the graph cannot see: a value yes; a base, an attribute, a type no."""
+    from graphrag_code.impact import _reference_kind
+
+    assert _reference_kind(line, re.compile(r"(?<![\w$])Option(?![\w$])"), a_class=True) == kind
+
+
+CONSTRUCTOR_SHOP = {
+    "app/models.py": textwrap.dedent('''\
+        import typing as t
+
+
+        class Plain:
+            kind = "plain"
+
+            def __init__(self, name):
+                self.name = name
+
+
+        class Special(Plain):
+            pass
+
+
+        class Base:
+            @classmethod
+            def create(cls):
+                return cls()
+
+
+        class Child(Base):
+            def __init__(self):
+                self.ready = True
+
+
+        class Copyable:
+            def __init__(self, value=None):
+                self.value = value
+
+            def copy(self):
+                return type(self)(self.value)
+
+
+        class Passed:
+            def __init__(self):
+                self.n = 1
+
+
+        class Loaded:
+            def __init__(self):
+                self.n = 2
+
+
+        def make(name):
+            return Plain(name)
+
+
+        def special():
+            return Special("s")
+
+
+        def describe(p: Plain, others: t.Dict[str, Plain]) -> Plain:
+            return Plain.kind
+
+
+        REGISTRY = {"passed": Passed}
+        '''),
+    "app/other.py": textwrap.dedent('''\
+        class Plain:
+            def __init__(self):
+                self.other = True
+        '''),
+    "pyproject.toml": textwrap.dedent('''\
+        [project.entry-points."app.plugins"]
+        loaded = "app.models:Loaded"
+        plain = "app.other:Plain"
+        '''),
+}
+
+
+def test_a_constructor_is_complete_unless_its_class_may_be_constructed_out_of_sight(graph, git_repo,
+                                                                                    repo_name) -> None:
+    """A Python `__init__` runs where its class or a subclass is constructed, which the graph has: it is no
+    implicit dunder. It is a lower bound when the class may be constructed where the graph cannot see: an
+    ancestor's `cls()`, a `type(self)(...)` in its family, the class handed on as a value, or named by an entry
+    point of its own module (`app.models:Loaded`; `app.other:Plain` is not app.models's Plain)."""
+    _index_shop(graph, git_repo, repo_name, CONSTRUCTOR_SHOP)
+    plain = analyze_impact(graph, repo_name, "app/models.py#Plain.__init__", depth=1)
+    assert sorted(c.node.display for c in plain.callers) == ["make", "special"]
+    assert plain.completeness.verdict == "complete", plain.completeness.reasons
+    assert plain.completeness.implicit == [] and plain.completeness.value_references == []
+    child = analyze_impact(graph, repo_name, "Child.__init__", depth=1)
+    assert child.completeness.verdict == "lower_bound"
+    assert child.completeness.implicit == [
+        "Child.__init__ is a constructor, and Base.create construct(s) a class known only at run time (cls(...), "
+        "type(self)(...)): it or a subclass, which the graph does not record as a call"]
+    copyable = analyze_impact(graph, repo_name, "Copyable.__init__", depth=1)
+    assert copyable.completeness.verdict == "lower_bound"
+    assert "Copyable.copy construct(s)" in copyable.completeness.implicit[0]
+    passed = analyze_impact(graph, repo_name, "Passed.__init__", depth=1)
+    assert passed.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"], r["role"]) for r in passed.completeness.value_references] == [
+        ("app/models.py:56", "value", "class")]
+    loaded = analyze_impact(graph, repo_name, "Loaded.__init__", depth=1)
+    assert loaded.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in loaded.completeness.value_references] == [
+        ("pyproject.toml:2", "entry_point")]
+    assert any("1 entry point(s) name Loaded" in r for r in loaded.completeness.reasons)
+    # `app.other:Plain` names the other module's Plain, not app.models's (complete above)
+    other = analyze_impact(graph, repo_name, "app/other.py#Plain.__init__", depth=1)
+    assert other.callers == [] and other.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in other.completeness.value_references] == [
+        ("pyproject.toml:3", "entry_point")]

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import asdict, dataclass, field
 
 # a receiver or value made of names only (`ctx.command`, `self._long_opt`): what extraction records for typing
 # (extract._value_of) and resolution types (resolve.receiver_class)
 NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# Python's built-in classes a receiver may name (`IOError.__init__(self)`, `object.__new__(cls)`): the exceptions
+# and warnings (capitalised) and the built-in types; `type`, `filter`, `id` are too often a variable's name
+BUILTIN_CLASSES = frozenset({n for n in dir(builtins) if n[0].isupper() and isinstance(getattr(builtins, n), type)}
+                            | set("object str bytes bytearray dict list tuple set frozenset int float complex bool"
+                                  .split()))
 
 
 def item_of(chain: str) -> str:
@@ -153,11 +159,12 @@ class FileExtraction:
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
             # a function's parameters when one names a class, when it is nested (its parameters may shadow), when
             # it is a method (an unannotated one may take the annotation of the method it overrides), when it
-            # calls one (what its callers hand it is what runs) or when one shadows a name of the module
+            # calls one (what its callers hand it is what runs) or when one shadows a name of the module or a
+            # built-in class
             "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
                 any(d.param_types.values()) or d.kind == "method" or i in calling or (
                     d.parent is not None and self.definitions[d.parent].kind in ("function", "method")) or
-                not outer.isdisjoint(d.param_types))],
+                not outer.isdisjoint(d.param_types) or not BUILTIN_CLASSES.isdisjoint(d.param_types))],
             "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],

@@ -9,13 +9,14 @@ an answer is only a lower bound.
 
 from __future__ import annotations
 
+import builtins
 import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .languages import LANGUAGES
-from .models import NAME_CHAIN as _CHAIN, item_of
+from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, item_of
 
 # resolution method -> confidence of the edge it produces
 CONFIDENCE = {
@@ -61,6 +62,7 @@ _GUESSES = _NAME_ONLY | {"receiver_name"}            # ... or by a receiver's na
 # guesses ran)
 _LSP_NONE_VETOES_GUESSES = {"typescript", "tsx", "go"}
 _MAX_BASE_DEPTH = 4
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _SUBSCRIPTED = re.compile(rf"({_CHAIN.pattern})\[[^\[\]]*\]")   # `subscriptions[i]`, `self._long_opt[opt]`
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
 
@@ -442,14 +444,36 @@ class _Resolver:
                                                if (p, c) != (path, cls))
 
     def _single_bases_below(self, path: str, cls: int) -> bool:
-        """Whether no class of the repository below class ``cls`` (itself included) declares several bases
-        (``object`` and ``Generic`` aside), so what ``super()`` reaches from ``cls`` is ``cls``'s own ancestry.
-        False until the subclasses are known."""
-        if self.subclass_map is None:
+        """Whether what ``super()`` reaches from ``cls`` is ``cls``'s own ancestry: ``cls`` declares one base
+        (``object`` and ``Generic`` aside), and no class of the repository below it puts a class of ours after
+        it in its MRO: it declares one base, or its other bases are a library's (``class TemplateNotFound(IOError,
+        LookupError, TemplateError)``). False until the subclasses are known."""
+        if self.subclass_map is None or len(self._declared_bases(path, cls)) > 1:
             return False
-        below = self._below(self.files[path].ids[cls], self.subclass_map)
-        return len(self._declared_bases(path, cls)) <= 1 and \
-            all(len(self._declared_bases(p, c)) <= 1 for p, c, _members in below)
+        below = list(self._below(self.files[path].ids[cls], self.subclass_map))
+        line = {(path, cls)} | {(p, c) for p, c, _members in below}
+        for p, c, _members in below:
+            declared = self._declared_bases(p, c)
+            if len(declared) > 1 and any(not self._library_name(self.files[p], c, b) and
+                                         self._base_of(p, c, b) not in line for b in declared):
+                return False
+        return True
+
+    def _base_of(self, path: str, cls: int, base: str) -> tuple[str, int] | None:
+        """The definition the base ``base`` declared by class ``cls`` names, as ``_bases`` finds it."""
+        f = self.files[path]
+        hit = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1])
+        return (hit[0], hit[1]) if hit else None
+
+    def _library_name(self, f: FileFacts, cls: int, base: str) -> bool:
+        """Whether the base ``base`` declared by class ``cls`` is a library's: a built-in (``IOError``) or a
+        name bound to an external module (``from markupsafe import EscapeFormatter``) that no definition of
+        ours answers. A base of ours, or one nothing answers, is not."""
+        head = base.split(".")[0]
+        if self.lookup_name(f, f.defs[cls][3], head):
+            return False
+        bind = self.bindings[f.path].get(base) or self.bindings[f.path].get(head)
+        return (bind is not None and bind[0] == "external") or (bind is None and head in _BUILTIN_NAMES)
 
     def _declared_bases(self, path: str, cls: int) -> list[str]:
         """The names of the bases class ``cls`` declares, resolved or not (``object`` and ``Generic`` aside)."""
@@ -458,11 +482,10 @@ class _Resolver:
 
     def _bases(self, path: str, cls: int):
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
-        f = self.files[path]
-        for owner, base, _rel, _line in f.bases:
-            target = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1]) if owner == cls else None
+        for owner, base, _rel, _line in self.files[path].bases:
+            target = self._base_of(path, cls, base) if owner == cls else None
             if target:
-                yield target[0], target[1]
+                yield target
 
     def member_of_own_class(self, f: FileFacts, caller: int, name: str) -> tuple[str, int] | None:
         """``name`` as a member of the class the method ``caller`` belongs to (or its bases): the class around it,
@@ -549,6 +572,8 @@ class _Resolver:
                     self.files[target[0]], target[1], name)
                 if hit:
                     return hit[0], hit[1], "class_attr"
+            if target is None and self._builtin_class(f, caller, receiver):
+                return "unresolved", "external:builtins"      # `IOError.__init__(self, name)`, `object.__new__(cls)`
         hit = self._annotated_receiver(f, caller, receiver, name) or self._called_instance(f, caller, receiver, name)
         if hit:
             return hit[0], hit[1], "annotation"
@@ -570,6 +595,12 @@ class _Resolver:
                 return "unresolved", "dynamic:foreign-receiver"
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
+
+    def _builtin_class(self, f: FileFacts, caller: int | None, name: str) -> bool:
+        """Whether ``name`` is one of Python's built-in classes (``BUILTIN_CLASSES``) that no parameter, variable
+        or import of the file shadows."""
+        return f.language == "python" and name in BUILTIN_CLASSES and self._declared(f, caller, name) is None \
+            and name not in self.bindings[f.path]
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
         """A name only ever assigned literals (``args = []``; ``FILTERS = {...}`` in a module, imported as

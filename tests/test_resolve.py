@@ -1851,15 +1851,75 @@ class Base:
 
 class Both(Mixin, Base):
     pass
+
+
+class NotFound(AppError):
+    def __init__(self, name):
+        super().__init__(name)
+
+
+class NotFoundAnywhere(IOError, LookupError, NotFound):
+    pass
+
+
+class Root(Exception):
+    def __init__(self):
+        super().__init__("root")
+
+
+class Mixed(Root, SomethingUndefined):
+    pass
 '''
 
 
+def test_a_built_in_class_as_receiver_is_the_librarys_unless_a_name_shadows_it() -> None:
+    """`IOError.__init__(self, name)` (Jinja2's TemplateNotFound) and `object.__setattr__` call the built-in
+    class's method: `external:builtins`, which impact does not count as a possible caller of every `__init__`
+    of the repository; a parameter, a local or a loop variable of that name is not the built-in."""
+    _, _, res = _python("""\
+class NotFound(IOError):
+    def __init__(self, name):
+        IOError.__init__(self, name)
+
+
+class Frozen:
+    def __setattr__(self, k, v):
+        object.__setattr__(self, k, v)
+
+
+def f(Exception):
+    return Exception.handle()
+
+
+def g(rows):
+    dict = load()
+    return dict.get(rows)
+
+
+def h(rows):
+    for str in rows:
+        str.strip()
+    return [set.pop() for set in rows]
+""")
+    assert res.unresolved["r:m.py#NotFound.__init__"] == ["IOError.__init__@3:external:builtins"]
+    assert res.unresolved["r:m.py#Frozen.__setattr__"] == ["object.__setattr__@8:external:builtins"]
+    assert res.unresolved["r:m.py#f"] == ["Exception.handle@12:unknown"]
+    assert res.unresolved["r:m.py#g"] == ["load@16:unknown", "dict.get@17:unknown"]
+    assert res.unresolved["r:m.py#h"] == ["str.strip@22:unknown", "set.pop@23:unknown"]
+
 def test_super_with_no_base_of_ours_in_line_is_a_librarys() -> None:
-    """`super().__init__` in AppError(Exception), which nothing below it mixes with another base: the library's
-    (`external:super`, so impact on another __init__ need not count it). In Mixin, which `Both(Mixin, Base)` puts
-    before Base, it is Base.__init__ at run time: still unknown."""
+    """`super().__init__` in AppError(Exception), which nothing below it mixes with another base of ours (only with
+    built-ins: `NotFoundAnywhere(IOError, LookupError, NotFound)`): the library's (`external:super`, so impact on
+    another __init__ need not count it). In Mixin, which `Both(Mixin, Base)` puts before Base, it is Base.__init__
+    at run time, and in Root, mixed with a base nothing answers: still unknown."""
     _, _, res = _python(SUPERS)
     def inits(caller: str) -> list[str]:
         return [u for u in res.unresolved[f"r:m.py#{caller}"] if "__init__" in u]
     assert inits("AppError.__init__") == ["super().__init__@3:external:super"]
     assert inits("Mixin.__init__") == ["super().__init__@12:super-unknown"]
+    # the other bases of a class below are built-ins (a library's): nothing of ours follows NotFound in its MRO,
+    # and NotFound's own super() reaches AppError
+    assert inits("NotFound.__init__") == []
+    assert res.edges[("CALLS", "r:m.py#NotFound.__init__", "r:m.py#AppError.__init__")]["resolved_by"] == "inherited"
+    # ... while a base that nothing answers may be ours
+    assert inits("Root.__init__") == ["super().__init__@35:super-unknown"]

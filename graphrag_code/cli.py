@@ -501,8 +501,21 @@ def _serve(host: str, port: int, threads: int) -> None:
     app = create_app(_api_config(host))
     auth = "bearer tokens from GRAPHRAG_API_TOKENS" if app.extensions["graphrag"].config.tokens else \
         "no auth (loopback only)"
-    click.echo(f"API: http://{host}:{port}/  (OpenAPI: http://{host}:{port}/openapi.json; {auth})")
+    url = api_url(host, port)
+    where = f"listening on {host}, every interface; " if host in _ANY_ADDRESS else ""
+    click.echo(f"API: {url}  ({where}OpenAPI: {url}openapi.json; {auth})")
     waitress_serve(app, host=host, port=port, threads=threads, ident="graphrag-code")
+
+
+_ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def api_url(host: str, port: int) -> str:
+    """The URL to open for a server bound to ``host``: loopback for a wildcard address (``0.0.0.0`` cannot be
+    browsed to; in a container, the published port is on the host's loopback), brackets for IPv6."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else \
+        f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
 
 
 @main.command()

@@ -179,3 +179,26 @@ def test_delete_removes_one_repository_and_nothing_else(git_repo, repo_name, gra
     finally:
         from graphrag_code.indexer import delete_repository
         delete_repository(graph, other)
+
+
+@pytest.mark.parametrize("host, url", [
+    ("127.0.0.1", "http://127.0.0.1:8080/"), ("0.0.0.0", "http://127.0.0.1:8080/"), ("::", "http://[::1]:8080/"),
+    ("::1", "http://[::1]:8080/"), ("api.internal", "http://api.internal:8080/")])
+def test_the_printed_api_url_can_be_opened(host, url) -> None:
+    """`serve --host 0.0.0.0` (the container's) printed http://0.0.0.0:8080/, which no browser opens."""
+    from graphrag_code.cli import api_url
+
+    assert api_url(host, 8080) == url
+
+
+def test_serve_on_every_interface_prints_a_loopback_url(monkeypatch) -> None:
+    import waitress
+
+    served = {}
+    monkeypatch.setenv("GRAPHRAG_API_TOKENS", "t0ken-for-the-test")
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw))
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "18080"])
+    assert result.exit_code == 0, result.output
+    assert served["host"] == "0.0.0.0" and served["port"] == 18080
+    assert result.output.startswith("API: http://127.0.0.1:18080/  (listening on 0.0.0.0, every interface; "
+                                    "OpenAPI: http://127.0.0.1:18080/openapi.json; bearer tokens")

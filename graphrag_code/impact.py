@@ -20,9 +20,10 @@ anywhere in the repository whose called name is the target's (or an intermediate
 the graph misses, so the answer is then a lower bound; low-confidence edges (< 0.6) and dispatch steps are
 listed as possible over-approximation. "0 callers" is never reported as certain while such calls exist.
 Calls the graph cannot see make it a lower bound too: dunder methods and properties, non-call references to a
-name (a callback, a table entry, a nested function returned), an entry point naming it (``pkg.module:Name``), and
-a generator's or coroutine function's result kept, returned or passed on (its body runs where that is iterated
-or awaited). A Python ``__init__`` is no such dunder: its callers are the constructions of its class and
+name (a callback, a table entry, a nested function returned), an entry point naming it (``pkg.module:Name``), a
+call of it inside a string of Python code (a template, text for eval: code built at run time), and a
+generator's or coroutine function's result kept, returned or passed on (its body runs where that is iterated or
+awaited). A Python ``__init__`` is no such dunder: its callers are the constructions of its class and
 subclasses, which the graph has, unless the class may be constructed out of its sight (an ancestor's
 ``cls()``, a ``type(self)(...)`` in the family, the class or a subclass handed on as a value or named by an
 entry point).
@@ -553,12 +554,17 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner,
                                                search_callers=not settled, families=families)
     reasons = list(implicit)
+    built = [r for r in refs if r["kind"] == "in_string"]
+    if built:
+        reasons.append(f"{len(built)} string(s) of code call {', '.join(sorted({r['name'] for r in built}))} "
+                       f"(a template, text for eval): code built from them at run time calls it where the graph "
+                       f"does not see")
     loaded = [r for r in refs if r["kind"] == "entry_point"]
     if loaded:
         reasons.append(f"{len(loaded)} entry point(s) name {', '.join(sorted({r['name'] for r in loaded}))} "
                        f"(`package.module:Name`): loaded by name and called or constructed where the graph does "
                        f"not see")
-    refs_shown, refs = refs, [r for r in refs if r["kind"] != "entry_point"]
+    refs_shown, refs = refs, [r for r in refs if r["kind"] not in ("entry_point", "in_string")]
     classes = [r for r in refs if r["role"] == "class"]
     if classes:
         reasons.append(f"{len(classes)} non-call reference(s) to a class whose construction runs a constructor "
@@ -775,6 +781,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             continue                                    # docs and config files mention names without using them
         text = chunk["text"] or ""
         code = code_only(text, language)
+        if language == "python":
+            refs += _called_in_strings(chunk, text, code, [n for n in names if n in text and by_name[n] != "class"],
+                                       by_name, seen)
         present = [n for n in names if n in code and patterns[n].search(code)]
         if present:
             # a local of that name is not the target, unless the chunk holds the target's own definition: a
@@ -798,6 +807,60 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
                                  "citation": f"{chunk['path']}:{lineno}", "kind": kind, "text": raw[i].strip()[:160]})
                     break
     return notes, refs, unchecked
+
+
+def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[str], roles: dict[str, str],
+                       seen: set[tuple[str, int]]) -> list[dict[str, Any]]:
+    """A method called by name inside a string of Python code that is no docstring (``env.from_string("{{
+    loop.cycle('a', 'b') }}")``, text handed to ``eval``/``exec`` or a template compiler): the code built from
+    it at run time calls it where the graph does not see (kind "in_string")."""
+    refs: list[dict[str, Any]] = []
+    hits = [(m.start(), name) for name in names
+            for m in re.finditer(rf"\.{re.escape(name)}\s*\(", text) if code[m.start()] == " "]
+    if not hits:
+        return refs
+    spans = _code_strings(text)
+    lines = text.split("\n")
+    for at, name in sorted(hits):
+        if not any(a <= at < b for a, b in spans):
+            continue                                    # a comment or a docstring
+        i = text.count("\n", 0, at)
+        lineno = chunk["start_line"] + i
+        if (chunk["path"], lineno) not in seen:
+            seen.add((chunk["path"], lineno))
+            refs.append({"name": name, "role": roles[name], "path": chunk["path"], "line": lineno,
+                         "citation": f"{chunk['path']}:{lineno}", "kind": "in_string", "text": lines[i].strip()[:160]})
+    return refs
+
+
+def _code_strings(text: str) -> list[tuple[int, int]]:
+    """Character spans of the string literals of Python ``text`` that are values: not a statement of their own
+    (docstrings, bare strings), not f-strings. Empty when the text does not tokenize (a chunk cut inside a
+    string)."""
+    import io
+    import tokenize
+
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    spans: list[tuple[int, int]] = []
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if t.type not in (tokenize.COMMENT, tokenize.NL)]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return spans
+    statement_start = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    for k, t in enumerate(tokens):
+        if t.type != tokenize.STRING:
+            continue
+        first = k == 0 or tokens[k - 1].type in statement_start
+        alone = k + 1 == len(tokens) or tokens[k + 1].type in (tokenize.NEWLINE, tokenize.ENDMARKER)
+        if first and alone:
+            continue                                    # a docstring, or a string as a statement
+        if re.match(r"[rRbB]?[fF]", t.string):
+            continue                                    # an f-string's `{calls}` are the code's own (extracted)
+        spans.append((starts[t.start[0] - 1] + t.start[1], starts[t.end[0] - 1] + t.end[1]))
+    return spans
 
 
 def _quoted_or_commented(before: str) -> bool:

@@ -719,3 +719,57 @@ def test_a_constructor_is_complete_unless_its_class_may_be_constructed_out_of_si
     assert other.callers == [] and other.completeness.verdict == "lower_bound"
     assert [(r["citation"], r["kind"]) for r in other.completeness.value_references] == [
         ("pyproject.toml:3", "entry_point")]
+
+
+TEMPLATE_SHOP = {
+    "app/loop.py": textwrap.dedent('''\
+        class Loop:
+            def cycle(self, *args):
+                return args[0]
+
+            def other(self):
+                return 1
+
+            def shown(self):
+                return 2
+        '''),
+    "app/render.py": textwrap.dedent('''\
+        from app.loop import Loop
+
+        TEMPLATE = "{% for x in xs %}{{ loop.cycle('a', 'b') }}{% endfor %}"
+
+
+        def render(env):
+            """Renders; loop.other() in a docstring is prose."""
+            # loop.other() in a comment too
+            return env.from_string(TEMPLATE)
+
+
+        def label(loop: Loop):
+            return f"<{loop.shown()}>"
+        '''),
+}
+
+
+def test_a_method_called_in_a_string_of_code_may_be_called_by_code_built_at_run_time(graph, git_repo,
+                                                                                        repo_name) -> None:
+    """Jinja2's `LoopContext.cycle` runs from compiled templates (`{{ loop.cycle(...) }}` in a test's string): a
+    call by name inside a string that is a value makes a lower bound; a docstring, a comment and an f-string's
+    own `{calls}` (extracted as calls) do not."""
+    _index_shop(graph, git_repo, repo_name, TEMPLATE_SHOP)
+    cycle = analyze_impact(graph, repo_name, "Loop.cycle", depth=1)
+    assert cycle.callers == [] and cycle.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in cycle.completeness.value_references] == [
+        ("app/render.py:3", "in_string")]
+    assert any("1 string(s) of code call cycle" in r for r in cycle.completeness.reasons)
+    assert analyze_impact(graph, repo_name, "Loop.other", depth=1).completeness.verdict == "complete"
+    shown = analyze_impact(graph, repo_name, "Loop.shown", depth=1)
+    assert [c.node.display for c in shown.callers] == ["label"] and shown.completeness.verdict == "complete"
+
+
+def test_string_spans_leave_out_docstrings_bare_strings_and_f_strings() -> None:
+    from graphrag_code.impact import _code_strings
+
+    text = 'def f():\n    """doc x.y()"""\n    "bare"\n    s = "a.b()" + rf"{c.d()}"\n    return g("e.f()")\n'
+    assert [text[a:b] for a, b in _code_strings(text)] == ['"a.b()"', '"e.f()"']
+    assert _code_strings('    """a string cut by the chunk\n    x = 1\n') == []

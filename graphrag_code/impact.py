@@ -87,7 +87,24 @@ _TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|(?<=[\w\]])\
 
 _BASE_LIST = re.compile(r"^\s*class\s+\w+\s*\([^)]*$")                      # `class Sub(Base, ` before the name
 _PROSE = (".md", ".markdown", ".rst", ".adoc")
-_QUALIFIED_ANNOTATION = re.compile(r"(?:(?:^|[(,])\s*\w+\s*:|->)\s*(?:\w+\.)+$")   # `ctx: click.` before it
+_QUALIFIED_ANNOTATION = re.compile(r"(?:(?:^|[(,])\s*[\w.]+\s*:|->)\s*(?:\w+\.)+$")  # `ctx: click.` before it
+
+
+# the class as a type: checked against (isinstance, assert_type, pytest.raises, `type(x) is C`), not constructed
+_CLASS_CHECK = re.compile(r"\b(?:isinstance|issubclass|assert_type|assertIsInstance|assertNotIsInstance)\(\s*[^,]*,"
+                          r"\s*\(?(?:\s*[\w.]+\s*,)*\s*$|\b(?:raises|assertRaises|assertRaisesRegex)\(\s*\(?"
+                          r"(?:\s*[\w.]+\s*,)*\s*$|\b(?:is(?:\s+not)?|==|!=)\s*$|\bsuper\(\s*$")
+
+
+def _not_a_construction(before: str, after: str) -> bool:
+    """For a class's name: whether this mention cannot construct it: an attribute of it (``Cls.attr``), a base
+    class, an annotation or a generic's argument, a type check (``isinstance(x, (A, mod.Cls))``, ``pytest.raises``,
+    ``type(x) is Cls``, ``super(Cls, self)``)."""
+    if re.match(r"\s*\.\s*\w", after):
+        return True
+    bare = re.sub(r"(?:\w+\.)+$", "", before)          # `mod.` before `Cls`
+    return bool(_BASE_LIST.search(bare) or _QUALIFIED_ANNOTATION.search(before) or _in_generic(bare)
+                or _CLASS_CHECK.search(bare))
 
 
 def _in_generic(before: str) -> bool:
@@ -976,8 +993,7 @@ def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = 
         before, after = line[:m.start()], line[m.end():]
         if _DEFINES.search(before):
             continue                                              # the definition itself
-        if a_class and (re.match(r"\s*\.\s*\w", after) or _BASE_LIST.search(before)
-                        or _QUALIFIED_ANNOTATION.search(before) or _in_generic(before)):
+        if a_class and _not_a_construction(before, after):
             continue
         if re.match(r"\s*\(", after):
             used = _CONSUMED if deferred == "generator" else _AWAITED

@@ -606,6 +606,15 @@ def test_a_file_protocol_method_may_be_called_by_the_library_it_is_handed_to(gra
     ("    self._opts: t.Dict[str, Option] = {}", None),                  # generics, annotations
     ("def f(ctx: click.Option) -> click.Option:", None),
     ("    opts = [Option, Argument]", "value"),                          # a list literal is a value
+    ("    return super(Option, self).parse(x)", None),                   # type checks and super()
+    ("    if isinstance(x, (io.IOBase, Option)):", None),
+    ("    new_style = isinstance(p, options.Option)", None),
+    ("    self.assertIsInstance(r, markdown.util.Option)", None),
+    ("    assert_type(cli, click.Option)", None),
+    ("    with pytest.raises(click.Option) as excinfo:", None),
+    ("    assert type(sub) is Option", None),
+    ("    self.opts: util.Registry[Option] = util.Registry()", None),
+    ("    assert add(Option) is Option", "value"),                       # handed to add() first
 ])
 def test_class_reference_kinds(line, kind) -> None:
     """Whether a class may be constructed where the graph cannot see: a value yes; a base, an attribute, a type no."""

@@ -319,12 +319,16 @@ class _Resolver:
                     self._import_edge(src, sub, line, name)
                     continue
             targets = self.resolve_module(f, module)
+            dotted = f.language == "python" and not (alias or name) and "." in module.strip(".")
+            if dotted:
+                self._bind_package(f, module, targets, binds)
             if not targets:
                 ext = module.split("/")[0] if f.language in ("javascript", "typescript", "tsx") else module
                 self.out.external_modules.add(ext)
                 self._add_edge("IMPORTS", src, f"module:{ext}", {"line": line}, merge_line=True)
                 local = alias or name or module.split(".")[-1].split("/")[-1].split("::")[-1].split("\\")[-1]
-                binds[local] = ("external", ext)
+                if not dotted:
+                    binds[local] = ("external", ext)
                 continue
             self._import_edge(src, targets, line, name)
             if wildcard:
@@ -335,10 +339,19 @@ class _Resolver:
                 held = [t for t in targets if name in self.files[t].module_vars] if not hit else []
                 if len(held) == 1:
                     self.imported_vars[(f.path, alias or name)] = (held[0], name)
-            else:
+            elif not dotted:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
+
+    def _bind_package(self, f: FileFacts, module: str, targets: list[str], binds: dict[str, tuple]) -> None:
+        """Python's ``import a.b.c`` binds ``a``, the top package (``click.echo`` after ``import
+        click._termui_impl``), and ``a.b.c`` is reached through it: the whole dotted name is bound too."""
+        top = module.split(".")[0]
+        binds[module] = ("module", targets) if targets else ("external", module)
+        if top not in binds:
+            package = self.resolve_module(f, top)
+            binds[top] = ("module", package) if package else ("external", top)
 
     def _import_edge(self, src: str, targets: list[str], line: int, name: str | None) -> None:
         for t in targets:

@@ -1907,6 +1907,20 @@ def h(rows):
     assert res.unresolved["r:m.py#g"] == ["load@16:unknown", "dict.get@17:unknown"]
     assert res.unresolved["r:m.py#h"] == ["str.strip@22:unknown", "set.pop@23:unknown"]
 
+def test_import_of_a_dotted_module_binds_its_top_package() -> None:
+    """`import click._termui_impl` binds `click` (Python's rule), so the test's `click.echo(...)` reaches the
+    package's re-export and `click._termui_impl.helper()` the submodule; `import os.path` makes `os.path.join`
+    a library's call. Before, the last segment was bound (`_termui_impl`), which Python never binds."""
+    calls, res = _python_files({
+        "pkg/__init__.py": "from .util import echo\n",
+        "pkg/util.py": "def echo(x):\n    return x\n",
+        "pkg/sub.py": "def helper():\n    return 1\n",
+        "t.py": "import pkg.sub\nimport os.path\n\n\ndef test():\n    pkg.echo(1)\n    pkg.sub.helper()\n"
+                "    sub.helper()\n    return os.path.join('a')\n"})
+    assert calls[("t.py#test", "pkg/util.py#echo")][:2] == ("module_attr", [6])
+    assert calls[("t.py#test", "pkg/sub.py#helper")][:2] == ("module_attr", [7])
+    assert res.unresolved["r:t.py#test"] == ["sub.helper@8:unknown", "os.path.join@9:external:os.path"]
+
 def test_super_with_no_base_of_ours_in_line_is_a_librarys() -> None:
     """`super().__init__` in AppError(Exception), which nothing below it mixes with another base of ours (only with
     built-ins: `NotFoundAnywhere(IOError, LookupError, NotFound)`): the library's (`external:super`, so impact on

@@ -144,7 +144,7 @@ class FileExtraction:
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
-        calling = self._calling_a_parameter()
+        calling = self._calling_a_parameter() | self._tests_and_fixtures()
         # a parameter named like a module's variable or an imported name shadows it (`def test(app)`)
         outer = set(self.module_vars) | {i.alias or i.name or "" for i in self.imports}
         return {
@@ -159,8 +159,8 @@ class FileExtraction:
             "properties": [i for i, d in enumerate(self.definitions) if d.property],
             # a function's parameters when one names a class, when it is nested (its parameters may shadow), when
             # it is a method (an unannotated one may take the annotation of the method it overrides), when it
-            # calls one (what its callers hand it is what runs) or when one shadows a name of the module or a
-            # built-in class
+            # calls one (what its callers hand it is what runs), when it is a test or a pytest fixture (its
+            # parameters may be fixtures) or when one shadows a name of the module or a built-in class
             "param_types": [[i, d.param_types] for i, d in enumerate(self.definitions) if d.param_types and (
                 any(d.param_types.values()) or d.kind == "method" or i in calling or (
                     d.parent is not None and self.definitions[d.parent].kind in ("function", "method")) or
@@ -172,6 +172,7 @@ class FileExtraction:
             **({"inserts": self.inserts} if self.inserts else {}),
             **({"module_vars": self.module_vars} if self.module_vars else {}),
             **({"aliases": self.aliases} if self.aliases else {}),
+            **({"fixtures": fixtures} if (fixtures := self.fixtures()) else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)
@@ -179,6 +180,22 @@ class FileExtraction:
             **({"reflective": found} if (found := [[k, *c.reflective] for k, c in enumerate(self.calls)
                                                     if c.reflective]) else {}),
         }
+
+    def _tests_and_fixtures(self) -> set[int]:
+        """Indexes of the Python functions pytest may hand fixtures to: ``test*`` functions and fixtures (a call
+        named ``fixture``, ``@pytest.fixture`` or ``@pytest.fixture(...)``, made by the scope around one of them
+        within its range: its decorator)."""
+        if self.language != "python":
+            return set()
+        out = {i for i, d in enumerate(self.definitions) if d.kind == "function" and d.name.startswith("test")}
+        return out | set(self.fixtures())
+
+    def fixtures(self) -> list[int]:
+        """Indexes of the module-level functions decorated as pytest fixtures."""
+        defs = self.definitions
+        return sorted({i for c in self.calls if c.name == "fixture" and c.caller is None
+                       for i, d in enumerate(defs) if d.parent is None and d.kind == "function"
+                       and d.start_line <= c.line < d.end_line})
 
     def _calling_a_parameter(self) -> set[int]:
         """Indexes of the functions one of whose parameters is called (`check(s)`), in them or in a function

@@ -89,6 +89,7 @@ class FileFacts:
     items_passed: list[list] = field(default_factory=list)   # [[call index, slot, "subattr:a.b"]] (CallSite)
     module_vars: dict[str, str] = field(default_factory=dict)   # {variable: assigned value} (FileExtraction)
     aliases: list[list] = field(default_factory=list)   # [[def index, other qualified name]] (FileExtraction)
+    fixtures: list[int] = field(default_factory=list)   # Python: indexes of pytest fixtures (FileExtraction.fixtures)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -764,9 +765,31 @@ class _Resolver:
         variable known only by what it is assigned."""
         scope, kind, value = found
         if kind == "param":
-            return (f.path, scope, value) if value else self._overridden_param_type(f.path, scope, name)
+            return (f.path, scope, value) if value else (self._overridden_param_type(f.path, scope, name)
+                                                         or self._fixture_type(f, scope, name))
         if value.startswith("class:") and "|" not in value:
             return f.path, scope, value.removeprefix("class:")
+        return None
+
+    def _fixture_type(self, f: FileFacts, function: int, name: str) -> tuple[str, int | None, str] | None:
+        """pytest hands a test (``test*``) or a fixture the fixture its parameter names: the parameter is what
+        that fixture returns (``def runner(request): return CliRunner()``), found in the module, then in the
+        conftest.py files of its directory and the ones above; as (path, scope, ``call:name``) for ``_typed``."""
+        d = f.defs[function]
+        if f.language != "python" or not (d[0].startswith("test") or function in f.fixtures):
+            return None
+        fixture = self._fixture(f.path, name)
+        return (fixture[0], None, f"call:{name}") if fixture else None
+
+    def _fixture(self, path: str, name: str) -> tuple[str, int] | None:
+        directory = posixpath.dirname(path)
+        for where in (path, *(posixpath.join(d, "conftest.py") for d in _directories_up(directory))):
+            f = self.files.get(where)
+            if f is None or not f.fixtures:
+                continue
+            found = [i for i in f.fixtures if f.defs[i][0] == name]
+            if found:
+                return where, found[-1]
         return None
 
     def _overridden_param_type(self, path: str, method: int, name: str,
@@ -1651,6 +1674,15 @@ def implicit_of(call: list) -> str | None:
     """"read" / "dunder" / "callback" / "decorator" for a stored call site without call syntax
     (``CallSite.implicit``)."""
     return call[5] if len(call) > 5 else None
+
+
+def _directories_up(directory: str) -> list[str]:
+    """``a/b`` -> ``["a/b", "a", ""]``: a directory and the ones above it, to the repository's root."""
+    out = [directory]
+    while directory:
+        directory = posixpath.dirname(directory)
+        out.append(directory)
+    return out
 
 
 def _last_segment(module: str) -> str:

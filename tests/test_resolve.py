@@ -1921,6 +1921,28 @@ def test_import_of_a_dotted_module_binds_its_top_package() -> None:
     assert calls[("t.py#test", "pkg/sub.py#helper")][:2] == ("module_attr", [7])
     assert res.unresolved["r:t.py#test"] == ["sub.helper@8:unknown", "os.path.join@9:external:os.path"]
 
+def test_a_tests_parameter_named_like_a_pytest_fixture_is_what_the_fixture_returns() -> None:
+    """click's tests take `runner` from tests/conftest.py (`return CliRunner()`): `runner.invoke(...)` is
+    CliRunner.invoke (190 such calls on click had been unresolved `dynamic`). A fixture in the module wins over
+    one in a conftest.py above; a function that is neither a test nor a fixture gets no fixture."""
+    calls, res = _python_files({
+        "src/app/testing.py": "class Runner:\n    def invoke(self, cli):\n        return cli\n\n\n"
+                              "class Fake:\n    def invoke(self, cli):\n        return None\n",
+        "tests/conftest.py": "import pytest\nfrom app.testing import Runner\n\n\n@pytest.fixture(scope='function')\n"
+                             "def runner(request):\n    return Runner()\n",
+        "tests/unit/test_x.py": "def test_one(runner):\n    runner.invoke(1)\n\n\ndef check(runner):\n"
+                                "    runner.invoke(2)\n\n\nclass TestK:\n    def test_two(self, runner):\n"
+                                "        runner.invoke(3)\n",
+        "tests/unit/test_y.py": "import pytest\nfrom app.testing import Fake\n\n\n@pytest.fixture\ndef runner():\n"
+                                "    return Fake()\n\n\ndef test_three(runner):\n    runner.invoke(4)\n"})
+    assert calls[("tests/unit/test_x.py#test_one", "src/app/testing.py#Runner.invoke")][:2] == ("annotation", [2])
+    assert calls[("tests/unit/test_x.py#TestK.test_two", "src/app/testing.py#Runner.invoke")][:2] == (
+        "annotation", [11])
+    assert calls[("tests/unit/test_y.py#test_three", "src/app/testing.py#Fake.invoke")][:2] == ("annotation", [11])
+    assert not [k for k in calls if k[0] == "tests/unit/test_y.py#test_three" and k[1].endswith("Runner.invoke")]
+    # not a test: no fixture (only the guess by the parameter's name, `receiver_name`)
+    assert calls[("tests/unit/test_x.py#check", "src/app/testing.py#Runner.invoke")][0] == "receiver_name"
+
 def test_super_with_no_base_of_ours_in_line_is_a_librarys() -> None:
     """`super().__init__` in AppError(Exception), which nothing below it mixes with another base of ours (only with
     built-ins: `NotFoundAnywhere(IOError, LookupError, NotFound)`): the library's (`external:super`, so impact on

@@ -767,8 +767,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         elif how:
             implicit_callers.append(node.display)
     if implicit_callers:
-        notes.append(f"{len(implicit_callers)} caller(s) within the depth run implicitly (dunder methods or "
-                     f"properties: {', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
+        notes.append(f"{len(implicit_callers)} caller(s) within the depth run where the graph does not see (dunder "
+                     f"methods, properties, file-protocol methods, constructors of a class built at run time: "
+                     f"{', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
     deferred = _deferred(graph, nodes, heads)
     by_name: dict[str, str] = {}
     for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):

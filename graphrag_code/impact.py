@@ -581,7 +581,11 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
         reasons.append(f"{len(loaded)} entry point(s) name {', '.join(sorted({r['name'] for r in loaded}))} "
                        f"(`package.module:Name`): loaded by name and called or constructed where the graph does "
                        f"not see")
-    refs_shown, refs = refs, [r for r in refs if r["kind"] not in ("entry_point", "in_string")]
+    named = [r for r in refs if r["kind"] == "named_string"]
+    if named:
+        reasons.append(f"{len(named)} call(s) are handed the name {', '.join(sorted({r['name'] for r in named}))} as a "
+                       f"string (call_method(\"_render\"), methodcaller): code may look it up by that name and call it")
+    refs_shown, refs = refs, [r for r in refs if r["kind"] not in ("entry_point", "in_string", "named_string")]
     classes = [r for r in refs if r["role"] == "class"]
     if classes:
         reasons.append(f"{len(classes)} non-call reference(s) to a class whose construction runs a constructor "
@@ -833,13 +837,17 @@ def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[
     loop.cycle('a', 'b') }}")``, text handed to ``eval``/``exec`` or a template compiler): the code built from
     it at run time calls it where the graph does not see (kind "in_string")."""
     refs: list[dict[str, Any]] = []
-    hits = [(m.start(), name) for name in names
+    hits = [(m.start(), name, "in_string") for name in names
             for m in re.finditer(rf"\.{re.escape(name)}\s*\(", text) if code[m.start()] == " "]
+    # the name as a whole string handed to a call: `self.call_method("_render", ...)`, `methodcaller("close")`
+    hits += [(m.start(2), name, "named_string") for name in names
+             for m in re.finditer(rf"([(,]\s*)(['\"]){re.escape(name)}\2", text)
+             if code[m.start(2)] == " " and _call_argument(code, m.start(2))]
     if not hits:
         return refs
     spans = _code_strings(text)
     lines = text.split("\n")
-    for at, name in sorted(hits):
+    for at, name, kind in sorted(hits):
         if not any(a <= at < b for a, b in spans):
             continue                                    # a comment or a docstring
         i = text.count("\n", 0, at)
@@ -847,8 +855,24 @@ def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[
         if (chunk["path"], lineno) not in seen:
             seen.add((chunk["path"], lineno))
             refs.append({"name": name, "role": roles[name], "path": chunk["path"], "line": lineno,
-                         "citation": f"{chunk['path']}:{lineno}", "kind": "in_string", "text": lines[i].strip()[:160]})
+                         "citation": f"{chunk['path']}:{lineno}", "kind": kind, "text": lines[i].strip()[:160]})
     return refs
+
+
+def _call_argument(code: str, at: int) -> bool:
+    """Whether position ``at`` of ``code`` (strings blanked) is among a call's arguments: the innermost bracket
+    open there is a ``(`` right after a name or a closing bracket, not a list, a dict, a tuple or a subscript."""
+    depth = 0
+    for i in range(at - 1, -1, -1):
+        c = code[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth:
+                depth -= 1
+                continue
+            return c == "(" and bool(re.search(r"[\w)\]]\s*$", code[:i]))
+    return False
 
 
 def _code_strings(text: str) -> list[tuple[int, int]]:

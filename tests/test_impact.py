@@ -741,11 +741,16 @@ TEMPLATE_SHOP = {
 
             def shown(self):
                 return 2
+
+            def rendered(self):
+                return 3
         '''),
     "app/render.py": textwrap.dedent('''\
         from app.loop import Loop
 
         TEMPLATE = "{% for x in xs %}{{ loop.cycle('a', 'b') }}{% endfor %}"
+        __all__ = ["render", "other"]
+        LABELS = {"shown": 1, "other": ("rendered", "x")}
 
 
         def render(env):
@@ -756,6 +761,10 @@ TEMPLATE_SHOP = {
 
         def label(loop: Loop):
             return f"<{loop.shown()}>"
+
+
+        def debug(ext):
+            return ext.call_method("rendered", [1])
         '''),
 }
 
@@ -763,8 +772,8 @@ TEMPLATE_SHOP = {
 def test_a_method_called_in_a_string_of_code_may_be_called_by_code_built_at_run_time(graph, git_repo,
                                                                                         repo_name) -> None:
     """Jinja2's `LoopContext.cycle` runs from compiled templates (`{{ loop.cycle(...) }}` in a test's string): a
-    call by name inside a string that is a value makes a lower bound; a docstring, a comment and an f-string's
-    own `{calls}` (extracted as calls) do not."""
+    call by name inside a string that is a value makes a lower bound, as does the name as a string handed to a
+    call; a docstring, a comment and an f-string's own `{calls}` (extracted as calls) do not."""
     _index_shop(graph, git_repo, repo_name, TEMPLATE_SHOP)
     cycle = analyze_impact(graph, repo_name, "Loop.cycle", depth=1)
     assert cycle.callers == [] and cycle.completeness.verdict == "lower_bound"
@@ -774,6 +783,12 @@ def test_a_method_called_in_a_string_of_code_may_be_called_by_code_built_at_run_
     assert analyze_impact(graph, repo_name, "Loop.other", depth=1).completeness.verdict == "complete"
     shown = analyze_impact(graph, repo_name, "Loop.shown", depth=1)
     assert [c.node.display for c in shown.callers] == ["label"] and shown.completeness.verdict == "complete"
+    # a call handed the method's name as a string (Jinja2's `self.call_method("_render", ...)`) may call it; the
+    # same string in a list, a dict or a tuple (`__all__`, a table's keys) is not handed to a call
+    rendered = analyze_impact(graph, repo_name, "Loop.rendered", depth=1)
+    assert rendered.completeness.verdict == "lower_bound"
+    assert [(r["citation"], r["kind"]) for r in rendered.completeness.value_references] == [
+        ("app/render.py:19", "named_string")]
 
 
 def test_string_spans_leave_out_docstrings_bare_strings_and_f_strings() -> None:

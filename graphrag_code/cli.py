@@ -513,8 +513,7 @@ _ANY_ADDRESS = ("0.0.0.0", "::", "")
 def api_url(host: str, port: int) -> str:
     """The URL to open for a server bound to ``host``: loopback for a wildcard address (``0.0.0.0`` cannot be
     browsed to; in a container, the published port is on the host's loopback), brackets for IPv6."""
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else \
-        f"[{host}]" if ":" in host else host
+    shown = "[::1]" if host == "::" else "127.0.0.1" if host in _ANY_ADDRESS else f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 
 

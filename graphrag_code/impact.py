@@ -123,6 +123,15 @@ def _in_generic(before: str) -> bool:
     return False
 
 
+# references through text the code hands on, by kind: the reason each gives for a lower bound
+_BY_TEXT = {
+    "in_string": "{n} string(s) of code call {names} (a template, text for eval): code built from them at run time "
+                 "calls it where the graph does not see",
+    "entry_point": "{n} entry point(s) name {names} (`package.module:Name`): loaded by name and called or "
+                   "constructed where the graph does not see",
+    "named_string": "{n} call(s) are handed the name {names} as a string (call_method(\"_render\"), methodcaller): "
+                    "code may look it up by that name and call it",
+}
 # a construction of a class known only at run time: `cls(...)`, `type(self)(...)`, `self.__class__(...)`
 _CLS_CALL = re.compile(r"(?<![\w.])cls\s*\(")
 _RUNTIME_CLASS_CALL = re.compile(r"(?<![\w.])type\s*\(\s*[\w.]+\s*\)\s*\(|\b__class__\s*\(")
@@ -547,7 +556,7 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     # constructing the class (or a subclass) runs its constructor: an unresolved call of that name may too
     target_names = {t.node.name for t in targets if t.node.label == "Symbol" and t.node.name} | {
         n for i, f in families.items() if i in target_ids for n, _ in f.names}
-    inner_names = {c.node.name for c in callers if c.depth < depth and c.node.label == "Symbol" and c.node.name} | {
+    inner_names = {n.name for n in inner if n.name} | {
         n for i, f in families.items() if i not in target_ids for n, _ in f.names}
     inner_names -= target_names
     same, deeper, external = [], [], 0
@@ -571,21 +580,11 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner,
                                                search_callers=not settled, families=families)
     reasons = list(implicit)
-    built = [r for r in refs if r["kind"] == "in_string"]
-    if built:
-        reasons.append(f"{len(built)} string(s) of code call {', '.join(sorted({r['name'] for r in built}))} "
-                       f"(a template, text for eval): code built from them at run time calls it where the graph "
-                       f"does not see")
-    loaded = [r for r in refs if r["kind"] == "entry_point"]
-    if loaded:
-        reasons.append(f"{len(loaded)} entry point(s) name {', '.join(sorted({r['name'] for r in loaded}))} "
-                       f"(`package.module:Name`): loaded by name and called or constructed where the graph does "
-                       f"not see")
-    named = [r for r in refs if r["kind"] == "named_string"]
-    if named:
-        reasons.append(f"{len(named)} call(s) are handed the name {', '.join(sorted({r['name'] for r in named}))} as a "
-                       f"string (call_method(\"_render\"), methodcaller): code may look it up by that name and call it")
-    refs_shown, refs = refs, [r for r in refs if r["kind"] not in ("entry_point", "in_string", "named_string")]
+    for kind, reason in _BY_TEXT.items():
+        found = [r for r in refs if r["kind"] == kind]
+        if found:
+            reasons.append(reason.format(n=len(found), names=", ".join(sorted({r["name"] for r in found}))))
+    refs_shown, refs = refs, [r for r in refs if r["kind"] not in _BY_TEXT]
     classes = [r for r in refs if r["role"] == "class"]
     if classes:
         reasons.append(f"{len(classes)} non-call reference(s) to a class whose construction runs a constructor "
@@ -668,11 +667,9 @@ def _entry_points(chunk: dict[str, Any], language: str | None, names: list[str],
             if not any(_is_module(m[1], p) for p in where.get(name, ())):
                 continue                                # another module's `run`
             i = text.count("\n", 0, m.start())
-            lineno = chunk["start_line"] + i
-            if (path, lineno) not in seen:
-                seen.add((path, lineno))
-                refs.append({"name": name, "role": roles[name], "path": path, "line": lineno,
-                             "citation": f"{path}:{lineno}", "kind": "entry_point", "text": lines[i].strip()[:160]})
+            if (path, chunk["start_line"] + i) not in seen:
+                seen.add((path, chunk["start_line"] + i))
+                refs.append(_reference(chunk, lines, i, name, roles[name], "entry_point"))
     return refs
 
 
@@ -797,15 +794,15 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     seen: set[tuple[str, int]] = set()
     for chunk in _chunks_naming(graph, repo, names):
         language = language_for_path(chunk["path"])
-        refs += _entry_points(chunk, language, [n for n in names if n in (chunk["text"] or "")], by_name, where,
-                              seen)
+        text = chunk["text"] or ""
+        in_text = [n for n in names if n in text]
+        refs += _entry_points(chunk, language, in_text, by_name, where, seen)
         if language not in LANGUAGES:
             continue                                    # docs and config files mention names without using them
-        text = chunk["text"] or ""
         code = code_only(text, language)
         if language == "python":
-            refs += _called_in_strings(chunk, text, code, [n for n in names if n in text and by_name[n] != "class"],
-                                       by_name, seen)
+            refs += _called_in_strings(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name,
+                                       seen)
         present = [n for n in names if n in code and patterns[n].search(code)]
         if present:
             # a local of that name is not the target, unless the chunk holds the target's own definition: a
@@ -825,10 +822,16 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
                 kind = _reference_kind(line, patterns[name], deferred.get(name), by_name[name] == "class")
                 if kind:
                     seen.add((chunk["path"], lineno))
-                    refs.append({"name": name, "role": by_name[name], "path": chunk["path"], "line": lineno,
-                                 "citation": f"{chunk['path']}:{lineno}", "kind": kind, "text": raw[i].strip()[:160]})
+                    refs.append(_reference(chunk, raw, i, name, by_name[name], kind))
                     break
     return notes, refs, unchecked
+
+
+def _reference(chunk: dict[str, Any], lines: list[str], i: int, name: str, role: str, kind: str) -> dict[str, Any]:
+    """A non-call reference found on line ``i`` of ``chunk`` (``lines``: its text's lines), as impact lists it."""
+    lineno = chunk["start_line"] + i
+    return {"name": name, "role": role, "path": chunk["path"], "line": lineno, "citation": f"{chunk['path']}:{lineno}",
+            "kind": kind, "text": lines[i].strip()[:160]}
 
 
 def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[str], roles: dict[str, str],
@@ -851,11 +854,9 @@ def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[
         if not any(a <= at < b for a, b in spans):
             continue                                    # a comment or a docstring
         i = text.count("\n", 0, at)
-        lineno = chunk["start_line"] + i
-        if (chunk["path"], lineno) not in seen:
-            seen.add((chunk["path"], lineno))
-            refs.append({"name": name, "role": roles[name], "path": chunk["path"], "line": lineno,
-                         "citation": f"{chunk['path']}:{lineno}", "kind": kind, "text": lines[i].strip()[:160]})
+        if (chunk["path"], chunk["start_line"] + i) not in seen:
+            seen.add((chunk["path"], chunk["start_line"] + i))
+            refs.append(_reference(chunk, lines, i, name, roles[name], kind))
     return refs
 
 

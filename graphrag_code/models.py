@@ -144,7 +144,8 @@ class FileExtraction:
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
-        calling = self._calling_a_parameter() | self._tests_and_fixtures()
+        fixtures = self.fixtures()
+        calling = self._calling_a_parameter() | self._tests(fixtures)
         # a parameter named like a module's variable or an imported name shadows it (`def test(app)`)
         outer = set(self.module_vars) | {i.alias or i.name or "" for i in self.imports}
         return {
@@ -172,7 +173,7 @@ class FileExtraction:
             **({"inserts": self.inserts} if self.inserts else {}),
             **({"module_vars": self.module_vars} if self.module_vars else {}),
             **({"aliases": self.aliases} if self.aliases else {}),
-            **({"fixtures": fixtures} if (fixtures := self.fixtures()) else {}),
+            **({"fixtures": fixtures} if fixtures else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)
@@ -181,17 +182,17 @@ class FileExtraction:
                                                     if c.reflective]) else {}),
         }
 
-    def _tests_and_fixtures(self) -> set[int]:
-        """Indexes of the Python functions pytest may hand fixtures to: ``test*`` functions and fixtures (a call
-        named ``fixture``, ``@pytest.fixture`` or ``@pytest.fixture(...)``, made by the scope around one of them
-        within its range: its decorator)."""
+    def _tests(self, fixtures: list[int]) -> set[int]:
+        """Indexes of the Python functions pytest may hand fixtures to: ``test*`` functions and the ``fixtures``."""
         if self.language != "python":
             return set()
-        out = {i for i, d in enumerate(self.definitions) if d.kind == "function" and d.name.startswith("test")}
-        return out | set(self.fixtures())
+        return {i for i, d in enumerate(self.definitions) if d.kind == "function" and d.name.startswith("test")} | \
+            set(fixtures)
 
     def fixtures(self) -> list[int]:
-        """Indexes of the module-level functions decorated as pytest fixtures."""
+        """Indexes of the module-level functions decorated as pytest fixtures: a call named ``fixture``
+        (``@pytest.fixture``, ``@pytest.fixture(...)``) made by the scope around one within its range, its
+        decorator."""
         defs = self.definitions
         return sorted({i for c in self.calls if c.name == "fixture" and c.caller is None
                        for i, d in enumerate(defs) if d.parent is None and d.kind == "function"

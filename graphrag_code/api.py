@@ -69,6 +69,10 @@ _SEARCH_FIELDS = {
     "debug": Field(bool, description="Include Cypher statements, parameters and stage timings"),
 }
 
+# paths, impact and source read one repository; with a single one indexed (or readable) it need not be named
+_ONE_REPO = Field(str, description="Default: the only indexed repository (the only one the token may read)",
+                  max_length=200)
+
 ENDPOINTS: dict[str, Endpoint] = {
     "healthz": Endpoint("GET", "/healthz", "Liveness: the process answers"),
     "readyz": Endpoint("GET", "/readyz", "Readiness: Neo4j reachable, schema current, embedder loadable"),
@@ -83,18 +87,18 @@ ENDPOINTS: dict[str, Endpoint] = {
         "debug": Field(bool, description="Include retrieval statements and timings")},
         example={"question": "where is JWT expiry validated?", "repo": "shop"}),
     "paths": Endpoint("POST", "/v1/paths", "How does X reach Y: the k best call paths with call-site citations", {
-        "repo": Field(str, True, max_length=200),
+        "repo": _ONE_REPO,
         "source": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
         "target": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
         "max_hops": Field(int, minimum=1, maximum=10), "k": Field(int, minimum=1, maximum=16)},
-        example={"repo": "shop", "source": "refresh_route", "target": "sign"}),
+        example={"source": "refresh_route", "target": "sign"}),
     "impact": Endpoint("POST", "/v1/impact", "What breaks if X changes: transitive callers, entry points, tests", {
-        "repo": Field(str, True, max_length=200),
+        "repo": _ONE_REPO,
         "target": Field(str, description="Symbol, file:line or file path", max_length=500, min_length=1,
                         nullable=False),
         "diff": Field(str, description="A git revision: the symbols its diff touches", max_length=200,
                       min_length=1, nullable=False),
-        "depth": Field(int, minimum=1, maximum=10)}, example={"repo": "shop", "target": "sign"},
+        "depth": Field(int, minimum=1, maximum=10)}, example={"target": "sign", "depth": 2},
         one_of_required=("target", "diff")),
     "repos_list": Endpoint("GET", "/v1/repositories", "Indexed repositories with commit, counts and versions"),
     "repos_index": Endpoint("POST", "/v1/repositories", "Index or re-index a path on the server (asynchronous job)", {
@@ -106,7 +110,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "job": Endpoint("GET", "/v1/jobs/<job_id>", "An indexing job: state, progress, summary or error"),
     "symbol": Endpoint("GET", "/v1/symbols/<path:symbol_id>", "A symbol's metadata, callers and callees"),
     "source": Endpoint("GET", "/v1/source", "Lines of an indexed file at the indexed commit", query={
-        "repo": Field(str, True, max_length=200), "path": Field(str, True, max_length=1000),
+        "repo": _ONE_REPO, "path": Field(str, True, max_length=1000),
         "start": Field(int, True, minimum=1), "end": Field(int, True, minimum=1)}),
 }
 
@@ -416,6 +420,25 @@ def check_repo(repo: str | None, field_name: str = "repo") -> None:
     raise err
 
 
+def the_repo(graph: Graph, repo: str | None) -> str:
+    """The repository a request reads: the one it names (if the token may read it), else the only one indexed
+    that the token may read; InputError listing them when there are several."""
+    from .indexer import list_repositories
+
+    if repo is not None:
+        check_repo(repo)
+        return repo
+    allowed = allowed_repos()
+    ids = [r["id"] for r in list_repositories(graph) if allowed is None or r["id"] in allowed]
+    if len(ids) == 1:
+        return ids[0]
+    err = InputError("which repository? " + (f"{len(ids)} are indexed: name one ({', '.join(ids[:20])}"
+                                            f"{', ...' if len(ids) > 20 else ''})" if ids else "none is indexed"),
+                     hint="GET /v1/repositories lists them")
+    err.field = "repo"
+    raise err
+
+
 def _json_body(endpoint: Endpoint) -> dict[str, Any]:
     data = request.get_json(silent=True)
     if data is None:
@@ -493,20 +516,20 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         from .paths import find_paths
 
         args = _json_body(ENDPOINTS["paths"])
-        check_repo(args["repo"])
+        repo = the_repo(ctx.graph, args.get("repo"))
         extra = {k: args[k] for k in ("max_hops", "k") if k in args}
-        return jsonify(find_paths(ctx.graph, args["repo"], args["source"], args["target"], **extra).to_dict())
+        return jsonify(find_paths(ctx.graph, repo, args["source"], args["target"], **extra).to_dict())
 
     @app.post("/v1/impact")
     def impact() -> Response:
         from .impact import analyze_impact
 
         args = _json_body(ENDPOINTS["impact"])
-        check_repo(args["repo"])
         if not args.get("target") and not args.get("diff"):
             raise InputError("give a 'target' or a 'diff'")
+        repo = the_repo(ctx.graph, args.get("repo"))
         extra = {"depth": args["depth"]} if "depth" in args else {}
-        return jsonify(analyze_impact(ctx.graph, args["repo"], args.get("target"), diff=args.get("diff"),
+        return jsonify(analyze_impact(ctx.graph, repo, args.get("target"), diff=args.get("diff"),
                                       **extra).to_dict())
 
     @app.get("/v1/repositories")
@@ -557,13 +580,13 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.get("/v1/source")
     def source() -> Response:
         args = validate(ENDPOINTS["source"].query, request.args.to_dict(), "query")
-        check_repo(args["repo"])
-        rows = ctx.graph.run("file_get", repo=args["repo"], path=args["path"])
+        repo = the_repo(ctx.graph, args.get("repo"))
+        rows = ctx.graph.run("file_get", repo=repo, path=args["path"])
         if not rows:
-            return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {args['repo']!r}", "path")
+            return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {repo!r}", "path")
         f = rows[0]
         lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"])
-        return jsonify({"repo": args["repo"], "commit": f["commit"], "path": f["path"], "start": args["start"],
+        return jsonify({"repo": repo, "commit": f["commit"], "path": f["path"], "start": args["start"],
                         "end": args["end"], "lines": lines})
 
     @app.get("/openapi.json")
@@ -572,7 +595,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
 
     @app.get("/")
     def index_page() -> Response:
-        return Response(index_html(request.host_url.rstrip("/")), mimetype="text/html")
+        return Response(index_html(request.host_url.rstrip("/"), auth=bool(ctx.config.tokens)), mimetype="text/html")
 
 
 # -- documents ----------------------------------------------------------------------------------------------------
@@ -652,19 +675,22 @@ def _path_params(path: str) -> list[str]:
     return [seg.strip("<>").split(":")[-1] for seg in path.split("/") if seg.startswith("<")]
 
 
-def index_html(base: str) -> str:
+def index_html(base: str, auth: bool = True) -> str:
+    """The API's home page: every endpoint with a curl line to paste (the token header only when tokens are
+    required; double quotes so that the shell expands $TOKEN)."""
     rows = []
+    token = 'curl -H "Authorization: Bearer $TOKEN"' if auth else "curl"
     for ep in ENDPOINTS.values():
         path = ep.path.replace("<path:symbol_id>", "REPO:src/app.py%23main").replace("<job_id>", "JOB_ID")
         path = path.replace("<path:repo>", "REPO")
         if ep.method == "GET":
-            url = f"{base}{path}" + ("?repo=REPO&path=src/app.py&start=1&end=20" if ep.query else "")
-            curl = f"curl -H 'Authorization: Bearer $TOKEN' '{url}'"
+            url = f"{base}{path}" + ("?path=src/app.py&start=1&end=20" if ep.query else "")
+            curl = f"{token} '{url}'"
         elif ep.method == "DELETE":
-            curl = f"curl -X DELETE -H 'Authorization: Bearer $TOKEN' '{base}{path}'"
+            curl = f"{token} -X DELETE '{base}{path}'"
         else:
             body = json.dumps(ep.example or {})
-            curl = f"curl -H 'Authorization: Bearer $TOKEN' -H 'Content-Type: application/json' -d '{body}' {base}{path}"
+            curl = f"{token} -H 'Content-Type: application/json' -d '{body}' {base}{path}"
         rows.append(f"<tr><td><code>{ep.method} {ep.path}</code></td><td>{ep.summary}</td><td><pre>{curl}</pre></td></tr>")
     return ("<!doctype html><html><head><meta charset='utf-8'><title>graphrag-code API</title></head><body>"
             "<h1>graphrag-code API</h1><p>OpenAPI: <a href='/openapi.json'>/openapi.json</a>. Errors are "

@@ -204,6 +204,13 @@ def test_openapi_document_and_index_page(client) -> None:
     assert schema["required"] == ["query"] and schema["additionalProperties"] is False
     page = client.get("/").get_data(as_text=True)
     assert "curl" in page and "/v1/search" in page
+    assert "Authorization" not in page, "no tokens: the curl lines to paste must work without one"
+
+
+def test_index_page_curl_lines_send_the_token_when_tokens_are_required(auth_client) -> None:
+    page = auth_client.get("/").get_data(as_text=True)
+    # double quotes: a shell expands $TOKEN inside them, not inside single quotes
+    assert 'curl -H "Authorization: Bearer $TOKEN"' in page and "'Authorization: Bearer $TOKEN'" not in page
 
 
 def test_real_http_client_against_waitress(neo4j_settings, indexed) -> None:
@@ -305,6 +312,38 @@ def test_tokens_limited_to_repositories(neo4j_settings, indexed) -> None:
     assert c.delete(f"/v1/repositories/{repo}", headers=h("reader")).status_code == 403
     assert c.post("/v1/paths", json={"repo": repo, "source": "handler", "target": "load_user"},
                   headers=h("stranger")).status_code == 403
+
+
+def test_paths_impact_and_source_default_to_the_only_repository_readable(neo4j_settings, graph, indexed) -> None:
+    """Unnamed, the repository is the only one the token may read; with several readable, a 400 that lists
+    them (the shared test database always holds more than one)."""
+    from graphrag_code.api import parse_tokens
+    from graphrag_code.indexer import list_repositories
+
+    repo, git_repo = indexed
+    tokens, limited = parse_tokens(f"admin, reader={repo}, stranger=nothing-here")
+    c = create_app(ApiConfig(neo4j=neo4j_settings, tokens=tokens, token_repos=limited)).test_client()
+    reader, admin = {"Authorization": "Bearer reader"}, {"Authorization": "Bearer admin"}
+
+    impact = c.post("/v1/impact", json={"target": "load_user"}, headers=reader)
+    assert impact.status_code == 200, impact.json
+    assert impact.json["repo"] == repo and "handler" in json.dumps(impact.json["callers"])
+    paths = c.post("/v1/paths", json={"source": "handler", "target": "load_user"}, headers=reader)
+    assert paths.status_code == 200 and paths.json["paths"], paths.json
+    source = c.get("/v1/source?path=src/app.py&start=6&end=7", headers=reader)
+    assert source.status_code == 200 and source.json["repo"] == repo
+    assert source.json["lines"][0].startswith("def load_user")
+
+    if len(list_repositories(graph)) == 1:
+        index_repository(graph, git_repo.root, name=f"{repo}-second")
+    try:
+        several = c.post("/v1/impact", json={"target": "load_user"}, headers=admin)
+        assert several.status_code == 400 and several.json["error"]["field"] == "repo"
+        assert repo in several.json["error"]["message"]
+        none = c.post("/v1/impact", json={"target": "load_user"}, headers={"Authorization": "Bearer stranger"})
+        assert none.status_code == 400 and "none is indexed" in none.json["error"]["message"]
+    finally:
+        delete_repository(graph, f"{repo}-second")
 
 
 def test_server_reranker_runs_on_search_and_shows_in_readiness(neo4j_settings, indexed, tmp_path) -> None:

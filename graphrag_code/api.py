@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 from . import __version__
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
-from .errors import ConfigError, GraphragError, InputError, NotFound
+from .errors import Ambiguous, ConfigError, GraphragError, InputError, NotFound
 
 log = logging.getLogger("graphrag_code.api")
 MAX_REQUEST_BYTES = 64 * 1024
@@ -422,7 +422,7 @@ def check_repo(repo: str | None, field_name: str = "repo") -> None:
 
 def the_repo(graph: Graph, repo: str | None) -> str:
     """The repository a request reads: the one it names (if the token may read it), else the only one indexed
-    that the token may read; InputError listing them when there are several."""
+    that the token may read; Ambiguous (409) listing them when there are several, NotFound when there is none."""
     from .indexer import list_repositories
 
     if repo is not None:
@@ -432,9 +432,13 @@ def the_repo(graph: Graph, repo: str | None) -> str:
     ids = [r["id"] for r in list_repositories(graph) if allowed is None or r["id"] in allowed]
     if len(ids) == 1:
         return ids[0]
-    err = InputError("which repository? " + (f"{len(ids)} are indexed: name one ({', '.join(ids[:20])}"
-                                            f"{', ...' if len(ids) > 20 else ''})" if ids else "none is indexed"),
-                     hint="GET /v1/repositories lists them")
+    if ids:
+        err: InputError = Ambiguous(f"which repository? {len(ids)} are indexed: name one "
+                                    f"({', '.join(ids[:20])}{', ...' if len(ids) > 20 else ''})",
+                                    hint="GET /v1/repositories lists them")
+    else:
+        err = NotFound("no repository is indexed" + (" that this token may read" if allowed is not None else ""),
+                       hint="index one: POST /v1/repositories or `graphrag-code index PATH`")
     err.field = "repo"
     raise err
 
@@ -660,6 +664,9 @@ def openapi_document() -> dict[str, Any]:
         if name == "repos_index":
             op["responses"]["202"] = {"description": "Job accepted",
                                       "content": {"application/json": {"schema": {"type": "object"}}}}
+        if ep.body.get("repo") is _ONE_REPO or ep.query.get("repo") is _ONE_REPO:
+            op["responses"]["409"] = {"description": "No 'repo' given and several repositories are indexed",
+                                      "content": {"application/json": {"schema": error}}}
         if name == "repos_delete":
             op["responses"]["409"] = {"description": "A job is indexing the repository",
                                       "content": {"application/json": {"schema": error}}}

@@ -6,7 +6,8 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     GraphragError                     base; ``exit_code`` and ``http_status`` say how front ends report it
     ├── ConfigError                   bad settings or arguments (exit 2, HTTP 400)
     │   └── InputError                malformed user input: a path that is not there, a bad option value
-    │       └── NotFound              a repository, symbol or file the graph does not hold (HTTP 404)
+    │       ├── NotFound              a repository, symbol or file the graph does not hold (HTTP 404)
+    │       └── Ambiguous             the request fits several things the graph holds: name one (HTTP 409)
     ├── QueryFileError                a .cypher or .scm file is malformed, or a call passes the wrong parameters
     ├── DatabaseError                 Neo4j failed (exit 3, HTTP 503)
     │   ├── DatabaseUnavailable       Neo4j cannot be reached: start it or check NEO4J_URI
@@ -54,6 +55,13 @@ class InputError(ConfigError):
 class NotFound(InputError):
     http_status = 404
     code = "not_found"
+
+
+class Ambiguous(InputError):
+    """Valid on its face, but what it leaves out (e.g. the repository) has several answers in this graph."""
+
+    http_status = 409
+    code = "ambiguous"
 
 
 class QueryFileError(GraphragError):

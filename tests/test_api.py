@@ -202,6 +202,9 @@ def test_openapi_document_and_index_page(client) -> None:
     assert {"/v1/search", "/v1/source", "/v1/symbols/{symbol_id}", "/v1/jobs/{job_id}"} <= set(doc["paths"])
     schema = doc["paths"]["/v1/search"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert schema["required"] == ["query"] and schema["additionalProperties"] is False
+    impact = doc["paths"]["/v1/impact"]["post"]
+    assert "repo" not in impact["requestBody"]["content"]["application/json"]["schema"].get("required", [])
+    assert "409" in impact["responses"] and "409" not in doc["paths"]["/v1/search"]["post"]["responses"]
     page = client.get("/").get_data(as_text=True)
     assert "curl" in page and "/v1/search" in page
     assert "Authorization" not in page, "no tokens: the curl lines to paste must work without one"
@@ -315,8 +318,8 @@ def test_tokens_limited_to_repositories(neo4j_settings, indexed) -> None:
 
 
 def test_paths_impact_and_source_default_to_the_only_repository_readable(neo4j_settings, graph, indexed) -> None:
-    """Unnamed, the repository is the only one the token may read; with several readable, a 400 that lists
-    them (the shared test database always holds more than one)."""
+    """Unnamed, the repository is the only one the token may read; with several readable, a 409 that lists
+    them (a second repository is indexed when the shared test database holds only one); with none, a 404."""
     from graphrag_code.api import parse_tokens
     from graphrag_code.indexer import list_repositories
 
@@ -338,10 +341,10 @@ def test_paths_impact_and_source_default_to_the_only_repository_readable(neo4j_s
         index_repository(graph, git_repo.root, name=f"{repo}-second")
     try:
         several = c.post("/v1/impact", json={"target": "load_user"}, headers=admin)
-        assert several.status_code == 400 and several.json["error"]["field"] == "repo"
-        assert repo in several.json["error"]["message"]
+        assert several.status_code == 409 and several.json["error"]["code"] == "ambiguous"
+        assert several.json["error"]["field"] == "repo" and repo in several.json["error"]["message"]
         none = c.post("/v1/impact", json={"target": "load_user"}, headers={"Authorization": "Bearer stranger"})
-        assert none.status_code == 400 and "none is indexed" in none.json["error"]["message"]
+        assert none.status_code == 404 and none.json["error"]["field"] == "repo"
     finally:
         delete_repository(graph, f"{repo}-second")
 

@@ -54,6 +54,7 @@ class Corpus:
     sources: tuple[Source, ...]
     combo: bool = False  # a combined corpus: each source in its own subfolder
     note: str = ""
+    large: bool = False  # only when named (--only): too slow for the default run
 
 
 FLASK = Source("flask", "pypi", "flask==3.0.3")
@@ -76,8 +77,12 @@ CORPORA: dict[str, Corpus] = {c.name: c for c in (
     Corpus("combo100k", (FLASK, WERKZEUG, CLICK, REQUESTS, EXPRESS, COBRA, PYGMENTS_CORE), combo=True,
            note="the six corpora plus pygments 2.18.0's core package (pygments/ without pygments/lexers/), "
                 "each in its own subfolder"),
+    # ~470k lines of Python: a swap too large for one transaction of the local server (1 GiB)
+    Corpus("django", (Source("django", "pypi", "django==5.1.4"),), large=True,
+           note="the whole sdist, tests and docs included"),
 )}
 QUICK = ("flask", "express")
+DEFAULT = tuple(n for n, c in CORPORA.items() if not c.large)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -239,7 +244,7 @@ def ensure(names: list[str] | tuple[str, ...], force: bool = False, verbose: boo
     """Make sure the named corpora exist (singles first: combo100k reuses them). Returns name -> info."""
     order = sorted(names, key=lambda n: CORPORA[n].combo)
     if any(CORPORA[n].combo for n in names):   # fetch the singles once; the combo copies them
-        order = [n for n in CORPORA if not CORPORA[n].combo and n not in order] + order
+        order = [n for n in CORPORA if not CORPORA[n].combo and not CORPORA[n].large and n not in order] + order
     infos = {}
     for n in order:
         existed = (CORPUS_DIR / n / MARKER).is_file() and not force
@@ -261,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated corpus names (default: all)")
     ap.add_argument("--force", action="store_true", help="delete and rebuild")
     args = ap.parse_args(argv)
-    names = args.only.split(",") if args.only else list(CORPORA)
+    names = args.only.split(",") if args.only else list(DEFAULT)
     unknown = [n for n in names if n not in CORPORA]
     if unknown:
         ap.error(f"unknown corpus {unknown}; known: {', '.join(CORPORA)}")

@@ -6,5 +6,5 @@
 MATCH (r:Repository {id: $repo})
 WHERE r.running = $run
 SET r += $props, r.status = 'ready'
-REMOVE r.running, r.run_started_at, r.swapping
+REMOVE r.running, r.run_started_at, r.swapping, r.swap_beat
 RETURN properties(r) AS repo

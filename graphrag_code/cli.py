@@ -99,9 +99,12 @@ def _print_summary(s: dict) -> None:
     if s["secrets"]:
         click.echo("  secrets redacted (never stored): " + ", ".join(f"{k} {v}" for k, v in s["secrets"].items()))
     for w in s["warnings"][:10]:
-        click.echo(f"  warning: {w['path']}: {w['warning']}")
+        click.echo(f"  warning: {w['path'] + ': ' if w['path'] else ''}{w['warning']}")
     if len(s["warnings"]) > 10:
         click.echo(f"  ... {len(s['warnings']) - 10} more warnings (--json)")
+    if s.get("swap_transactions", 0) > 1:
+        click.echo(f"  swap: {s['swap_transactions']} transactions (too large for one: readers saw the repository "
+                   f"partly updated meanwhile; GRAPHRAG_SWAP_MAX_ROWS)")
     click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items()) + ")")
     if s.get("lsp"):
         _print_lsp(s["lsp"])
@@ -443,6 +446,9 @@ def status(as_json: bool) -> None:
                    f"indexed {r.get('indexed_at', '-')}")
         if r.get("running"):
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
+        if r.get("swapping"):
+            click.echo(f"{'':24s} partly updated: run {r['swapping']} is swapping in several transactions, or "
+                       f"stopped doing so (the next `index` completes it)")
         v = r["vectors"]
         missing = v["chunks"] - v["with_vector"]
         click.echo(f"{'':24s} vectors {v['with_vector']}/{v['chunks']}"

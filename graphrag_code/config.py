@@ -72,6 +72,13 @@ class IndexSettings:
     lsp_budget_seconds: float = 1800.0
     lsp_request_timeout: float = 10.0
     lsp_call_hierarchy: bool = True       # one request per function where the server supports it
+    # A swap writing more than this many rows (staged nodes + edge and unresolved-list writes) is applied in
+    # transactions of about swap_batch_rows each instead of one (which also bounds the deletes of staged nodes
+    # a dead run left): a server refuses a transaction over its
+    # dbms.memory.transaction.total.max (the local one: 1 GiB, a 470k-line repository's swap needs more).
+    # See docs/design.md, "Swaps too large for one transaction".
+    swap_max_rows: int = field(default_factory=lambda: int(_env("GRAPHRAG_SWAP_MAX_ROWS", "40000")))
+    swap_batch_rows: int = field(default_factory=lambda: int(_env("GRAPHRAG_SWAP_BATCH_ROWS", "10000")))
 
 
 @dataclass(frozen=True)

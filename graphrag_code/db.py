@@ -17,7 +17,7 @@ from neo4j import exceptions as neo4j_errors
 
 from . import cypher
 from .config import SCHEMA_VERSION, Neo4jSettings
-from .errors import DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch
+from .errors import DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch, TransactionTooLarge
 
 
 @dataclass
@@ -63,6 +63,10 @@ def _translate(exc: Exception, name: str) -> DatabaseError:
                                    hint="start it with `graphrag-code neo4j start` or check NEO4J_URI")
     if isinstance(exc, neo4j_errors.AuthError):
         return DatabaseError(f"Neo4j refused the credentials: {exc}", hint="check NEO4J_USER / NEO4J_PASSWORD")
+    if isinstance(exc, neo4j_errors.Neo4jError) and "MemoryPoolOutOfMemoryError" in (exc.code or ""):
+        return TransactionTooLarge(f"{name}: {exc.code}: {exc.message}",
+                                   hint="raise the server's dbms.memory.transaction.total.max (and its heap), "
+                                        "or lower GRAPHRAG_SWAP_MAX_ROWS / GRAPHRAG_SWAP_BATCH_ROWS")
     if isinstance(exc, neo4j_errors.Neo4jError):
         return DatabaseError(f"{name}: {exc.code}: {exc.message}")
     return DatabaseError(f"{name}: {exc.__class__.__name__}: {exc}")

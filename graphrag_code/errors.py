@@ -11,7 +11,8 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     ├── QueryFileError                a .cypher or .scm file is malformed, or a call passes the wrong parameters
     ├── DatabaseError                 Neo4j failed (exit 3, HTTP 503)
     │   ├── DatabaseUnavailable       Neo4j cannot be reached: start it or check NEO4J_URI
-    │   └── SchemaMismatch            the graph was written by another schema / model version: reindex
+    │   ├── SchemaMismatch            the graph was written by another schema / model version: reindex
+    │   └── TransactionTooLarge       the server refused a transaction over its memory limit
     ├── LauncherError                 the local Neo4j could not be fetched, started or stopped
     ├── SourceError                   the repository could not be read (git failed, path missing)
     ├── IndexingError                 indexing stopped; the previous graph of the repository is intact
@@ -82,6 +83,10 @@ class SchemaMismatch(DatabaseError):
     exit_code = 4
     http_status = 409
     code = "schema_mismatch"
+
+
+class TransactionTooLarge(DatabaseError):
+    """The server's transaction memory limit (dbms.memory.transaction.total.max) refused a transaction."""
 
 
 class LauncherError(GraphragError):

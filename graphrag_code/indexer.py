@@ -29,7 +29,7 @@ from . import discovery, lsp, secrets
 from .chunking import chunk_file, file_chunks
 from .config import EXTRACTOR_VERSION, SCHEMA_VERSION, IndexSettings
 from .db import Graph, Tx
-from .errors import IndexingError, InputError
+from .errors import IndexingError, InputError, TransactionTooLarge
 from .extract import extract
 from .languages import LANGUAGES, is_test_path, refine_language
 from .models import FileExtraction
@@ -40,6 +40,9 @@ Progress = Callable[[str, int, int], None]   # (stage, done, total)
 _EDGE_TYPES = ("CALLS", "CALLS_EXTERNAL", "IMPORTS", "INHERITS", "IMPLEMENTS")
 _FACTS_BATCH = 500
 _EDGE_BATCH = 5000
+# a swap in several transactions renews its lease with each; a run that finds it older than this takes over
+# from a dead run (one transaction of a swap takes well under a second at the default batch size)
+SWAP_LEASE_SECONDS = 30.0
 
 
 @dataclass
@@ -67,6 +70,8 @@ class IndexSummary:
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
     lsp: dict | None = None            # the language-server pass's report, when it ran
+    swap_transactions: int = 0         # 1: the swap was one transaction; more: too large for one (docs/design.md)
+    recovered: bool = False            # this run completed a swap in several transactions that another run left
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -159,6 +164,7 @@ class _Run:
         self.skipped: dict[str, list[str]] = defaultdict(list)
         self.secret_counts: Counter[str] = Counter()
         self.facts: dict[str, FileFacts] = {}
+        self.staged_nodes: dict[str, int] = {}      # path -> nodes staged for it (the swap's size)
         self.timer = time.perf_counter()
 
     def _lap(self, stage: str) -> None:
@@ -178,6 +184,7 @@ class _Run:
                     staged = self._stage_file(f, reader.read(f))
                     if staged is not None:
                         kept.add(f.path)
+                        self.staged_nodes[f.path] = len(staged.rows)
                         for row in staged.rows:   # owners by position: a file's rows never span two batches
                             if row["owner"] is not None:
                                 row["owner"] += len(batch)
@@ -301,10 +308,26 @@ class _Run:
 
     def swap(self, touched: set[str], resolution: Resolution, props: dict, live_digests: dict[str, str | None],
              lsp_rows: list[dict] | None = None) -> tuple[int, int, dict]:
-        """The one transaction that replaces the live snapshot; returns the edges created and deleted and the
-        new snapshot's counts, which are stored on the repository with it."""
+        """Replace the live snapshot: in one transaction, or in several when it is too large for one (over
+        ``swap_max_rows`` rows, or refused by the server's transaction memory limit). Returns the edges created
+        and deleted and the new snapshot's counts, which are stored on the repository with it."""
         new = {k: _norm(v) for k, v in resolution.edges.items()}
         diff = self._diff(touched, new, resolution.unresolved, live_digests)
+        size = sum(self.staged_nodes.values()) + len(diff.creates) + len(diff.deletes) + len(diff.unresolved)
+        if size <= self.settings.swap_max_rows:
+            try:
+                counts = self._swap_once(touched, diff, new, resolution, props, lsp_rows)
+                self.summary.swap_transactions = 1
+                return len(diff.creates), len(diff.deletes), counts
+            except TransactionTooLarge as exc:   # rolled back whole: the live snapshot is as it was
+                self.summary.warnings.append({"path": "", "warning": f"the swap ({size} rows) was too large for "
+                                              f"one transaction on this server ({exc.message.split(': ')[-1]}); "
+                                              f"applied in several"})
+        counts = self._swap_batched(touched, diff, new, resolution, props, lsp_rows)
+        return len(diff.creates), len(diff.deletes), counts
+
+    def _swap_once(self, touched: set[str], diff: "_Diff", new: dict, resolution: Resolution, props: dict,
+                   lsp_rows: list[dict] | None) -> dict:
         with self.graph.transaction() as tx:
             claimed = tx.run("repo_claim", repo=self.repo, run=self.run_id)
             self._claim(claimed[0]["running"] if claimed else None)
@@ -312,18 +335,88 @@ class _Run:
                 tx.run("delete_files", repo=self.repo, paths=sorted(touched))
             tx.run("promote", repo=self.repo, run=self.run_id)
             _crash_point("swap")
+            self._writes(tx, diff, new, resolution, lsp_rows, 0, len(diff.creates) + len(diff.deletes))
+            return self._finish(tx, resolution, props)
+
+    def _swap_batched(self, touched: set[str], diff: "_Diff", new: dict, resolution: Resolution, props: dict,
+                      lsp_rows: list[dict] | None) -> dict:
+        """The swap in transactions of about ``swap_batch_rows`` rows: a committed lease first, then each group
+        of files replaced whole (deleted and promoted together), then the edge and list writes, then the counts
+        and the commit. Readers meanwhile see each file old or new and some edges missing; a run that dies leaves
+        the lease, and the next run completes the repository (docs/design.md)."""
+        batch = max(1, self.settings.swap_batch_rows)
+        # explicit transactions throughout: the driver would retry a refused one (a "transient" error) in vain
+        with self.graph.transaction() as tx:
+            marked = tx.run("swap_mark", repo=self.repo, run=self.run_id, at=time.time())
+        self._claim(marked[0]["running"] if marked else None)
+        try:
+            return self._swap_batches(touched, diff, new, resolution, props, lsp_rows, batch)
+        except IndexingError:      # overtaken: the repository belongs to the later run now
+            raise
+        except Exception:
+            try:
+                self.graph.run("swap_expire", repo=self.repo, run=self.run_id)
+            except Exception:      # Neo4j away: the lease runs out by itself
+                pass
+            raise
+
+    def _swap_batches(self, touched: set[str], diff: "_Diff", new: dict, resolution: Resolution, props: dict,
+                      lsp_rows: list[dict] | None, batch: int) -> dict:
+        paths = sorted(touched | set(self.staged_nodes))
+        groups, group, rows = [], [], 0
+        for path in paths:
+            if group and rows + self.staged_nodes.get(path, 1) > batch:
+                groups.append(group)
+                group, rows = [], 0
+            group.append(path)
+            rows += self.staged_nodes.get(path, 1)
+        groups += [group] if group else []
+        transactions = 1
+        for n, group in enumerate(groups):
+            with self.graph.transaction() as tx:
+                row = tx.run("promote_files", repo=self.repo, run=self.run_id, at=time.time(),
+                             deleted_paths=[p for p in group if p in touched], paths=group)
+            self._claim(row[0]["running"] if row else None)
+            transactions += 1
+            if n == len(groups) // 2:
+                _crash_point("swap_batched")
+        for start in range(0, max(len(diff.creates) + len(diff.deletes), 1), batch):
+            with self.graph.transaction() as tx:
+                beat = tx.run("swap_beat", repo=self.repo, run=self.run_id, at=time.time())
+                self._claim(beat[0]["running"] if beat else None)
+                self._writes(tx, diff, new, resolution, lsp_rows, start, batch)
+            transactions += 1
+        with self.graph.transaction() as tx:
+            beat = tx.run("swap_beat", repo=self.repo, run=self.run_id, at=time.time())
+            self._claim(beat[0]["running"] if beat else None)
+            counts = self._finish(tx, resolution, props)
+        self.summary.swap_transactions = transactions + 1
+        return counts
+
+    def _writes(self, tx: Tx, diff: "_Diff", new: dict, resolution: Resolution, lsp_rows: list[dict] | None,
+                start: int, size: int) -> None:
+        """The swap's writes besides promotion: edge deletes, then creates, ``start:start + size`` of them; the
+        first slice also upserts the modules edges may point at and stores language-server answers, the last
+        writes the unresolved lists and edge digests."""
+        ops = len(diff.deletes) + len(diff.creates)
+        if start == 0:
             _batched(tx, "file_lsp_set", lsp_rows or [], _FACTS_BATCH)
             tx.run("modules_upsert", names=sorted(resolution.external_modules))
-            self._edges(tx, "delete", diff.deletes, new)
-            self._edges(tx, "create", diff.creates, new)
+        end = start + size
+        self._edges(tx, "delete", diff.deletes[start:end], new)
+        self._edges(tx, "create", diff.creates[max(0, start - len(diff.deletes)):max(0, end - len(diff.deletes))], new)
+        if end >= ops:
             _batched(tx, "unresolved_set", diff.unresolved, _EDGE_BATCH)
             _batched(tx, "file_digests_set", diff.digests, _EDGE_BATCH)
-            row = tx.run("repo_counts", repo=self.repo)[0]
-            counts = {"symbols": row["symbols"], "chunks": row["chunks"], "edges": dict(sorted(row["edge_pairs"])),
-                      "unresolved_calls": sum(len(v) for v in resolution.unresolved.values())}
-            tx.run("repo_finish", repo=self.repo, run=self.run_id,
-                   props={**props, **counts, "edges": json.dumps(counts["edges"])})
-        return len(diff.creates), len(diff.deletes), counts
+
+    def _finish(self, tx: Tx, resolution: Resolution, props: dict) -> dict:
+        """Count the new snapshot and make it the live one (the last statements of a swap)."""
+        row = tx.run("repo_counts", repo=self.repo)[0]
+        counts = {"symbols": row["symbols"], "chunks": row["chunks"], "edges": dict(sorted(row["edge_pairs"])),
+                  "unresolved_calls": sum(len(v) for v in resolution.unresolved.values())}
+        tx.run("repo_finish", repo=self.repo, run=self.run_id,
+               props={**props, **counts, "edges": json.dumps(counts["edges"])})
+        return counts
 
     def _claim(self, running: str | None) -> None:
         """Stop unless this run is still the repository's latest: a run that started later has read the graph
@@ -441,12 +534,19 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     for s in snap.skipped:
         run.skipped[s.reason].append(s.path)
     graph.ensure_schema(settings.embedding_model, settings.embedding_dim)
-    previous = graph.run("repo_get", repo=repo)
+    previous = _wait_for_swap(graph, repo, run.progress)
+    # a swap in several transactions that is not running any more left the repository partly updated: its
+    # edge digests cannot be trusted, and "nothing changed" is no reason to stop
+    recovering = bool(previous and previous[0]["repo"].get("swapping"))
+    if recovering:
+        run.summary.recovered = True
+        run.summary.warnings.append({"path": "", "warning": f"run {previous[0]['repo']['swapping']} stopped in the "
+                                     f"middle of a swap in several transactions; this run completes the repository"})
     # edges made with and without language servers differ: switching modes re-resolves even on the same commit
     lsp_mode = ",".join(settings.lsp_languages) or None
     same_mode = not previous or previous[0]["repo"].get("lsp_mode") == lsp_mode
     graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id, started_at=_now())
-    while graph.run("pending_clear", repo=repo, limit=10_000)[0]["deleted"]:
+    while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
         pass
     run._lap("prepare")
 
@@ -467,13 +567,13 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     # a file skipped for its content (generated, minified, binary) is never live, so it is "changed" on every
     # run; skipped again and not live before, it changes nothing
     nothing = not kept and not touched
-    if nothing and not settings.lsp_languages and same_mode:
+    if nothing and not settings.lsp_languages and same_mode and not recovering:
         # the same files with the same blobs: resolution is a pure function of them, so the edges stand;
         # only the repository's commit moves
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started, previous)
     run.load_facts(unchanged)
     lsp_rows = _lsp_stage(run, root, snap, kept, touched)
-    if nothing and not lsp_rows and same_mode:
+    if nothing and not lsp_rows and same_mode and not recovering:
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started, previous)
     resolution = resolve(repo, run.facts, use_lsp=bool(settings.lsp_languages))
     run._lap("resolve")
@@ -484,10 +584,13 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
         if run.summary.lsp else None
     try:
         created, removed, counts = run.swap(touched, resolution, props,
-                                            {r["path"]: r["edges_digest"] for r in live_rows}, lsp_rows)
+                                            {r["path"]: None if recovering else r["edges_digest"] for r in live_rows},
+                                            lsp_rows)
     except IndexingError:   # overtaken by a later run: what this one staged will never be promoted
-        while graph.run("pending_clear_run", repo=repo, run=run.run_id, limit=10_000)[0]["deleted"]:
+        while graph.run("pending_clear_run", repo=repo, run=run.run_id, limit=settings.swap_batch_rows)[0]["deleted"]:
             pass
+        if not graph.run("repo_get", repo=repo):    # deleted meanwhile: a swap in several may have promoted some
+            delete_repository(graph, repo)
         raise
     run._lap("swap")
     s = run.summary
@@ -498,6 +601,19 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     run.report(started, counts)
     graph.run("repo_set", repo=repo, props={"seconds": s.seconds})
     return s
+
+
+def _wait_for_swap(graph: Graph, repo: str, progress: Progress) -> list[dict]:
+    """The repository node once no other run is in the middle of a swap in several transactions (its lease is
+    renewed by each of them; a lease older than SWAP_LEASE_SECONDS belongs to a dead run)."""
+    while True:
+        rows = graph.run("repo_get", repo=repo)
+        props = rows[0]["repo"] if rows else {}
+        lease = float(os.environ.get("GRAPHRAG_SWAP_LEASE_SECONDS", SWAP_LEASE_SECONDS))
+        if not props.get("swapping") or time.time() - (props.get("swap_beat") or 0) > lease:
+            return rows
+        progress("waiting for another run's swap", 0, 0)
+        time.sleep(0.5)
 
 
 def _lsp_stage(run: _Run, root: Path, snap: "discovery.Snapshot", changed: set[str], touched: set[str]) -> list[dict]:

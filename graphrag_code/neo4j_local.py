@@ -230,7 +230,8 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def neo4j_conf(state_dir: Path, bolt_port: int, http_port: int, heap: str, pagecache: str) -> str:
+def neo4j_conf(state_dir: Path, bolt_port: int, http_port: int, heap: str, pagecache: str,
+               tx_memory: str = "1g") -> str:
     """The text of neo4j.conf for a loopback-only server whose files all live under `state_dir`."""
     s = state_dir.resolve()
     lines = [
@@ -260,7 +261,8 @@ def neo4j_conf(state_dir: Path, bolt_port: int, http_port: int, heap: str, pagec
         f"server.memory.heap.initial_size={heap}",
         f"server.memory.heap.max_size={heap}",
         f"server.memory.pagecache.size={pagecache}",
-        "dbms.memory.transaction.total.max=1g",
+        "# What all open transactions may hold; a swap too large for it is applied in several (indexer.py).",
+        f"dbms.memory.transaction.total.max={tx_memory}",
         "db.transaction.timeout=10m",
         "# Re-indexing rewrites a lot: keep transaction logs bounded by size, not by days.",
         "db.tx_log.rotation.retention_policy=1G size",
@@ -291,6 +293,7 @@ class LocalNeo4j:
         heap: str = "1g",
         pagecache: str = "256m",
         lib_dir: Path | None = None,
+        tx_memory: str = "1g",
     ) -> None:
         self.state_dir = Path(state_dir or config.DEFAULT_STATE_DIR / "neo4j").resolve()
         self.bolt_port = _check_port("bolt_port", bolt_port)
@@ -299,6 +302,7 @@ class LocalNeo4j:
             raise ConfigError(f"Bolt and HTTP need different ports (both are {bolt_port})")
         self.heap = _check_size("heap", heap)
         self.pagecache = _check_size("pagecache", pagecache)
+        self.tx_memory = _check_size("tx_memory", tx_memory)
         self.lib_dir = Path(lib_dir or DEFAULT_LIB_DIR).resolve()
         self._proc: subprocess.Popen[bytes] | None = None
 
@@ -503,7 +507,8 @@ class LocalNeo4j:
         for sub in ("conf", "data", "logs", "run", "import", "plugins"):
             (self.state_dir / sub).mkdir(parents=True, exist_ok=True)
         path = self.conf_dir / "neo4j.conf"
-        path.write_text(neo4j_conf(self.state_dir, self.bolt_port, self.http_port, self.heap, self.pagecache))
+        path.write_text(neo4j_conf(self.state_dir, self.bolt_port, self.http_port, self.heap, self.pagecache,
+                                   self.tx_memory))
         return path
 
     def java_command(self, java: str = "java") -> list[str]:

@@ -219,6 +219,17 @@ V1 = {
 }
 
 
+def _v2(git_repo) -> str:
+    """V1 -> V2 of the incremental test: an edit that adds a definition an unchanged file calls, a delete, a
+    rename."""
+    git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s).upper()\n\n\ndef whisper(s):\n    return s\n")
+    git_repo.write("pkg/core.py", V1["pkg/core.py"] + "\n\ndef shout(s):\n    return s\n")
+    (git_repo.root / "pkg/legacy.py").unlink()
+    git_repo.git("mv", "web/core.js", "web/engine.js")
+    git_repo.write("web/router.js", V1["web/router.js"].replace("./core", "./engine"))
+    return git_repo.commit("v2")
+
+
 def _normalized(graph_dump: dict, repo: str) -> tuple[list, list]:
     def fix(value):
         if isinstance(value, str):
@@ -259,13 +270,7 @@ def test_incremental_index_equals_full_index(graph: Graph, git_repo, repos) -> N
     inc, full = repos("test-inc"), repos("test-full")
     first = index_repository(graph, git_repo.root, name=inc)
     assert first.files_parsed == len(V1)
-    # v2: an edit that adds a definition an unchanged file calls, a delete, a rename
-    git_repo.write("pkg/helpers.py", "def shout(s):\n    return whisper(s).upper()\n\n\ndef whisper(s):\n    return s\n")
-    git_repo.write("pkg/core.py", V1["pkg/core.py"] + "\n\ndef shout(s):\n    return s\n")
-    (git_repo.root / "pkg/legacy.py").unlink()
-    git_repo.git("mv", "web/core.js", "web/engine.js")
-    git_repo.write("web/router.js", V1["web/router.js"].replace("./core", "./engine"))
-    commit = git_repo.commit("v2")
+    commit = _v2(git_repo)
     second = index_repository(graph, git_repo.root, name=inc)
     assert second.commit == commit
     assert second.files_parsed == 4 and second.files_deleted == 2 and second.files_renamed == 1
@@ -469,11 +474,14 @@ def test_a_repository_deleted_during_a_run_stays_deleted(graph: Graph, git_repo,
     assert graph.run("repo_get", repo=name) == []
 
 
-def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph, git_repo, repos,
-                                                                     monkeypatch) -> None:
-    """The swap's first statement takes the repository node's write lock: a run that starts meanwhile (in another
-    thread here, inside the first run's swap transaction) waits in repo_begin until the swap commits, then reads
-    the new snapshot and completes on top of it."""
+@pytest.mark.parametrize("several", [False, True], ids=["one-transaction", "several-transactions"])
+def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph, git_repo, repos, monkeypatch,
+                                                                     several: bool) -> None:
+    """One transaction: its first statement takes the repository node's write lock, and a run that starts
+    meanwhile (in another thread here, inside the first run's swap) waits in repo_begin until the swap commits.
+    Several transactions hold no lock between them: a run that starts halfway through the first run's files sees
+    the fresh lease and waits before repo_begin. Either way it then reads the new snapshot and completes on top
+    of it, and the result equals a full index."""
     import threading
     import time
     from graphrag_code import indexer
@@ -482,14 +490,15 @@ def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph
         git_repo.write(path, text)
     git_repo.commit("v1")
     name, full = repos("test-wait"), repos("test-waitfull")
+    settings = IndexSettings(swap_max_rows=0, swap_batch_rows=3) if several else IndexSettings()
     second: dict = {"events": Recorder()}
 
     def run_second() -> None:
         with graph.trace(second["events"]):
-            second["summary"] = index_repository(graph, git_repo.root, name=name)
+            second["summary"] = index_repository(graph, git_repo.root, name=name, settings=settings)
 
     def in_the_swap(point: str) -> None:
-        if point == "swap" and "thread" not in second:
+        if point == ("swap_batched" if several else "swap") and "thread" not in second:
             git_repo.write("pkg/helpers.py", "def shout(s):\n    return s.upper() + '!'\n")
             second["commit"] = git_repo.commit("v3")
             second["thread"] = threading.Thread(target=run_second)
@@ -498,12 +507,12 @@ def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph
             second["seen_during_swap"] = [e.name for e in second["events"].events]
 
     index_repository(graph, git_repo.root, name=name)
-    git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
-    first_commit = git_repo.commit("v2")
+    first_commit = _v2(git_repo)
     monkeypatch.setattr(indexer, "_crash_point", in_the_swap)
-    first = index_repository(graph, git_repo.root, name=name)
+    first = index_repository(graph, git_repo.root, name=name, settings=settings)
     second["thread"].join(timeout=120)
     assert first.commit == first_commit and second["summary"].commit == second["commit"]
+    assert first.swap_transactions > (3 if several else 0) and not second["summary"].recovered
     assert "repo_begin" not in second["seen_during_swap"] and "repo_get" in second["seen_during_swap"]
     assert second["summary"].files_parsed == 1          # only pkg/helpers.py: it read the first run's files
     index_repository(graph, git_repo.root, name=full)
@@ -511,8 +520,9 @@ def test_a_run_starting_during_a_swap_waits_for_it_and_builds_on_it(graph: Graph
 
 
 # -- crash safety --------------------------------------------------------------------------------------------
-def _index_in_subprocess(root: Path, name: str, crash_at: str | None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"}
+def _index_in_subprocess(root: Path, name: str, crash_at: str | None,
+                         extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHRAG_CRASH_AT"} | (extra_env or {})
     if crash_at:
         env["GRAPHRAG_CRASH_AT"] = crash_at
     return subprocess.run([sys.executable, "-m", "graphrag_code.cli", "index", str(root), "--name", name, "--json",
@@ -652,3 +662,71 @@ def test_staged_rows_stream_in_batches_and_memory_does_not_hold_the_repositorys_
     # measured: 2.6-3.3 MB against 37 MB, for 4.7 MB of text; holding the rows holds the text twice (search text)
     assert peaks[50] < 1.5 * text < peaks[1_000_000], (peaks, text)
     assert peaks[50] * 4 < peaks[1_000_000], peaks
+
+
+# -- swaps too large for one transaction ---------------------------------------------------------------------
+BATCHED = {"GRAPHRAG_SWAP_MAX_ROWS": "0", "GRAPHRAG_SWAP_BATCH_ROWS": "3"}
+
+
+def test_a_swap_in_several_transactions_equals_a_full_index(graph: Graph, git_repo, repos) -> None:
+    """Over swap_max_rows, the swap runs in transactions of about swap_batch_rows rows (here 3, so that the files,
+    the edges and the lists each take several); first index and incremental run both equal a full index made
+    in one transaction, and the repository keeps no lease."""
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    batched, full = repos("test-batched"), repos("test-batchedfull")
+    small = IndexSettings(swap_max_rows=0, swap_batch_rows=3)
+    first = index_repository(graph, git_repo.root, name=batched, settings=small)
+    assert first.swap_transactions > len(V1) // 3 + 2
+    assert index_repository(graph, git_repo.root, name=full).swap_transactions == 1
+    assert _normalized(dump(graph, batched), batched) == _normalized(dump(graph, full), full)
+
+    commit = _v2(git_repo)
+    second = index_repository(graph, git_repo.root, name=batched, settings=small)
+    assert second.commit == commit and second.files_parsed == 4 and second.swap_transactions > 3
+    index_repository(graph, git_repo.root, name=full)
+    assert _normalized(dump(graph, batched), batched) == _normalized(dump(graph, full), full)
+    repo = graph.run("repo_get", repo=batched)[0]["repo"]
+    assert repo["commit"] == commit and "swapping" not in repo and "swap_beat" not in repo
+
+
+def test_a_run_killed_in_a_swap_in_several_transactions_is_completed_by_the_next(graph: Graph, git_repo,
+                                                                                 repo_name: str) -> None:
+    """kill -9 in a swap in several transactions, after the files were replaced and before their edges were
+    made again: the repository is left partly updated with the dead run's lease (`status` says so). Every file
+    now looks unchanged to the next run, and the edges of pkg/app.py into the edited pkg/core.py are gone while
+    app.py's stored digest still matches; the next run, once the lease is stale, re-parses nothing, trusts no
+    digest, and completes the repository: it then equals a full index of the commit."""
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    assert _index_in_subprocess(git_repo.root, repo_name, None).returncode == 0
+    git_repo.write("pkg/core.py", V1["pkg/core.py"].replace("text.split()", "text.split(',')"))
+    git_repo.write("web/core.js", V1["web/core.js"].replace("return req;", "return req || {};"))
+    v2 = git_repo.commit("v2")
+    killed = _index_in_subprocess(git_repo.root, repo_name, "swap_batched", BATCHED)
+    assert killed.returncode == -9, killed.stderr
+    repo = graph.run("repo_get", repo=repo_name)[0]["repo"]
+    assert repo.get("swapping") and repo["commit"] != v2
+    calls = {(e["src"], e["dst"]) for e in dump(graph, repo_name)["edges"] if e["type"] == "CALLS"}
+    assert (f"{repo_name}:pkg/app.py#main", f"{repo_name}:pkg/core.py#parse") not in calls   # cut with the file
+    from click.testing import CliRunner
+    from graphrag_code.cli import main
+    status = CliRunner().invoke(main, ["status"])
+    assert "partly updated" in status.output, status.output
+
+    done = _index_in_subprocess(git_repo.root, repo_name, None, {"GRAPHRAG_SWAP_LEASE_SECONDS": "0"})
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["commit"] == v2 and summary["recovered"] and summary["files_parsed"] == 0
+    full = f"{repo_name}-full"
+    try:
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, repo_name), repo_name) == _normalized(dump(graph, full), full)
+    finally:
+        from graphrag_code.indexer import delete_repository
+        delete_repository(graph, full)
+    repo = graph.run("repo_get", repo=repo_name)[0]["repo"]
+    assert "swapping" not in repo and graph.run("pending_count", repo=repo_name)[0]["pending"] == 0
+

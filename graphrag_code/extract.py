@@ -155,6 +155,7 @@ class _Builder:
     def __init__(self, spec: LanguageSpec, source: bytes, root: Node) -> None:
         self.spec, self.source, self.root = spec, source, root
         self.result = FileExtraction(language=spec.name)
+        self._imports_seen: set[tuple] = set()      # result.imports as tuples: a list scan per import was O(n^2)
         self._def_nodes: list[Node] = []
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._body_bytes: list[int] = []       # where each definition's body starts (its end when it has none)
@@ -714,7 +715,9 @@ class _Builder:
         name = _text(caps["import.name"][0]) if "import.name" in caps else None
         alias = _text(caps["import.alias"][0]) if "import.alias" in caps else None
         ref = ImportRef(module, name, alias, node.start_point.row + 1, wildcard="import.wildcard" in caps)
-        if ref not in self.result.imports:
+        key = (module, name, alias, ref.line, ref.wildcard)
+        if key not in self._imports_seen:
+            self._imports_seen.add(key)
             self.result.imports.append(ref)
 
 

@@ -250,6 +250,7 @@ class _Resolver:
         self.returns: dict[tuple[str, int], str] = {}                   # (path, def index) -> returned class
         self.var_types: dict[str, dict[int, dict[str, str]]] = {}       # path -> def index -> {variable: value}
         self._receivers: dict[tuple[str, int | None, str], tuple[str, int] | None] = {}   # receiver_class memo
+        self._bases_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}   # _bases, once the bases are bound
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
@@ -494,12 +495,16 @@ class _Resolver:
         return [b for owner, b, _rel, _line in self.files[path].bases
                 if owner == cls and b not in ("object", "Generic")]
 
-    def _bases(self, path: str, cls: int):
-        """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index)."""
-        for owner, base, _rel, _line in self.files[path].bases:
-            target = self._base_of(path, cls, base) if owner == cls else None
-            if target:
-                yield target
+    def _bases(self, path: str, cls: int) -> list[tuple[str, int]]:
+        """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index).
+        Kept once the subclasses are known (every name is bound by then): the calls ask ~300 times per class."""
+        found = self._bases_memo.get((path, cls))
+        if found is None:
+            found = [target for owner, base, _rel, _line in self.files[path].bases
+                     if owner == cls and (target := self._base_of(path, cls, base))]
+            if self.subclass_map is not None:
+                self._bases_memo[(path, cls)] = found
+        return found
 
     def member_of_own_class(self, f: FileFacts, caller: int, name: str) -> tuple[str, int] | None:
         """``name`` as a member of the class the method ``caller`` belongs to (or its bases): the class around it,

@@ -476,9 +476,23 @@ class _Resolver:
 
     def _base_of(self, path: str, cls: int, base: str) -> tuple[str, int] | None:
         """The definition the base ``base`` declared by class ``cls`` names, as ``_bases`` finds it."""
-        f = self.files[path]
-        hit = self.lookup_name(f, f.defs[cls][3], base.split(".")[-1])
+        hit = self._base_target(self.files[path], cls, base)
         return (hit[0], hit[1]) if hit else None
+
+    def _base_target(self, f: FileFacts, cls: int, base: str) -> tuple[str, int, str] | None:
+        """(path, def index, method) of the class a base name declared by class ``cls`` stands for. A Python
+        base through a module or class (``class Serializer(base.Serializer)`` after ``from
+        django.core.serializers import base``) is that module's or class's; its last name alone would find the
+        class being declared, or any other of that name."""
+        scope = f.defs[cls][3]
+        head, _, last = base.rpartition(".")
+        if head and f.language == "python" and _CHAIN.fullmatch(base):
+            hit = self.resolve_call(f, scope, last, head)
+            if hit[0] != "unresolved":
+                return hit if self.files[hit[0]].defs[hit[1]][1] in _TYPE_KINDS else None
+            if head.split(".")[0] in self.bindings[f.path] or self.lookup_name(f, scope, head.split(".")[0]):
+                return None         # `models.Model` of a library, `mod.Gone`: not some class of that name here
+        return self.lookup_name(f, scope, base.split(".")[-1].split("::")[-1])
 
     def _library_name(self, f: FileFacts, cls: int, base: str) -> bool:
         """Whether the base ``base`` declared by class ``cls`` is a library's: a built-in (``IOError``) or a
@@ -493,7 +507,7 @@ class _Resolver:
     def _declared_bases(self, path: str, cls: int) -> list[str]:
         """The names of the bases class ``cls`` declares, resolved or not (``object`` and ``Generic`` aside)."""
         return [b for owner, b, _rel, _line in self.files[path].bases
-                if owner == cls and b not in ("object", "Generic")]
+                if owner == cls and b.rpartition(".")[2] not in ("object", "Generic")]
 
     def _bases(self, path: str, cls: int) -> list[tuple[str, int]]:
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index).
@@ -1065,7 +1079,7 @@ class _Resolver:
         for f in self.files.values():
             if f.language != "python":
                 continue
-            for owner in {owner for owner, name, _relation, _line in f.bases if name == "Protocol"}:
+            for owner in {owner for owner, name, _relation, _line in f.bases if name.rpartition(".")[2] == "Protocol"}:
                 if not subclasses.get(f.ids[owner]):
                     stubs.update(f.ids[i] for i in f.abstract if f.defs[i][3] == owner)
         return stubs
@@ -1640,7 +1654,7 @@ class _Resolver:
     def _resolve_bases(self, f: FileFacts) -> None:
         """INHERITS / IMPLEMENTS edges of the classes of ``f`` (a base no definition answers: unresolved)."""
         for owner, name, relation, line in f.bases:
-            target = self.lookup_name(f, f.defs[owner][3], name.split(".")[-1].split("::")[-1])
+            target = self._base_target(f, owner, name)
             src = f.ids[owner]
             if target is None:
                 self.out.unresolved.setdefault(src, []).append(f"{relation.lower()} {name}@{line}:unknown")

@@ -19,13 +19,15 @@
 
 (class_definition
   superclasses: (argument_list (identifier) @name @reference.inherits))
+; `class Serializer(base.Serializer)`: the whole chain, so that resolution can follow the module (its last name
+; alone may be the class being declared)
 (class_definition
-  superclasses: (argument_list (attribute attribute: (identifier) @name) @reference.inherits))
+  superclasses: (argument_list (attribute) @name @reference.inherits))
 ; a generic base: `class Stack(Base[T])`, `class Client(t.Protocol[T])`
 (class_definition
   superclasses: (argument_list (subscript value: (identifier) @name) @reference.inherits))
 (class_definition
-  superclasses: (argument_list (subscript value: (attribute attribute: (identifier) @name)) @reference.inherits))
+  superclasses: (argument_list (subscript value: (attribute) @name) @reference.inherits))
 
 (call
   function: (identifier) @name) @reference.call

@@ -85,8 +85,11 @@ class Target:
     version: str
     pkg: str           # the package's directory in the sdist, with a trailing slash
     path_entry: str    # what goes first on sys.path so the tests import this copy ("" = the sdist's root)
-    runner: str        # "pytest" or "unittest" (discovery under tests/)
+    runner: str        # "pytest", "unittest" (discovery under tests/) or "django" (tests/runtests.py LABELS)
     note: str = ""
+    deps: tuple[str, ...] = ()          # what the tests need besides the venv, pip-installed beside the checkout
+    test_labels: tuple[str, ...] = ()   # runner "django": the test apps to run
+    large: bool = False                 # not in --package all (minutes to record and index)
 
     @property
     def label(self) -> str:
@@ -99,6 +102,10 @@ class Target:
     @property
     def repo(self) -> str:
         return f"oracle-{self.label}"
+
+    @property
+    def deps_dir(self) -> Path:
+        return WORK / f"deps-{self.label}"
 
 
 TARGETS = {
@@ -114,13 +121,26 @@ TARGETS = {
     # (getattr(self, f"visit_{...}")); pytest, MarkupSafe from our own virtualenv
     "jinja2": Target("jinja2", "3.1.4", "src/jinja2/", "src", "pytest",
                      "annotated; methods overridden in many node classes, visitors reached through getattr"),
+    # Django: 474k lines, barely annotated, ORM querysets and managers built by metaclasses and descriptors; 30
+    # of its test apps (about 8,000 tests: the ORM, forms, templates, URLs, requests, auth, sessions)
+    "django": Target("django", "5.1.4", "django/", "", "django",
+                     "unannotated, large; 30 test apps (ORM, forms, templates, URLs, HTTP, auth)",
+                     deps=("asgiref==3.8.1", "sqlparse==0.5.2"),
+                     test_labels=("basic", "queries", "lookup", "expressions", "aggregation", "annotations",
+                                  "model_fields", "model_forms", "forms_tests", "template_tests",
+                                  "urlpatterns_reverse", "utils_tests", "requests_tests", "responses",
+                                  "middleware", "csrf_tests", "auth_tests", "sessions_tests", "signing",
+                                  "validators", "serializers", "many_to_one", "many_to_many", "m2m_through",
+                                  "custom_managers", "select_related", "prefetch_related", "transactions",
+                                  "update", "delete"),
+                     large=True),
 }
 
 
 # -- 1. fetch -------------------------------------------------------------------------------------------------------
 def fetch(target: Target, force: bool = False) -> Path:
     checkout = target.checkout
-    if checkout.joinpath(".git").is_dir() and not force:
+    if checkout.joinpath(".git").is_dir() and not force and (not target.deps or target.deps_dir.is_dir()):
         return checkout
     downloads = WORK / "downloads"
     downloads.mkdir(parents=True, exist_ok=True)
@@ -141,6 +161,9 @@ def fetch(target: Target, force: bool = False) -> Path:
     env = {**os.environ, **GIT_IDENTITY}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", f"{target.name} {target.version} sdist"]):
         subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+    if target.deps:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target.deps_dir),
+                        *target.deps], check=True)
     return checkout
 
 
@@ -152,6 +175,8 @@ def _record_child(target: Target, root: str, out: str) -> None:
     root = os.path.realpath(root) + os.sep
     pkg, tests = root + target.pkg.replace("/", os.sep), root + TESTS.replace("/", os.sep)
     sys.path.insert(0, root + target.path_entry)
+    if target.deps:
+        sys.path.insert(1, str(target.deps_dir))
     module = importlib.import_module(target.name)
     if not os.path.realpath(module.__file__).startswith(pkg):
         raise SystemExit(f"imported {target.name} from {module.__file__}, not from {pkg}")
@@ -213,6 +238,16 @@ def _run_tests(target: Target, root: str, tests: str) -> int:
         print(f"[oracle] unittest: {result.testsRun} tests, {len(result.failures)} failures, "
               f"{len(result.errors)} errors, {len(result.skipped)} skipped", file=sys.stderr)
         return 0 if result.wasSuccessful() else 1
+    if target.runner == "django":
+        import runpy
+
+        sys.argv = ["runtests.py", *target.test_labels, "--parallel", "1", "-v", "0"]
+        sys.path.insert(0, tests.rstrip(os.sep))   # as `python tests/runtests.py` would: test_sqlite, the apps
+        try:
+            runpy.run_path(os.path.join(tests, "runtests.py"), run_name="__main__")
+        except SystemExit as exc:
+            return int(exc.code or 0)
+        return 0
     import pytest
 
     return int(pytest.main([tests, "-q", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning"]))
@@ -336,7 +371,10 @@ def _lower_bound_kinds(c) -> list[str]:
         kinds.append("unresolved call of a caller's name")
     if any("a class known only at run time" in note for note in c.implicit):
         kinds.append("constructor of a class a cls()/type(self)() may build")
-    if any("a class known only at run time" not in note for note in c.implicit):
+    if any("which may keep the function" in note for note in c.implicit):
+        kinds.append("decorated with a decorator that may keep it (a registry)")
+    if any("a class known only at run time" not in note and "which may keep the function" not in note
+           for note in c.implicit):
         kinds.append("dunder, property or file protocol (called without call syntax)")
     kinds += sorted({f"{r['kind']} reference to the {r['role']}" for r in c.value_references})
     if c.truncated:
@@ -623,7 +661,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     from graphrag_code.db import Graph
 
-    targets = list(TARGETS.values()) if args.package == "all" else [TARGETS[args.package]]
+    targets = [t for t in TARGETS.values() if not t.large] if args.package == "all" else [TARGETS[args.package]]
     modes = [False, True] if args.compare else [args.lsp]
     by_package: dict[str, dict[str, dict]] = {}
     with Graph() as graph:

@@ -69,6 +69,18 @@ _ROUTE_NAME = re.compile(r"(^|_)(view|handler|endpoint|route|controller)s?$|(Han
 _CLI_NAME = re.compile(r"^(cli|main_cli|run_cli|command_line|entrypoint|entry_point)$|(_command|_cmd|Command)$")
 _PACKAGE_ENTRY = ("__init__.py", "index.js", "index.ts", "index.mjs", "lib.rs", "mod.rs")
 _DUNDER = re.compile(r"^__\w+__$")
+# A Python definition is handed to each of its decorators, which may keep it (a registry: Django's
+# `@register.tag`, `@receiver(...)`, `@admin.register`) and call it where the graph does not see. These decorators
+# return the function itself, a wrapper that calls it, or a descriptor the other rules cover (properties).
+_PY_DECORATOR = re.compile(r"^[ \t]*@[ \t]*([\w.]+)", re.M)
+_TRANSPARENT_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "abstractmethod", "abstractproperty", "overload", "override", "final",
+    "wraps", "cache", "lru_cache", "cached_property", "property", "setter", "getter", "deleter",
+    "total_ordering", "dataclass", "runtime_checkable", "no_type_check", "deprecated",
+    "contextmanager", "asynccontextmanager",     # generators: the 'generator' rule says what runs them
+    "parametrize", "skip", "skipIf", "skipUnless", "expectedFailure", "xfail", "skipif", "usefixtures",
+    "filterwarnings", "timeout", "override_settings", "modify_settings", "patch", "object", "dict",
+})
 _PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|setter|deleter)\b", re.M)
 # Python's file protocol: the standard library calls these on a file-like object handed to it (io.TextIOWrapper
 # calls `seekable()` of the stream it wraps: click's `_FixupStream.seekable`; print, shutil, json.dump call `write`).
@@ -746,6 +758,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     nodes = {n.id: n for n in [*targets, *inner] if n.id in role}
     heads = {r["id"]: r["head"] or "" for r in graph.run("symbol_heads", ids=sorted(nodes))} if nodes else {}
     file_like = _file_like(graph, nodes.values())
+    kept_by: dict[str, bool] = {}       # decorator name -> whether it may keep what it decorates
     notes: list[str] = []
     implicit_callers = []
     for node_id, node in nodes.items():
@@ -763,6 +776,9 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         elif node_id in file_like:
             how = ("a method of the file protocol: library code (io wrappers, print, shutil) calls it on objects "
                    "handed to it")
+        elif kept := _keeping_decorators(graph, repo, node, heads.get(node_id, ""), kept_by):
+            how = (f"decorated with @{', @'.join(kept)}, which may keep the function (a registry) and call it "
+                   f"where the graph does not see")
         if how and role[node_id] == "target":
             notes.append(f"{node.display} is {how}, which the graph does not record as a call")
         elif how:
@@ -923,6 +939,52 @@ _PY_NESTED = re.compile(r"^(\s*)(?:async\s+def|def|class)\b")
 _PY_YIELD = re.compile(r"(?<![\w.])yield\b")
 _JS_GENERATOR = re.compile(r"\bfunction\s*\*|^\s*(?:static\s+|async\s+|public\s+|private\s+|protected\s+)*\*\s*"
                            r"[\w$]+\s*\(", re.M)
+
+
+def _keeping_decorators(graph: Graph, repo: str, node: NodeRef, head: str, memo: dict[str, bool]) -> list[str]:
+    """The decorators of a Python function or class that may keep it somewhere (a registry) and call it later:
+    a library's (all but those known to return it, wrap it, or make it a property; pytest's aside, which tests
+    exercise anyway), or one of the repository whose code stores one of its parameters (``_stores_a_parameter``:
+    Django's ``Library.tag``), not one that marks or wraps it (Jinja2's ``@pass_context``, ``@internalcode``)."""
+    if language_for_path(node.path) != "python" or node.kind not in ("function", "method", "class"):
+        return []
+    lines = head.split("\n")
+    end = next((i for i, ln in enumerate(lines) if re.match(r"\s*(async\s+)?(def|class)\b", ln)), len(lines))
+    kept = []
+    for line in lines[:end]:
+        m = _PY_DECORATOR.match(line)
+        name = m[1] if m else ""
+        if not m or name.rpartition(".")[2] in _TRANSPARENT_DECORATORS or name.startswith(("pytest.", "mock.")):
+            continue
+        if name not in memo:
+            last = name.rpartition(".")[2]
+            found = [r["node"]["id"] for r in graph.run("symbol_lookup_name", repo=repo, name=last, qualified=last,
+                                                         suffix=f".{last}", limit=20)
+                     if r["node"]["kind"] in ("function", "method") and r["node"]["name"] == last
+                     and language_for_path(r["node"]["path"]) == "python"]
+            texts = ["\n".join(t for _, t in sorted(r["texts"]))
+                     for r in (graph.run("symbol_texts", ids=found) if found else [])]
+            memo[name] = not texts or any(_stores_a_parameter(t) for t in texts)
+        if memo[name]:
+            kept.append(name)
+    return kept
+
+
+_PY_PARAMS = re.compile(r"\bdef\s+\w+\s*\(([^)]*)\)")
+
+
+def _stores_a_parameter(text: str) -> bool:
+    """Whether a Python function's code (nested functions included) keeps one of its parameters: stores it in a
+    subscript or an attribute, or hands it whole to a collection's or registry's method."""
+    params = {p.strip().lstrip("*").split(":")[0].split("=")[0].strip()
+              for m in _PY_PARAMS.finditer(text) for p in m[1].split(",")} - {"", "self", "cls"}
+    for p in params:
+        q = re.escape(p)
+        if re.search(rf"(\]|\.\w+)\s*=\s*{q}\s*(?:$|[#;\n])", text, re.M) or re.search(
+                rf"\.(?:append|add|insert|setdefault|register|connect|update|extend|put)\((?:[^()]*,\s*)?{q}\s*[,)]",
+                text):
+            return True
+    return False
 
 
 def _deferred(graph: Graph, nodes: dict[str, NodeRef], heads: dict[str, str]) -> dict[str, str]:

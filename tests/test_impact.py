@@ -797,3 +797,82 @@ def test_string_spans_leave_out_docstrings_bare_strings_and_f_strings() -> None:
     text = 'def f():\n    """doc x.y()"""\n    "bare"\n    s = "a.b()" + rf"{c.d()}"\n    return g("e.f()")\n'
     assert [text[a:b] for a, b in _code_strings(text)] == ['"a.b()"', '"e.f()"']
     assert _code_strings('    """a string cut by the chunk\n    x = 1\n') == []
+
+
+DECORATOR_SHOP = {
+    "app/__init__.py": "",
+    # Django's template Library: `@register.tag` keeps the function in a dict; the parser calls it from there
+    "app/library.py": textwrap.dedent('''\
+        class Library:
+            def __init__(self):
+                self.tags = {}
+
+            def tag(self, func):
+                self.tags[func.__name__] = func
+                return func
+
+
+        def pass_context(f):
+            f.pass_arg = "context"
+            return f
+
+
+        def traced(f):
+            def wrapper(*args):
+                return f(*args)
+            return wrapper
+        '''),
+    "app/tags.py": textwrap.dedent('''\
+        import functools
+
+        from app.library import Library, pass_context, traced
+        from somewhere import signals
+
+        register = Library()
+
+
+        @register.tag
+        def regroup(parser, token):
+            return token
+
+
+        @pass_context
+        def marked(context):
+            return context
+
+
+        @traced
+        def wrapped(x):
+            return x
+
+
+        @functools.lru_cache
+        def cached(x):
+            return x
+
+
+        @signals.receiver
+        def on_save(sender):
+            return sender
+
+
+        def use():
+            return marked(1), wrapped(2), cached(3), regroup(None, 4), on_save(5)
+        '''),
+}
+
+
+def test_a_decorator_that_may_keep_the_function_makes_the_answer_a_lower_bound(graph, git_repo, repo_name) -> None:
+    """A Python definition is handed to its decorators. One that stores it (Django's `@register.tag`: the template
+    parser calls it from the library's dict) or a library's one that is not known to wrap it or hand it back
+    (`@signals.receiver`) may call it where the graph does not see; one that marks it (Jinja2's `@pass_context`),
+    wraps it (`@traced`), or caches it (`@functools.lru_cache`) leaves its callers those of its name."""
+    _index_shop(graph, git_repo, repo_name, DECORATOR_SHOP)
+    verdicts = {name: analyze_impact(graph, repo_name, f"app/tags.py#{name}", depth=1).completeness
+                for name in ("regroup", "on_save", "marked", "wrapped", "cached")}
+    assert {n: c.verdict for n, c in verdicts.items()} == {
+        "regroup": "lower_bound", "on_save": "lower_bound", "marked": "complete", "wrapped": "complete",
+        "cached": "complete"}
+    assert any("decorated with @register.tag, which may keep the function" in note
+               for note in verdicts["regroup"].implicit)
+    assert any("@signals.receiver" in note for note in verdicts["on_save"].implicit)

@@ -567,9 +567,11 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     target_ids = {t.node.id for t in targets}
     # constructing the class (or a subclass) runs its constructor: an unresolved call of that name may too
     target_names = {t.node.name for t in targets if t.node.label == "Symbol" and t.node.name} | {
-        n for i, f in families.items() if i in target_ids for n, _ in f.names}
+        n for i, f in families.items() if i in target_ids for n, _ in f.names} | {
+        m for t in targets if (m := _mangled(t.node))}
     inner_names = {n.name for n in inner if n.name} | {
-        n for i, f in families.items() if i not in target_ids for n, _ in f.names}
+        n for i, f in families.items() if i not in target_ids for n, _ in f.names} | {
+        m for n in inner if (m := _mangled(n))}
     inner_names -= target_names
     same, deeper, external = [], [], 0
     names = sorted(target_names | inner_names)
@@ -792,6 +794,8 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):
         if not _DUNDER.match(node.name) and (search_callers or role[node_id] == "target"):
             by_name.setdefault(node.name, role[node_id])
+            if mangled := _mangled(node):          # `value._proxy____cast` from outside the class
+                by_name.setdefault(mangled, role[node_id])
     where: dict[str, set[str]] = defaultdict(set)          # name -> the files defining it (entry points)
     for node in nodes.values():
         where[node.name].add(node.path or "")
@@ -941,6 +945,16 @@ _JS_GENERATOR = re.compile(r"\bfunction\s*\*|^\s*(?:static\s+|async\s+|public\s+
                            r"[\w$]+\s*\(", re.M)
 
 
+def _mangled(node: NodeRef) -> str | None:
+    """The name a Python class-private method (``__cast`` of class ``__proxy__``) is called by from outside its
+    class: ``_proxy____cast`` (Python mangles ``__name`` inside a class body to ``_Class__name``)."""
+    name, owner = node.name or "", (node.qualified_name or "").rpartition(".")[0].rpartition(".")[2]
+    if not (name.startswith("__") and not name.endswith("__") and owner.strip("_")
+            and language_for_path(node.path or "") == "python"):
+        return None
+    return f"_{owner.lstrip('_')}{name}"
+
+
 def _keeping_decorators(graph: Graph, repo: str, node: NodeRef, head: str, memo: dict[str, bool]) -> list[str]:
     """The decorators of a Python function or class that may keep it somewhere (a registry) and call it later:
     a library's (all but those known to return it, wrap it, or make it a property; pytest's aside, which tests
@@ -973,17 +987,37 @@ def _keeping_decorators(graph: Graph, repo: str, node: NodeRef, head: str, memo:
 _PY_PARAMS = re.compile(r"\bdef\s+\w+\s*\(([^)]*)\)")
 
 
+# calls that look at a function handed to them, or wrap it for a decorator, and keep nothing
+_INSPECTING = frozenset({
+    "wraps", "update_wrapper", "isinstance", "issubclass", "callable", "getattr", "hasattr", "setattr", "delattr",
+    "id", "type", "repr", "str", "len", "vars", "dir", "print", "format", "iscoroutinefunction",
+    "isgeneratorfunction", "isasyncgenfunction", "ismethod", "isfunction", "signature", "getfullargspec",
+    "getmembers", "getsource", "from_obj", "cast"})
+
+
 def _stores_a_parameter(text: str) -> bool:
     """Whether a Python function's code (nested functions included) keeps one of its parameters: stores it in a
-    subscript or an attribute, or hands it whole to a collection's or registry's method."""
+    subscript or an attribute, or hands it whole to a call that may keep it (a registry's ``register(f)``,
+    ``signal.connect(f)``, Django's ``lazy(func, str)`` and ``keep_lazy(str)(func)``) rather than to one that
+    only looks at it or copies its name for a wrapper (``wraps(f)``, ``isinstance(f, ...)``)."""
     params = {p.strip().lstrip("*").split(":")[0].split("=")[0].strip()
               for m in _PY_PARAMS.finditer(text) for p in m[1].split(",")} - {"", "self", "cls"}
+    code = code_only(text, "python")
     for p in params:
         q = re.escape(p)
-        if re.search(rf"(\]|\.\w+)\s*=\s*{q}\s*(?:$|[#;\n])", text, re.M) or re.search(
-                rf"\.(?:append|add|insert|setdefault|register|connect|update|extend|put)\((?:[^()]*,\s*)?{q}\s*[,)]",
-                text):
+        # the decorated function: a parameter the code calls, returns, wraps, or hands to what a call returned
+        if not re.search(rf"\breturn\s+{q}\s*$|\bwraps\(\s*{q}\b|update_wrapper\([^)]*\b{q}\b|(?<![\w.]){q}\s*\("
+                         rf"|\)\(\s*{q}\s*[,)]", code, re.M):
+            continue
+        if re.search(rf"(\]|\.\w+)\s*=\s*{q}\s*(?:$|[#;\n])", code, re.M):
             return True
+        for m in re.finditer(rf"([\w.]*\)?)\s*\((?:[^()]*,)?\s*(?:\w+\s*=\s*)?{q}\s*[,)]", code):
+            callee = m[1].rstrip(")").rpartition(".")[2]
+            if callee and callee not in _INSPECTING and not re.match(r"(def|class)\b", callee) \
+                    and not re.search(r"\bdef\s+\w*\s*$", code[:m.start(1)].rsplit("\n", 1)[-1]):
+                return True
+            if m[1].endswith(")"):           # `keep_lazy(str)(func)`: what a call returned, handed the function
+                return True
     return False
 
 
@@ -1038,7 +1072,8 @@ _KEYWORDS = frozenset("and as assert async await break case catch class const co
                       "yield".split())
 
 
-_PARAMS = re.compile(r"(?:def|function)\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|\blambda([^:]*):")
+# `\b`: `create_deterministic_function("REPEAT", 2, _sqlite_repeat)` (Django) is a call, not a JavaScript function
+_PARAMS = re.compile(r"(?<![\w$])(?:def|function)\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|\blambda([^:]*):")
 _BINDERS = re.compile(r"^\s*([\w$]+)\s*(?::[^=\n]*)?=(?!=)|\b(?:let|const|var|as|global|nonlocal)\s+([\w$]+)"
                       r"|(?<![\w$.])([\w$]+)\s*=>", re.M)
 _FOR_TARGETS = re.compile(r"\bfor\s*\(?\s*(?:let|const|var)?([\w\s,()$]*?)\s+(?:in|of)\b")

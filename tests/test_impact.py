@@ -821,11 +821,33 @@ DECORATOR_SHOP = {
             def wrapper(*args):
                 return f(*args)
             return wrapper
+
+
+        def keep(*classes):                  # Django's keep_lazy: lazy(func) keeps the function in a proxy
+            def decorator(func):
+                lazy_func = make_lazy(func, *classes)
+
+                @functools.wraps(func)
+                def wrapper(*args):
+                    return func(*args)
+                return wrapper
+            return decorator
+
+
+        def keep_text(func):
+            return keep(str)(func)
+
+
+        def optimized(f):                    # Jinja2's optimizeconst: its wrapper hands on a node, not f
+            def new_func(self, node):
+                visited = self.optimizer.visit(node)
+                return f(self, visited)
+            return functools.update_wrapper(new_func, f)
         '''),
     "app/tags.py": textwrap.dedent('''\
         import functools
 
-        from app.library import Library, pass_context, traced
+        from app.library import Library, keep_text, optimized, pass_context, traced
         from somewhere import signals
 
         register = Library()
@@ -856,8 +878,18 @@ DECORATOR_SHOP = {
             return sender
 
 
+        @keep_text
+        def normalize(text):
+            return text
+
+
+        @optimized
+        def visit_const(self, node):
+            return node
+
+
         def use():
-            return marked(1), wrapped(2), cached(3), regroup(None, 4), on_save(5)
+            return marked(1), wrapped(2), cached(3), regroup(None, 4), on_save(5), normalize(6), visit_const(7, 8)
         '''),
 }
 
@@ -865,14 +897,56 @@ DECORATOR_SHOP = {
 def test_a_decorator_that_may_keep_the_function_makes_the_answer_a_lower_bound(graph, git_repo, repo_name) -> None:
     """A Python definition is handed to its decorators. One that stores it (Django's `@register.tag`: the template
     parser calls it from the library's dict) or a library's one that is not known to wrap it or hand it back
-    (`@signals.receiver`) may call it where the graph does not see; one that marks it (Jinja2's `@pass_context`),
-    wraps it (`@traced`), or caches it (`@functools.lru_cache`) leaves its callers those of its name."""
+    (`@signals.receiver`), or one that hands it to what may keep it (Django's `keep_lazy_text`: `lazy(func)`) may
+    call it where the graph does not see; one that marks it (Jinja2's `@pass_context`), wraps it (`@traced`,
+    `@optimized`, whose wrapper hands on its other parameters), or caches it (`@functools.lru_cache`) leaves its
+    callers those of its name."""
     _index_shop(graph, git_repo, repo_name, DECORATOR_SHOP)
     verdicts = {name: analyze_impact(graph, repo_name, f"app/tags.py#{name}", depth=1).completeness
-                for name in ("regroup", "on_save", "marked", "wrapped", "cached")}
+                for name in ("regroup", "on_save", "normalize", "marked", "wrapped", "cached", "visit_const")}
     assert {n: c.verdict for n, c in verdicts.items()} == {
-        "regroup": "lower_bound", "on_save": "lower_bound", "marked": "complete", "wrapped": "complete",
-        "cached": "complete"}
+        "regroup": "lower_bound", "on_save": "lower_bound", "normalize": "lower_bound", "marked": "complete",
+        "wrapped": "complete", "cached": "complete", "visit_const": "complete"}
     assert any("decorated with @register.tag, which may keep the function" in note
                for note in verdicts["regroup"].implicit)
     assert any("@signals.receiver" in note for note in verdicts["on_save"].implicit)
+
+
+def test_a_class_private_method_is_also_called_by_its_mangled_name(graph, git_repo, repo_name) -> None:
+    """Django's `lazy.__proxy__.__cast` is called from outside as `value._proxy____cast()`: Python mangles
+    `__name` in a class body to `_Class__name` (leading underscores of the class's name dropped). An unresolved
+    call of that name makes the answer a lower bound, as one of `__cast` would."""
+    _index_shop(graph, git_repo, repo_name, {
+        "app/__init__.py": "",
+        "app/proxy.py": textwrap.dedent('''\
+            class __proxy__:
+                def __cast(self):
+                    return 1
+
+                def value(self):
+                    return self.__cast()
+
+
+            class Plain:
+                def __hidden(self):
+                    return 2
+            '''),
+        "app/fields.py": "def prep(value):\n    return value._proxy____cast()\n",
+    })
+    cast = analyze_impact(graph, repo_name, "__proxy__.__cast", depth=1)
+    assert [c.node.display for c in cast.callers] == ["__proxy__.value"]
+    assert cast.completeness.verdict == "lower_bound"
+    assert [(u.label, u.citation) for u in cast.completeness.unresolved_same_name] == [
+        ("value._proxy____cast", "app/fields.py:2")]
+    assert analyze_impact(graph, repo_name, "Plain.__hidden", depth=1).completeness.verdict == "complete"
+
+
+def test_a_call_of_a_name_ending_in_function_binds_none_of_its_arguments() -> None:
+    """Django's sqlite3 backend registers its SQL functions with `create_deterministic_function("REPEAT", 2,
+    _sqlite_repeat)`: `_sqlite_repeat` is a value handed on there, not a parameter of a JavaScript `function(...)`
+    (which made the chunk look as if it bound the name, and skipped the reference: a wrong 'complete')."""
+    from graphrag_code.impact import _local_bindings
+
+    code = 'def register(connection):\n    create_deterministic_function("REPEAT", 2, _sqlite_repeat)\n'
+    assert _local_bindings(code) == {"connection"}
+    assert _local_bindings("const f = function (a, b) { return a };") >= {"a", "b", "f"}

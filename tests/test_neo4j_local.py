@@ -80,6 +80,8 @@ def test_conf_is_loopback_only_and_uses_known_keys(tmp_path: Path) -> None:
     assert "dbms.security.auth_enabled=false" in lines
     assert f"server.directories.data={tmp_path.resolve() / 'data'}" in lines
     assert "server.memory.pagecache.size=256m" in lines
+    assert "dbms.memory.transaction.total.max=1g" in lines
+    assert "dbms.memory.transaction.total.max=2g" in neo4j_conf(tmp_path, 17687, 17474, "3g", "256m", "2g")
     assert "0.0.0.0" not in text
     assert all(re.fullmatch(r"[a-z_.]+", k) for k in keys)
 
@@ -117,7 +119,7 @@ def test_java_command_has_heap_opens_and_entry_point(tmp_path: Path) -> None:
                         f"--config-dir={tmp_path.resolve() / 'conf'}", "--console-mode"]
 
 
-@pytest.mark.parametrize("kwargs", [{"heap": "1x"}, {"pagecache": ""}, {"bolt_port": 0},
+@pytest.mark.parametrize("kwargs", [{"heap": "1x"}, {"pagecache": ""}, {"tx_memory": "lots"}, {"bolt_port": 0},
                                     {"bolt_port": 17000, "http_port": 17000}])
 def test_bad_arguments_raise_config_error(tmp_path: Path, kwargs: dict[str, object]) -> None:
     with pytest.raises(ConfigError):
@@ -277,3 +279,14 @@ def test_stop_then_status_says_not_running(server: LocalNeo4j) -> None:
     assert server.status().running is False
     assert server.stop().running is False  # idempotent
     assert "Stopped." in server.logs()
+
+
+def test_start_takes_the_transaction_memory_and_says_what_it_is_for() -> None:
+    from click.testing import CliRunner
+    from graphrag_code.cli import main
+
+    out = CliRunner().invoke(main, ["neo4j", "start", "--help"]).output
+    assert "--tx-memory" in out and "dbms.memory.transaction.total.max" in out
+    bad = CliRunner().invoke(main, ["neo4j", "start", "--tx-memory", "lots", "--timeout", "1"])
+    assert bad.exit_code == 2, bad.output
+    assert "tx_memory must look like 512m or 1g" in bad.output

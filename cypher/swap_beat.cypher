@@ -1,8 +1,12 @@
 // name: swap_beat
-// The first statement of each later transaction of a swap in several: take the repository node's write lock and
-// renew the run's lease (only while the repository still belongs to the run); returns the run it belongs to.
+// The first statement of each transaction of a swap in several (docs/design.md, "Swaps too large for one
+// transaction"): take the repository node's write lock and record, committed with the transaction, which run is
+// swapping and when it last wrote (a lease each of its transactions renews). A run that starts meanwhile waits
+// while the lease is fresh; one that finds it stale (the swapping run died) completes the repository instead of
+// trusting its half-written edges. Only while the repository belongs to the run; returns the run it belongs to
+// (the caller stops, and its transaction rolls back, when that is another).
 // returns: running
 // params: repo, run, at
 MATCH (r:Repository {id: $repo})
-SET r.swap_beat = CASE WHEN r.running = $run THEN $at ELSE r.swap_beat END
+FOREACH (_ IN CASE WHEN r.running = $run THEN [1] ELSE [] END | SET r.swapping = $run, r.swap_beat = $at)
 RETURN r.running AS running

@@ -1013,7 +1013,7 @@ def _stores_a_parameter(text: str) -> bool:
             return True
         for m in re.finditer(rf"([\w.]*\)?)\s*\((?:[^()]*,)?\s*(?:\w+\s*=\s*)?{q}\s*[,)]", code):
             callee = m[1].rstrip(")").rpartition(".")[2]
-            if callee and callee not in _INSPECTING and not re.match(r"(def|class)\b", callee) \
+            if callee and callee not in _INSPECTING \
                     and not re.search(r"\bdef\s+\w*\s*$", code[:m.start(1)].rsplit("\n", 1)[-1]):
                 return True
             if m[1].endswith(")"):           # `keep_lazy(str)(func)`: what a call returned, handed the function

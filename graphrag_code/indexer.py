@@ -347,8 +347,7 @@ class _Run:
         batch = max(1, self.settings.swap_batch_rows)
         # explicit transactions throughout: the driver would retry a refused one (a "transient" error) in vain
         with self.graph.transaction() as tx:
-            marked = tx.run("swap_mark", repo=self.repo, run=self.run_id, at=time.time())
-        self._claim(marked[0]["running"] if marked else None)
+            self._beat(tx)                    # the lease, committed before anything changes
         try:
             return self._swap_batches(touched, diff, new, resolution, props, lsp_rows, batch)
         except IndexingError:      # overtaken: the repository belongs to the later run now
@@ -374,24 +373,29 @@ class _Run:
         transactions = 1
         for n, group in enumerate(groups):
             with self.graph.transaction() as tx:
-                row = tx.run("promote_files", repo=self.repo, run=self.run_id, at=time.time(),
-                             deleted_paths=[p for p in group if p in touched], paths=group)
-            self._claim(row[0]["running"] if row else None)
+                self._beat(tx)
+                if deleted := [p for p in group if p in touched]:
+                    tx.run("delete_files", repo=self.repo, paths=deleted)
+                tx.run("promote_files", repo=self.repo, run=self.run_id, paths=group)
             transactions += 1
             if n == len(groups) // 2:
                 _crash_point("swap_batched")
         for start in range(0, max(len(diff.creates) + len(diff.deletes), 1), batch):
             with self.graph.transaction() as tx:
-                beat = tx.run("swap_beat", repo=self.repo, run=self.run_id, at=time.time())
-                self._claim(beat[0]["running"] if beat else None)
+                self._beat(tx)
                 self._writes(tx, diff, new, resolution, lsp_rows, start, batch)
             transactions += 1
         with self.graph.transaction() as tx:
-            beat = tx.run("swap_beat", repo=self.repo, run=self.run_id, at=time.time())
-            self._claim(beat[0]["running"] if beat else None)
+            self._beat(tx)
             counts = self._finish(tx, resolution, props)
         self.summary.swap_transactions = transactions + 1
         return counts
+
+    def _beat(self, tx: Tx) -> None:
+        """Renew this run's lease on the repository (``swap_beat``); stop, rolling the transaction back, unless
+        the repository still belongs to the run."""
+        rows = tx.run("swap_beat", repo=self.repo, run=self.run_id, at=time.time())
+        self._claim(rows[0]["running"] if rows else None)
 
     def _writes(self, tx: Tx, diff: "_Diff", new: dict, resolution: Resolution, lsp_rows: list[dict] | None,
                 start: int, size: int) -> None:
@@ -606,10 +610,10 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
 def _wait_for_swap(graph: Graph, repo: str, progress: Progress) -> list[dict]:
     """The repository node once no other run is in the middle of a swap in several transactions (its lease is
     renewed by each of them; a lease older than SWAP_LEASE_SECONDS belongs to a dead run)."""
+    lease = float(os.environ.get("GRAPHRAG_SWAP_LEASE_SECONDS", SWAP_LEASE_SECONDS))
     while True:
         rows = graph.run("repo_get", repo=repo)
         props = rows[0]["repo"] if rows else {}
-        lease = float(os.environ.get("GRAPHRAG_SWAP_LEASE_SECONDS", SWAP_LEASE_SECONDS))
         if not props.get("swapping") or time.time() - (props.get("swap_beat") or 0) > lease:
             return rows
         progress("waiting for another run's swap", 0, 0)

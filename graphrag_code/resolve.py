@@ -338,13 +338,30 @@ class _Resolver:
             elif name and f.language != "go":   # Go imports name packages, never symbols
                 hit = self._top_in(targets, name)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
-                held = [t for t in targets if name in self.files[t].module_vars] if not hit else []
-                if len(held) == 1:
-                    self.imported_vars[(f.path, alias or name)] = (held[0], name)
+                held = self._var_home(targets, name) if not hit else None
+                if held:
+                    self.imported_vars[(f.path, alias or name)] = held
             elif not dotted:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
+
+    def _var_home(self, paths: list[str], name: str, depth: int = 0) -> tuple[str, str] | None:
+        """(path, name) of the module variable ``name`` imported from ``paths`` is: assigned there, or in the
+        module a package's ``__init__.py`` imports it from (``from django.apps import apps``, where
+        django/apps/__init__.py has ``from .registry import apps`` and registry.py ``apps = Apps(...)``), by name
+        or by a wildcard import, up to ``_MAX_BASE_DEPTH`` re-exports."""
+        held = [p for p in paths if name in self.files[p].module_vars]
+        if held or depth >= _MAX_BASE_DEPTH:
+            return (held[0], name) if len(held) == 1 else None
+        for p in paths:
+            g = self.files[p]
+            for module, imported, alias, _line, wildcard in g.imports:
+                if (imported and (alias or imported) == name) or (wildcard and not name.startswith("_")):
+                    found = self._var_home(self.resolve_module(g, module), imported or name, depth + 1)
+                    if found:
+                        return found
+        return None
 
     def _bind_package(self, f: FileFacts, module: str, targets: list[str], binds: dict[str, tuple]) -> None:
         """Python's ``import a.b.c`` binds ``a``, the top package (``click.echo`` after ``import
@@ -409,12 +426,23 @@ class _Resolver:
         a bare `send()` elsewhere calls some other `send` (Express: `var send = require('send')`)."""
         return not (LANGUAGES[f.language].member_assignments and "." in f.defs[i][2])
 
-    def _reexport(self, paths: list[str], name: str) -> tuple[str, int] | None:
-        """`pkg.name()` where pkg/__init__.py only imports `name` from a submodule: follow that import."""
+    def _reexport(self, paths: list[str], name: str, depth: int = 0) -> tuple[str, int] | None:
+        """`pkg.name()` where pkg/__init__.py only imports `name` from a submodule: follow that import, or its
+        `from .fields import *` (Django's `forms.CharField`, `models.Model`: `django/forms/__init__.py` imports
+        every submodule so; `export * from './x'`), a chain of them up to ``_MAX_BASE_DEPTH``. Python's wildcard
+        import skips names starting with an underscore."""
         for p in paths:
             bind = self.bindings.get(p, {}).get(name)
             if bind and bind[0] == "symbol":
                 return bind[1], bind[2]
+        if depth >= _MAX_BASE_DEPTH:
+            return None
+        for p in paths:
+            wild = self.wildcards.get(p) if not (name.startswith("_") and self.files[p].language == "python") \
+                else None
+            hit = (self._top_in(wild, name) or self._reexport(wild, name, depth + 1)) if wild else None
+            if hit:
+                return hit
         return None
 
     def _default_export(self, paths: list[str]) -> tuple[str, int] | None:
@@ -589,9 +617,11 @@ class _Resolver:
         whole = self.bindings[f.path].get(receiver)
         bind = whole or self.bindings[f.path].get(head)
         if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars:   # not a module's variable
-            cls = self._module_class(bind[1], receiver[len(head) + 1:], spec) if not whole and receiver != head \
-                else None
-            # `nodes.Const.from_untrusted()` reaches the class's method, never a function of the module
+            attr = receiver[len(head) + 1:] if not whole and receiver != head else ""
+            # `nodes.Const.from_untrusted()` (and `forms.CharField().clean()`) reaches the class's method, never a
+            # function of the module; `signals.post_migrate.send()` the method of the module variable's class
+            cls = (self._module_class(bind[1], attr.removesuffix("()"), spec)
+                   or self._module_var_class(bind[1], attr)) if attr else None
             hit = self.class_member(*cls, name) if cls else self._top_in(bind[1], name) or self._reexport(bind[1], name)
             if hit:
                 return hit[0], hit[1], "module_attr"
@@ -647,6 +677,12 @@ class _Resolver:
         """The class ``attr`` of the module (``nodes.Const`` in ``nodes.Const.from_untrusted()``), if it is one."""
         cls = (self._top_in(modules, attr) or self._reexport(modules, attr)) if attr.isidentifier() else None
         return cls if cls and self.files[cls[0]].defs[cls[1]][1] in spec.container_kinds else None
+
+    def _module_var_class(self, modules: list[str], attr: str) -> tuple[str, int] | None:
+        """The class of the module variable ``attr`` of the module (``post_migrate = Signal()``), if known."""
+        home = self._var_home(modules, attr) if attr.isidentifier() else None
+        return self._value_class(self.files[home[0]], None, self.files[home[0]].module_vars[home[1]]) \
+            if home else None
 
     def _foreign(self, f: FileFacts, caller: int | None, receiver: str, depth: int = 0) -> bool:
         """Whether a receiver named by one name is declared of a type that is not the repository's, so that a
@@ -1317,7 +1353,10 @@ class _Resolver:
         if not returned.startswith("def:"):
             return None
         g = self.files[hit[0]]
-        return next((g.ids[j] for j, d in enumerate(g.defs) if d[3] == hit[1] and d[0] == returned[4:]), None)
+        # the last definition of that name: `return __wrapper__` after a loop defining another `__wrapper__`
+        # (Django's `lazy`) returns the one bound last
+        return next((g.ids[j] for j in range(len(g.defs) - 1, -1, -1)
+                     if g.defs[j][3] == hit[1] and g.defs[j][0] == returned[4:]), None)
 
     def _reflected(self, f: FileFacts, caller: int | None, name: str | None, receiver: str | None,
                    subclasses: dict[str, list[str]]) -> list[str]:

@@ -492,18 +492,29 @@ class _Builder:
             self._returned[owner].add(_value_of(value, False))
 
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
-        """`self.total` where `total` is a property of this file: reading it runs the getter."""
+        """`self.total` where `total` is a property of this file: reading it runs the getter. Any other read
+        through a plain name (`settings.DEBUG`) is kept apart (``FileExtraction.reads``): the resolver calls
+        the class's ``__getattribute__`` / ``__getattr__`` there when it knows what the name holds."""
         name = _text(caps["name"][0])
         parent = node.parent
-        if name not in self._properties or parent is None:
+        if parent is None:
             return
         if parent.type == "call" and parent.child_by_field_name("function") == node:
             return                                          # a call: @reference.call has it
         if parent.type in _WRITES and (_WRITES[parent.type] is None or
                                        parent.child_by_field_name(_WRITES[parent.type]) == node):
             return                                          # assigned or deleted, not read
-        self.add_call(node, caps)
-        self.result.calls[-1].implicit = "read"
+        if name in self._properties:
+            self.add_call(node, caps)
+            self.result.calls[-1].implicit = "read"
+            return
+        receiver = caps["receiver"][0] if "receiver" in caps else None
+        if self.spec.name == "python" and receiver is not None and receiver.type == "identifier":
+            held = _text(receiver)
+            if held not in ("self", "cls"):
+                lines = self.result.reads.setdefault((self.caller_at(node), held, name), [])
+                if node.start_point.row + 1 not in lines:
+                    lines.append(node.start_point.row + 1)
 
     def add_with(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`with ctx:` / `with self.lock as held:` calls the object's __enter__ and __exit__; `with
@@ -700,6 +711,8 @@ class _Builder:
             types = {n: next(iter(v)) for n, v in annotated.items() if len(v) == 1}
             types.update((n, next(iter(v))) for n, v in assigned.items() if n not in annotated and len(v) == 1)
             defs[i].attr_types = {n: t for n, t in types.items() if t}
+            if self.spec.name == "python":
+                defs[i].attributes = sorted((set(annotated) | set(assigned)) - set(defs[i].attr_types))
 
     def add_base(self, relation: str, node: Node, caps: dict[str, list[Node]]) -> None:
         owner = self.enclosing(node.start_byte)

@@ -53,6 +53,9 @@ class Definition:
     # Python, TypeScript classes: attributes that hold instances of one class (`self.type: ParamType`) -> class, or
     # `[]Name` for a collection of them (`params: t.List["Parameter"]`)
     attr_types: dict[str, str] = field(default_factory=dict)
+    # Python classes: the other attributes its methods assign on self or its body annotates (no type known): an
+    # object has them, so reading one never asks __getattr__
+    attributes: list[str] = field(default_factory=list)
     # Python, TypeScript functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection, or "";
     # Python without an annotation: `def:name` for a function it defines and returns (`return decorator`), else
     # `value:` and what its `return` statements return in extract._value_of's notation (`value:var:registry`)
@@ -141,6 +144,10 @@ class FileExtraction:
     # JavaScript/TypeScript: [definition index, another qualified name it is assigned to] (`res.set = res.header =
     # function header() {}`: [index of res.header, "res.set"])
     aliases: list[list] = field(default_factory=list)
+    # Python: attributes read through a plain name other than self/cls, not called (`settings.DEBUG`):
+    # (caller index, the name, the attribute) -> lines; reading one runs the class's __getattribute__ and, for an
+    # attribute it lacks, its __getattr__ (resolve._attribute_hooks)
+    reads: dict[tuple, list[int]] = field(default_factory=dict)
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
@@ -167,6 +174,8 @@ class FileExtraction:
                     d.parent is not None and self.definitions[d.parent].kind in ("function", "method")) or
                 not outer.isdisjoint(d.param_types) or not BUILTIN_CLASSES.isdisjoint(d.param_types))],
             "attr_types": [[i, d.attr_types] for i, d in enumerate(self.definitions) if d.attr_types],
+            **({"attributes": names} if (names := [[i, d.attributes] for i, d in enumerate(self.definitions)
+                                                    if d.attributes]) else {}),
             "returns": [[i, d.return_type] for i, d in enumerate(self.definitions) if d.return_type],
             "var_types": [[i, d.var_types] for i, d in enumerate(self.definitions) if d.var_types],
             **({"default_export": self.default_export} if self.default_export else {}),
@@ -174,6 +183,7 @@ class FileExtraction:
             **({"module_vars": self.module_vars} if self.module_vars else {}),
             **({"aliases": self.aliases} if self.aliases else {}),
             **({"fixtures": fixtures} if fixtures else {}),
+            **({"reads": reads} if (reads := self._reads()) else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)
@@ -181,6 +191,13 @@ class FileExtraction:
             **({"reflective": found} if (found := [[k, *c.reflective] for k, c in enumerate(self.calls)
                                                     if c.reflective]) else {}),
         }
+
+    def _reads(self) -> list[list]:
+        """``reads`` as [[caller, name, attribute, [lines]], ...], without reads through a module imported whole
+        (``import os``: ``os.sep``), which no class of the repository answers."""
+        modules = {i.alias or i.module.split(".")[0] for i in self.imports if not i.name}
+        return [[caller, held, attr, lines] for (caller, held, attr), lines in self.reads.items()
+                if held not in modules]
 
     def _tests(self, fixtures: list[int]) -> set[int]:
         """Indexes of the Python functions pytest may hand fixtures to: ``test*`` functions and the ``fixtures``."""

@@ -49,6 +49,8 @@ CONFIDENCE = {
     # a method looked up by a name built from a prefix (`getattr(self, f"visit_{kind}")`), called: one of the
     # methods of that prefix in the object's class, its bases and subclasses
     "reflective": 0.6,
+    # an attribute read (`settings.DEBUG`) on an object whose class defines __getattribute__ / __getattr__
+    "attribute_hook": 0.8,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -90,6 +92,8 @@ class FileFacts:
     module_vars: dict[str, str] = field(default_factory=dict)   # {variable: assigned value} (FileExtraction)
     aliases: list[list] = field(default_factory=list)   # [[def index, other qualified name]] (FileExtraction)
     fixtures: list[int] = field(default_factory=list)   # Python: indexes of pytest fixtures (FileExtraction.fixtures)
+    reads: list[list] = field(default_factory=list)   # [[caller, name, attribute, [lines]]] (FileExtraction.reads)
+    attributes: list[list] = field(default_factory=list)   # [[class index, [untyped attribute names]]] (Definition)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -1477,6 +1481,43 @@ class _Resolver:
             if implicit == "dunder" or dst in self.properties:
                 self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
 
+    def _attribute_hooks(self) -> None:
+        """Reading an attribute of an object (``FileFacts.reads``) runs its class's ``__getattribute__``, and its
+        ``__getattr__`` when the attribute is none of the class's members or known attributes: Django's
+        ``settings.DEBUG`` runs LazySettings.__getattr__ and LazyObject.__getattribute__; reading a property
+        runs its getter (the extractor makes reads of its own file's properties calls). Only for a name whose
+        class is known (a variable or an imported module variable assigned an instance, an annotated parameter)
+        and a hook defined by a class of the repository."""
+        hooks: dict[tuple[str, int], tuple] = {}
+        for path in sorted(self.files):
+            f = self.files[path]
+            for caller, held, attr, lines in f.reads:
+                cls = self._name_class(f, caller, held)
+                if cls is None:
+                    continue
+                if cls not in hooks:
+                    hooks[cls] = (self.class_member(*cls, "__getattribute__"), self.class_member(*cls, "__getattr__"))
+                every, missing = hooks[cls]
+                member = self.class_member(*cls, attr)
+                if missing and (member or self._has_attribute(*cls, attr)):
+                    missing = None               # found the usual way: __getattr__ is not asked
+                getter = self.files[member[0]].ids[member[1]] if member else None
+                src = f.ids[caller] if caller is not None else file_id(self.repo, path)
+                for line in lines:
+                    for hit in filter(None, (every, missing)):
+                        self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "attribute_hook")
+                    if getter in self.properties:   # a property of another file's class (the file's own: "read")
+                        self._call_edge(src, getter, line, "annotation", "calls:property_read")
+
+    def _has_attribute(self, path: str, cls: int, attr: str, depth: int = 0) -> bool:
+        """Whether objects of class ``cls`` have the attribute ``attr`` (assigned on self or annotated, by it or
+        a base of the repository)."""
+        f = self.files[path]
+        if attr in next((names for i, names in f.attributes if i == cls), ()) or \
+                attr in next((types for i, types in f.attr_types if i == cls), {}):
+            return True
+        return bool(self._from_bases(path, cls, depth, lambda p, c, d: self._has_attribute(p, c, attr, d)))
+
     def _collection_of(self, f: FileFacts, caller: int | None, receiver: str,
                        annotated: bool = False) -> tuple[str, str] | None:
         """(the collection's last name, the string key or "") a receiver is an item of: ``self.procs['x']``, a
@@ -1681,6 +1722,7 @@ class _Resolver:
                 self._call_edge(src, dst, line, hit[2])
                 self._note_dispatch(f, caller, receiver, src, dst, line, typed=hit[2] == "annotation")
         self._parameter_calls(parameter_calls, self._settle_callbacks(callbacks, outcomes))
+        self._attribute_hooks()
         self._unfollowed_lookups()
         if self.lsp_abstract:
             self._lsp_hierarchy(subclasses)

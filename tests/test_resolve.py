@@ -2043,3 +2043,64 @@ def test_a_base_named_through_a_module_is_that_modules_class_not_the_one_declare
     # handle_field raises NotImplementedError: a placeholder, whose call goes to its overrides
     assert calls[("pkg/base.py#Serializer.serialize", "pkg/python.py#Serializer.handle_field")][0] == "override"
     assert calls[("pkg/base.py#Serializer.serialize", "pkg/json.py#Serializer.end")][0] == "dispatch"
+
+
+def test_reading_an_attribute_runs_the_getattribute_of_its_class_and_getattr_for_one_it_lacks() -> None:
+    """Django's `settings.DEBUG`: `settings = LazySettings()` in another module; reading runs
+    LazyObject.__getattribute__ (every read) and LazySettings.__getattr__ (DEBUG is no attribute of the class);
+    reading the property `configured` runs its getter, not __getattr__. A class without hooks, a module imported
+    whole and a parameter of no known class give nothing; an annotated parameter is its class. The attribute an
+    object is assigned in __init__ never asks __getattr__ (`item.value`), another one does (`item.extra`)."""
+    calls, res = _python_files({"conf.py": """\
+class LazyObject:
+    def __getattribute__(self, name):
+        return super().__getattribute__(name)
+
+
+class LazySettings(LazyObject):
+    def __getattr__(self, name):
+        return 1
+
+    @property
+    def configured(self):
+        return True
+
+
+class Plain:
+    x = 1
+
+
+class Item:
+    def __init__(self, value):
+        self.value = value
+
+    def __getattr__(self, name):
+        return None
+
+
+settings = LazySettings()
+plain = Plain()
+""", "use.py": """\
+import os
+from conf import Item, LazySettings, settings, plain
+
+
+def debug(other):
+    a = settings.DEBUG
+    b = settings.configured
+    return a, b, plain.x, os.sep, other.DEBUG
+
+
+def typed(s: LazySettings, item: Item):
+    a = item.value
+    return s.DEBUG, a, item.extra
+"""})
+    assert calls[("use.py#debug", "conf.py#LazyObject.__getattribute__")][:2] == ("attribute_hook", [6, 7])
+    assert calls[("use.py#debug", "conf.py#LazySettings.__getattr__")][:2] == ("attribute_hook", [6])
+    assert calls[("use.py#debug", "conf.py#LazySettings.configured")][:2] == ("annotation", [7])
+    assert calls[("use.py#typed", "conf.py#LazySettings.__getattr__")][:2] == ("attribute_hook", [13])
+    assert sorted(dst for src, dst in calls if src == "use.py#debug") == [
+        "conf.py#LazyObject.__getattribute__", "conf.py#LazySettings.__getattr__", "conf.py#LazySettings.configured"]
+    # an attribute its objects are assigned in __init__ is found without __getattr__ (click's CompletionItem)
+    assert calls[("use.py#typed", "conf.py#Item.__getattr__")][:2] == ("attribute_hook", [13])
+    assert res.stats["calls:attribute_hook"] == 6 and res.stats["calls:property_read"] == 1

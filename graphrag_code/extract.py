@@ -1142,17 +1142,29 @@ def _reflective(call: Node) -> tuple[str, str, int] | None:
     """``getattr(obj, NAME[, default])`` whose NAME is built from a literal prefix: ``f"visit_{kind}"``,
     ``"parse_" + token``, ``"do_%s" % cmd``, ``"on_{}".format(event)``, or a local variable assigned one of those
     before the call (``method = 'visit_' + ...; getattr(self, method, ...)``, as the standard library's
-    ``ast.NodeVisitor``): (obj as written, prefix, 1 when the call is what its function returns, else 0). None for
-    a constant name or anything else."""
+    ``ast.NodeVisitor``): (obj as written, prefix, 1 when the call is what its function returns, else 0); prefix
+    "" for a name computed with no literal prefix on self/cls, called at once or held in a name. None for a
+    constant name or anything else."""
     args = _arguments(call)
     if len(args) < 2 or args[0][0] != 0 or args[1][0] != 1 or not _CHAIN.fullmatch(_text(args[0][1])):
         return None
     name = args[1][1]
+    computed = name.type != "string"
     if name.type == "identifier":
         name = _assigned_before(call, _text(name))
     prefix = _literal_prefix(name) if name is not None else ""
     returned = call.parent is not None and call.parent.type == "return_statement"
-    return (_text(args[0][1]), prefix, int(returned)) if _IDENTIFIER_START.fullmatch(prefix) else None
+    obj = _text(args[0][1])
+    if _IDENTIFIER_START.fullmatch(prefix):
+        return obj, prefix, int(returned)
+    # no prefix at all (`getattr(self, piece)()` in Django's dateformat.Formatter, `handler = getattr(self, name)`):
+    # any method of the object's class may be the one; only for self/cls, and only when the result is called at
+    # once or held in a name (the resolver follows it where that name is called, and records nothing otherwise)
+    parent = call.parent
+    called = parent is not None and parent.type == "call" and parent.child_by_field_name("function") == call
+    held = parent is not None and parent.type == "assignment" and parent.child_by_field_name("right") == call \
+        and (left := parent.child_by_field_name("left")) is not None and left.type == "identifier"
+    return (obj, "", 0) if computed and not prefix and obj in ("self", "cls") and (called or held) else None
 
 
 def _literal_prefix(node: Node) -> str:

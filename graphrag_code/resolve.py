@@ -1412,7 +1412,8 @@ class _Resolver:
         for (path, scope), lookups in sorted(self.reflective.items()):
             if (path, scope) not in self.reflected:
                 for obj, prefix, _returned, line in lookups:
-                    self._unresolved(self.files[path].ids[scope], obj, prefix + "*", line, "dynamic:getattr")
+                    if prefix:         # `self.*` would make every method of the repository a lower bound
+                        self._unresolved(self.files[path].ids[scope], obj, prefix + "*", line, "dynamic:getattr")
 
     def _prefixed(self, path: str, cls: int, prefix: str, subclasses: dict[str, list[str]]) -> list[str]:
         """The methods named ``prefix...`` of class ``cls``, of its bases in the repository and of its
@@ -1430,7 +1431,8 @@ class _Resolver:
         for p, c in classes:
             g = self.files[p]
             found += [g.ids[i] for n, i in sorted(self.ix.members.get((p, c), {}).items())
-                      if n.startswith(prefix) and len(n) > len(prefix) and g.defs[i][1] == "method"]
+                      if n.startswith(prefix) and len(n) > len(prefix) and g.defs[i][1] == "method"
+                      and (prefix or not n.startswith("__"))]    # a name computed from nothing: no dunder
         return found
 
     def _extending_overrides(self) -> set[str]:

@@ -2104,3 +2104,37 @@ def typed(s: LazySettings, item: Item):
     # an attribute its objects are assigned in __init__ is found without __getattr__ (click's CompletionItem)
     assert calls[("use.py#typed", "conf.py#Item.__getattr__")][:2] == ("attribute_hook", [13])
     assert res.stats["calls:attribute_hook"] == 6 and res.stats["calls:property_read"] == 1
+
+
+def test_a_method_looked_up_by_a_name_computed_from_nothing_and_called_is_any_method_of_the_class() -> None:
+    """Django's `Formatter.format`: `getattr(self, piece)()` runs one method of the object's class per format
+    character (`DateFormat.L`): every method of the class, its bases and subclasses (no dunder, not the looking-up
+    method) may run there; so may a name held and called (`handler = getattr(self, name); handler()`). A lookup
+    whose result is neither called nor held (`getattr(self, field)` read as a value) makes no edge and no
+    `self.*` unresolved call, which impact would match against every method."""
+    calls, res = _python_files({"fmt.py": """\
+class Formatter:
+    def format(self, spec):
+        return [str(getattr(self, piece)()) for piece in spec]
+
+    def dispatch(self, name):
+        handler = getattr(self, name)
+        return handler()
+
+    def value(self, field):
+        return getattr(self, field)
+
+
+class DateFormat(Formatter):
+    def L(self):
+        return 1
+
+    def __str__(self):
+        return ""
+"""})
+    assert calls[("fmt.py#Formatter.format", "fmt.py#DateFormat.L")][:2] == ("reflective", [3])
+    assert calls[("fmt.py#Formatter.dispatch", "fmt.py#DateFormat.L")][:2] == ("reflective", [7])
+    assert ("fmt.py#Formatter.format", "fmt.py#DateFormat.__str__") not in calls
+    assert ("fmt.py#Formatter.format", "fmt.py#Formatter.format") not in calls
+    assert not [k for k in calls if k[0] == "fmt.py#Formatter.value"]
+    assert not [u for u in res.unresolved.get("r:fmt.py#Formatter.value", []) if "*" in u]

@@ -351,10 +351,10 @@ class _Resolver:
         self.bindings[f.path] = binds
 
     def _var_home(self, paths: list[str], name: str, depth: int = 0) -> tuple[str, str] | None:
-        """(path, name) of the module variable ``name`` imported from ``paths`` is: assigned there, or in the
-        module a package's ``__init__.py`` imports it from (``from django.apps import apps``, where
-        django/apps/__init__.py has ``from .registry import apps`` and registry.py ``apps = Apps(...)``), by name
-        or by a wildcard import, up to ``_MAX_BASE_DEPTH`` re-exports."""
+        """Where the module variable ``name`` imported from ``paths`` is assigned, as (path, its name there): in
+        one of ``paths``, or in the module a package's ``__init__.py`` imports it from (``from django.apps import
+        apps``, where django/apps/__init__.py has ``from .registry import apps`` and registry.py ``apps =
+        Apps(...)``), by name or by a wildcard import, up to ``_MAX_BASE_DEPTH`` re-exports."""
         held = [p for p in paths if name in self.files[p].module_vars]
         if held or depth >= _MAX_BASE_DEPTH:
             return (held[0], name) if len(held) == 1 else None

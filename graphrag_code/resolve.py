@@ -251,6 +251,7 @@ class _Resolver:
         self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
         self.param_types: dict[str, dict[int, dict[str, str]]] = {}   # path -> def index -> {parameter: class}
         self.attr_types: dict[tuple[str, int], dict[str, str]] = {}     # (path, class index) -> {attribute: class}
+        self.attr_names: dict[tuple[str, int], set[str]] = {}    # (path, class index) -> its untyped attributes
         self.returns: dict[tuple[str, int], str] = {}                   # (path, def index) -> returned class
         self.var_types: dict[str, dict[int, dict[str, str]]] = {}       # path -> def index -> {variable: value}
         self._receivers: dict[tuple[str, int | None, str], tuple[str, int] | None] = {}   # receiver_class memo
@@ -1514,9 +1515,7 @@ class _Resolver:
     def _has_attribute(self, path: str, cls: int, attr: str, depth: int = 0) -> bool:
         """Whether objects of class ``cls`` have the attribute ``attr`` (assigned on self or annotated, by it or
         a base of the repository)."""
-        f = self.files[path]
-        if attr in next((names for i, names in f.attributes if i == cls), ()) or \
-                attr in next((types for i, types in f.attr_types if i == cls), {}):
+        if attr in self.attr_names.get((path, cls), ()) or attr in self.attr_types.get((path, cls), {}):
             return True
         return bool(self._from_bases(path, cls, depth, lambda p, c, d: self._has_attribute(p, c, attr, d)))
 
@@ -1645,6 +1644,7 @@ class _Resolver:
             self.placeholders.update(f.ids[i] for i in f.placeholders)
             self.param_types[path] = {i: types for i, types in f.param_types}
             self.attr_types.update(((path, i), types) for i, types in f.attr_types)
+            self.attr_names.update(((path, i), set(names)) for i, names in f.attributes)
             self.returns.update(((path, i), rtype) for i, rtype in f.returns)
             self.var_types[path] = {i: values for i, values in f.var_types}
             self.properties.update(f.ids[i] for i in f.properties)

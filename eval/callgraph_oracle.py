@@ -38,7 +38,8 @@ Report (numbers only, nothing is tuned to them):
   the package and ``tests/`` (``examples/``, ``docs/``: not traced) or in a file of which no line ran
   (``_winconsole.py`` on Linux, ``tests/typing/`` which pytest never imports). A line counts as run when a frame
   other than a lambda's ran it: ``x = f(lambda: sys.stdin)`` at module level ran at import (before tracing), and
-  the lambda running later does not make the call of ``f`` testable. An edge to an override that the tests never
+  the lambda running later does not make the call of ``f`` testable; nor does a call of a function make its
+  ``def`` line (a decorated one's first decorator line) run: the decorator ran at import. An edge to an override that the tests never
   ran from that call site counts as wrong, although the code may run it (a processor no test registers).
 - CALLS recall: over runtime (caller, callee) pairs inside the package (but those into generator functions,
   which record who resumed the generator, not who called it), the share the static graph has; misses
@@ -76,6 +77,9 @@ GIT_IDENTITY = {
     "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+0000", "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000",
 }
 CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
+# bumped when what the recorder writes changes (the cached runtime-<package>-<version>.json is recorded anew);
+# 2: a call event's own line (the `def` line, a decorated function's first decorator) no longer counts as run
+RECORDER_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -204,11 +208,12 @@ def _record_child(target: Target, root: str, out: str) -> None:
         return local
 
     def trace(frame, event, arg):
+        # a call's own line is not recorded as run: it is the `def` line, or a decorated function's first
+        # decorator (Python 3.11), which ran when the module was imported, maybe before this trace began
         fn = frame.f_code.co_filename
         if frame.f_code.co_name == "<lambda>":
             return None           # its line ran as the lambda's body, not as the statement that made it
         if fn.startswith(pkg) or fn.startswith(tests):
-            lines.add((fn, frame.f_lineno))
             return local
         return None
 
@@ -254,7 +259,7 @@ def _run_tests(target: Target, root: str, tests: str) -> int:
 
 
 def record(target: Target, force: bool = False) -> dict:
-    out = WORK / f"runtime-{target.label}.json"
+    out = WORK / f"runtime-{target.label}-{RECORDER_VERSION}.json"
     if not out.is_file() or force:
         started = time.perf_counter()
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

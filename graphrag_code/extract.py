@@ -1131,8 +1131,9 @@ def _arguments(call: Node) -> list[tuple[int | str, Node]]:
 
 
 # decorators of the language or its standard library that return the function (or a descriptor) unchanged for calls
+# (not `cached_property`: Django and others define their own, a descriptor class the resolver follows)
 _TRANSPARENT_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "abstractmethod", "overload",
-                                     "cached_property", "override", "final", "dataclass", "total_ordering",
+                                     "override", "final", "dataclass", "total_ordering",
                                      "contextmanager", "asynccontextmanager", "wraps", "lru_cache", "cache",
                                      "singledispatch", "runtime_checkable", "setter", "getter", "deleter"})
 _IDENTIFIER_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")   # a prefix of at least 3 characters: `do_`, `visit_`

@@ -51,6 +51,12 @@ CONFIDENCE = {
     "reflective": 0.6,
     # an attribute read (`settings.DEBUG`) on an object whose class defines __getattribute__ / __getattr__
     "attribute_hook": 0.8,
+    # `@deco` on a definition: the decorator (a function, or a class's constructor), called with the definition
+    # when the `def`/`class` statement runs; never by a name-only guess
+    "decorator": 0.9,
+    # a descriptor's protocol: reading a definition decorated by a class of the repository that defines
+    # __get__ (Django's `@cached_property`) calls its __get__; creating the class that holds it, its __set_name__
+    "descriptor": 0.8,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -258,6 +264,7 @@ class _Resolver:
         self._bases_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}   # _bases, once the bases are bound
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
+        self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
@@ -1263,6 +1270,37 @@ class _Resolver:
                 if parameter:
                     self.passed_items[(callee, parameter)].add(value.partition(":")[2])
 
+    def _collect_descriptors(self) -> None:
+        """``@cached_property`` on a method, where ``cached_property`` is a class of the repository that defines
+        ``__get__``: reading the attribute calls that ``__get__`` (``descriptor_gets``, for ``_implicit_call`` and
+        ``_attribute_hooks``), and the ``class`` statement that holds the method calls its ``__set_name__``."""
+        for path in sorted(self.files):
+            f = self.files[path]
+            decorated = {tuple(call[6:8]): call for call in f.calls if implicit_of(call) == "callback"}
+            for call in f.calls:
+                if implicit_of(call) != "decorator" or call[0] is None or f.defs[call[0]][1] != "class":
+                    continue
+                hit = self.resolve_call(f, call[0], call[1], call[2])
+                if hit[0] == "unresolved" or hit[2] in _GUESSES or self.files[hit[0]].defs[hit[1]][1] != "class":
+                    continue
+                get = self.class_member(hit[0], hit[1], "__get__")
+                handed = decorated.get((call[3], call[4]))
+                method = handed and self._defined_at(f, call[0], handed[1], handed[3])
+                if get is None or method is None:
+                    continue
+                self.descriptor_gets[f.ids[method]] = self.files[get[0]].ids[get[1]]
+                set_name = self.class_member(hit[0], hit[1], "__set_name__")
+                if set_name is not None:
+                    cls = f.defs[call[0]]
+                    src = f.ids[cls[3]] if cls[3] is not None else file_id(self.repo, path)
+                    self._call_edge(src, self.files[set_name[0]].ids[set_name[1]], cls[4], "descriptor")
+
+    @staticmethod
+    def _defined_at(f: FileFacts, parent: int, name: str, line: int) -> int | None:
+        """The definition named ``name`` directly in ``parent`` whose range holds ``line``."""
+        return next((i for i, d in enumerate(f.defs) if d[0] == name and d[3] == parent and d[4] <= line <= d[5]),
+                    None)
+
     def _registry_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                        line: int) -> bool:
         """A call on, or of, an item of a collection nothing types: ``_registered_call`` (a method of the objects
@@ -1483,6 +1521,8 @@ class _Resolver:
             dst = self.files[path].ids[i]
             if implicit == "dunder" or dst in self.properties:
                 self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
+            if implicit == "read" and dst in self.descriptor_gets:
+                self._call_edge(src, self.descriptor_gets[dst], line, "descriptor")
 
     def _attribute_hooks(self) -> None:
         """Reading an attribute of an object (``FileFacts.reads``) runs its class's ``__getattribute__``, and its
@@ -1511,6 +1551,8 @@ class _Resolver:
                         self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "attribute_hook")
                     if getter in self.properties:   # a property of another file's class (the file's own: "read")
                         self._call_edge(src, getter, line, "annotation", "calls:property_read")
+                    if getter in self.descriptor_gets:
+                        self._call_edge(src, self.descriptor_gets[getter], line, "descriptor")
 
     def _has_attribute(self, path: str, cls: int, attr: str, depth: int = 0) -> bool:
         """Whether objects of class ``cls`` have the attribute ``attr`` (assigned on self or annotated, by it or
@@ -1660,6 +1702,7 @@ class _Resolver:
         self.subclass_map = subclasses
         self._collect_inserts()
         self._collect_passed_items()
+        self._collect_descriptors()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
                      if implicit_of(call) == "callback"]
         taking = {(path, *self.files[path].calls[k][6:8]) for path, k in callbacks}   # calls handed a function
@@ -1683,9 +1726,11 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
-                if implicit_of(call) == "decorator":    # only what it is handed matters (_settle_callbacks)
+                if implicit_of(call) == "decorator":    # what it is handed: _settle_callbacks
                     if (path, line, call[4]) in taking:
                         outcomes[(path, line, call[4])] = self._outcome(None, hit, False)
+                    if hit[0] != "unresolved" and hit[2] not in _GUESSES:
+                        self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
                     continue
                 held = (implicit_of(call) == "dunder" and name == "__call__") or receiver is None
                 if held and hit[0] == "unresolved" and \

@@ -1677,8 +1677,9 @@ def test_a_method_looked_up_by_a_built_name_and_called_is_one_of_the_methods_of_
 
 def test_a_decorated_definition_is_handed_to_its_decorator_whose_wrapper_calls_it() -> None:
     """`@optimizeconst def visit_Call` hands visit_Call to optimizeconst: the wrapper calling the parameter calls it
-    (`argument`); the decorator's own call makes no edge (it runs at import), nor do built-in decorators and a
-    decorator factory's call (`@route("/")`, whose result is what is handed the function)."""
+    (`argument`); the decorator itself is called by the scope the `def` runs in (`decorator`: the class body, the
+    module), at the decorator's line; built-in decorators make no edge, and a decorator factory's call
+    (`@route("/")`) is an ordinary call, whose result is what is handed the function."""
     calls, _ = _python_files({
         "deco.py": """\
 from functools import update_wrapper
@@ -1735,7 +1736,9 @@ def index():
                         ("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Call"),
                         ("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Const")]
     assert calls[("deco.py#optimizeconst.new_func", "gen.py#Gen.visit_Call")][1] == [6]
-    assert not [k for k in calls if k[1] in ("deco.py#optimizeconst", "deco.py#logged")]
+    decorators = {k: v[:2] for k, v in calls.items() if v[0] == "decorator"}
+    assert decorators == {("gen.py#Gen", "deco.py#optimizeconst"): ("decorator", [6, 15]),
+                          ("gen.py", "deco.py#logged"): ("decorator", [20])}
 
 
 def test_a_decorator_default_value_or_base_class_is_called_by_the_scope_around_the_definition() -> None:
@@ -2138,3 +2141,72 @@ class DateFormat(Formatter):
     assert ("fmt.py#Formatter.format", "fmt.py#Formatter.format") not in calls
     assert not [k for k in calls if k[0] == "fmt.py#Formatter.value"]
     assert not [u for u in res.unresolved.get("r:fmt.py#Formatter.value", []) if "*" in u]
+
+
+def test_a_method_decorated_by_a_descriptor_class_is_read_through_its_get() -> None:
+    """Django's `@cached_property` is a class of the repository with __get__ and __set_name__: the class body calls
+    its constructor (`decorator`), creating the class calls __set_name__ (from the scope the `class` statement runs
+    in, at its line), and reading the attribute calls __get__ (`descriptor`), beside the getter's own edge: through
+    `self` in its file, through a variable assigned an instance in another. The standard library's
+    `functools.cached_property` and a decorator class without __get__ make none of those edges."""
+    calls, _ = _python_files({
+        "functional.py": """\
+class cached_property:
+    def __init__(self, func):
+        self.func = func
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, instance, cls=None):
+        res = instance.__dict__[self.name] = self.func(instance)
+        return res
+
+
+class registered:
+    def __init__(self, func):
+        self.func = func
+""",
+        "models.py": """\
+import functools
+from functional import cached_property, registered
+
+
+class Options:
+    @cached_property
+    def label(self):
+        return "x"
+
+    @functools.cached_property
+    def plain(self):
+        return "y"
+
+    @registered
+    def hook(self):
+        pass
+
+    def describe(self):
+        return self.label + self.plain
+""",
+        "use.py": """\
+from models import Options
+
+opts = Options()
+
+
+def show():
+    return opts.label
+"""})
+    wanted = {("models.py#Options", "functional.py#cached_property"): ("decorator", [6]),
+              ("models.py#Options", "functional.py#registered"): ("decorator", [14]),
+              ("models.py", "functional.py#cached_property.__set_name__"): ("descriptor", [5]),
+              ("models.py#Options.describe", "functional.py#cached_property.__get__"): ("descriptor", [19]),
+              ("models.py#Options.describe", "models.py#Options.label"): ("self", [19]),
+              ("use.py#show", "functional.py#cached_property.__get__"): ("descriptor", [7]),
+              ("use.py#show", "models.py#Options.label"): ("annotation", [7])}
+    assert {k: calls[k][:2] for k in wanted if k in calls} == wanted
+    # functools' is no class of ours; `registered` has no __get__; reading `plain` calls its getter alone
+    assert [k for k in calls if k[1].startswith("functional.py#registered.")] == []
+    assert sorted(k for k in calls if k[1].endswith(("__get__", "__set_name__"))) == sorted(
+        k for k in wanted if k[1].endswith(("__get__", "__set_name__")))
+    assert calls[("models.py#Options.describe", "models.py#Options.plain")][:2] == ("self", [19])

@@ -57,6 +57,9 @@ CONFIDENCE = {
     # a descriptor's protocol: reading a definition decorated by a class of the repository that defines
     # __get__ (Django's `@cached_property`) calls its __get__; creating the class that holds it, its __set_name__
     "descriptor": 0.8,
+    # a call of a function its decorator replaced with a function it defines (`@logged` returning `wrapper`,
+    # `@keep_lazy(str)`): the wrapper runs first (and the edge to the function stays: what breaks if it changes)
+    "wrapped": 0.8,
 }
 # C/C++: clangd answers on declarations we do not index (a prototype in a header, a macro) and finds nothing
 # where the compile flags it was given fall short (a missing include path); there an answer that is no indexed
@@ -265,6 +268,7 @@ class _Resolver:
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
+        self.wrappers: dict[str, str] = {}          # function -> the wrapper its decorator replaced it with
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
@@ -1039,6 +1043,9 @@ class _Resolver:
         props = {"line": line, "confidence": CONFIDENCE[method], "resolved_by": method}
         self._add_edge("CALLS", src, dst, {**props, "via": via} if via else props)
         self.out.stats[stat or f"calls:{method}"] += 1
+        wrapper = self.wrappers.get(dst)
+        if wrapper is not None and wrapper != src:   # the wrapper's own call of it: `argument`
+            self._call_edge(src, wrapper, line, "wrapped")
 
     def _lsp_edge(self, f: FileFacts, caller: int | None, src: str, answer: list, hit: tuple, name: str,
                   receiver: str | None, line: int) -> bool:
@@ -1270,36 +1277,68 @@ class _Resolver:
                 if parameter:
                     self.passed_items[(callee, parameter)].add(value.partition(":")[2])
 
-    def _collect_descriptors(self) -> None:
-        """``@cached_property`` on a method, where ``cached_property`` is a class of the repository that defines
-        ``__get__``: reading the attribute calls that ``__get__`` (``descriptor_gets``, for ``_implicit_call`` and
-        ``_attribute_hooks``), and the ``class`` statement that holds the method calls its ``__set_name__``."""
+    def _collect_decorations(self) -> None:
+        """What a decorator of the repository makes of the definition under it. ``@cached_property``, a class
+        defining ``__get__``: reading the attribute calls that ``__get__`` (``descriptor_gets``, for
+        ``_implicit_call`` and ``_attribute_hooks``), and the ``class`` statement calls its ``__set_name__``.
+        ``@logged`` returning a function it defines (``return wrapper``), or a factory's call ``@keep_lazy(str)``
+        returning one (``decorator``) that does: calling the definition runs that wrapper (``wrappers``), when it is
+        the outermost decorator (the one nearest the top runs last and is what the name holds; the extractor keeps
+        only the innermost plain decorator, so one is outermost only on the first line of the range)."""
         for path in sorted(self.files):
             f = self.files[path]
-            decorated = {tuple(call[6:8]): call for call in f.calls if implicit_of(call) == "callback"}
+            heads: dict[int, list[tuple[int, str | None]]] = defaultdict(list)   # definition -> (line, wrapper)
+            children: dict[int | None, list[int]] = defaultdict(list)
+            for i, d in enumerate(f.defs):
+                if d[1] in ("function", "method"):
+                    children[d[3]].append(i)
             for call in f.calls:
-                if implicit_of(call) != "decorator" or call[0] is None or f.defs[call[0]][1] != "class":
+                kind = implicit_of(call)
+                if kind not in (None, "decorator") or not children.get(call[0]):
+                    continue
+                # a decorator, or a call in a definition's head, is its scope's call on a line of its range
+                target = next((i for i in children[call[0]] if f.defs[i][4] <= call[3] <= f.defs[i][5]), None)
+                if target is None:
                     continue
                 hit = self.resolve_call(f, call[0], call[1], call[2])
-                if hit[0] == "unresolved" or hit[2] in _GUESSES or self.files[hit[0]].defs[hit[1]][1] != "class":
-                    continue
-                get = self.class_member(hit[0], hit[1], "__get__")
-                handed = decorated.get((call[3], call[4]))
-                method = handed and self._defined_at(f, call[0], handed[1], handed[3])
-                if get is None or method is None:
-                    continue
-                self.descriptor_gets[f.ids[method]] = self.files[get[0]].ids[get[1]]
-                set_name = self.class_member(hit[0], hit[1], "__set_name__")
-                if set_name is not None:
-                    cls = f.defs[call[0]]
-                    src = f.ids[cls[3]] if cls[3] is not None else file_id(self.repo, path)
-                    self._call_edge(src, self.files[set_name[0]].ids[set_name[1]], cls[4], "descriptor")
+                if hit[0] == "unresolved" or hit[2] in _GUESSES:
+                    heads[target].append((call[3], None))
+                elif self.files[hit[0]].defs[hit[1]][1] == "class":
+                    if kind == "decorator":
+                        self._descriptor(f, call[0], target, hit)
+                    heads[target].append((call[3], None))
+                else:
+                    made = self._returned_def(*hit[:2])          # `decorator` of the factory, or the wrapper
+                    if made is not None and (kind is None or self._returned_def(*made)):
+                        # a plain decorator that returns a decorator: Django's `async_unsafe`, a factory that
+                        # also decorates (`if callable(message): return decorator(message)`)
+                        made = self._returned_def(*made)
+                    heads[target].append((call[3], self.files[made[0]].ids[made[1]] if made else None))
+            for target, found in heads.items():
+                top = f.defs[target][4]   # the range starts at the outermost decorator (or a comment: unknown)
+                wrapper = next((w for line, w in found if line == top and w), None)
+                if wrapper is not None:
+                    self.wrappers[f.ids[target]] = wrapper
 
-    @staticmethod
-    def _defined_at(f: FileFacts, parent: int, name: str, line: int) -> int | None:
-        """The definition named ``name`` directly in ``parent`` whose range holds ``line``."""
-        return next((i for i, d in enumerate(f.defs) if d[0] == name and d[3] == parent and d[4] <= line <= d[5]),
-                    None)
+    def _descriptor(self, f: FileFacts, cls: int, method: int, hit: tuple) -> None:
+        get = self.class_member(hit[0], hit[1], "__get__")
+        if get is None:
+            return
+        self.descriptor_gets[f.ids[method]] = self.files[get[0]].ids[get[1]]
+        set_name = self.class_member(hit[0], hit[1], "__set_name__")
+        if set_name is not None:
+            src = f.ids[f.defs[cls][3]] if f.defs[cls][3] is not None else file_id(self.repo, f.path)
+            self._call_edge(src, self.files[set_name[0]].ids[set_name[1]], f.defs[cls][4], "descriptor")
+
+    def _returned_def(self, path: str, i: int) -> tuple[str, int] | None:
+        """The function ``i`` defines and returns (``returns`` ``def:name``): the last definition of that name in
+        it, the one bound when ``return`` runs in the usual define-then-return shape (Django's ``lazy``)."""
+        returned = self.returns.get((path, i), "")
+        if not returned.startswith("def:"):
+            return None
+        g = self.files[path]
+        return next(((path, j) for j in range(len(g.defs) - 1, -1, -1)
+                     if g.defs[j][3] == i and g.defs[j][0] == returned[4:]), None)
 
     def _registry_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                        line: int) -> bool:
@@ -1392,14 +1431,8 @@ class _Resolver:
             return None
         head, _, last = chain.rpartition(".")
         hit = self.resolve_call(owner, caller, last, head or None)
-        returned = self.returns.get(hit[:2], "") if hit[0] != "unresolved" else ""
-        if not returned.startswith("def:"):
-            return None
-        g = self.files[hit[0]]
-        # the last definition of that name: `return __wrapper__` after a loop defining another `__wrapper__`
-        # (Django's `lazy`) returns the one bound last
-        return next((g.ids[j] for j in range(len(g.defs) - 1, -1, -1)
-                     if g.defs[j][3] == hit[1] and g.defs[j][0] == returned[4:]), None)
+        made = self._returned_def(*hit[:2]) if hit[0] != "unresolved" else None
+        return self.files[made[0]].ids[made[1]] if made else None
 
     def _reflected(self, f: FileFacts, caller: int | None, name: str | None, receiver: str | None,
                    subclasses: dict[str, list[str]]) -> list[str]:
@@ -1702,7 +1735,7 @@ class _Resolver:
         self.subclass_map = subclasses
         self._collect_inserts()
         self._collect_passed_items()
-        self._collect_descriptors()
+        self._collect_decorations()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
                      if implicit_of(call) == "callback"]
         taking = {(path, *self.files[path].calls[k][6:8]) for path, k in callbacks}   # calls handed a function

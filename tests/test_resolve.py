@@ -2210,3 +2210,89 @@ def show():
     assert sorted(k for k in calls if k[1].endswith(("__get__", "__set_name__"))) == sorted(
         k for k in wanted if k[1].endswith(("__get__", "__set_name__")))
     assert calls[("models.py#Options.describe", "models.py#Options.plain")][:2] == ("self", [19])
+
+
+def test_calling_a_function_whose_decorator_returns_a_wrapper_runs_the_wrapper() -> None:
+    """`@logged` returns the `wrapper` it defines, Django's `@keep_lazy(str)` a `decorator` that returns its
+    `wrapper`: a call of the decorated name runs that wrapper first (`wrapped`), and the edge to the function
+    itself stays. Under another decorator that names resolve to nothing (the outermost, which is what the name
+    holds), nothing is claimed; a decorator returning its parameter (`return f`) wraps nothing. Django's
+    `@async_unsafe` returns a decorator, or, handed the function itself, what that decorator returns: `inner`."""
+    calls, _ = _python_files({
+        "deco.py": """\
+import functools
+
+
+def logged(f):
+    @functools.wraps(f)
+    def wrapper(*args):
+        return f(*args)
+    return wrapper
+
+
+def keep_lazy(*classes):
+    def decorator(func):
+        def wrapper(*args):
+            return func(*args)
+        return wrapper
+    return decorator
+
+
+def register(f):
+    return f
+
+
+def async_unsafe(message):
+    def decorator(func):
+        def inner(*args):
+            return func(*args)
+        return inner
+    if callable(message):
+        return decorator(message)
+    return decorator
+""",
+        "api.py": """\
+import unknown_lib
+from deco import async_unsafe, keep_lazy, logged, register
+
+
+@logged
+def handler(event):
+    pass
+
+
+@keep_lazy(str)
+def capfirst(x):
+    return x
+
+
+@unknown_lib.traced
+@logged
+def traced(x):
+    pass
+
+
+@register
+def plain(x):
+    pass
+
+
+@async_unsafe
+def connect():
+    pass
+
+
+def main():
+    handler(1)
+    capfirst("a")
+    traced(2)
+    plain(3)
+    connect()
+"""})
+    wrapped = {k: v[:2] for k, v in calls.items() if v[0] == "wrapped"}
+    assert wrapped == {("api.py#main", "deco.py#logged.wrapper"): ("wrapped", [32]),
+                       ("api.py#main", "deco.py#keep_lazy.decorator.wrapper"): ("wrapped", [33]),
+                       ("api.py#main", "deco.py#async_unsafe.decorator.inner"): ("wrapped", [36])}
+    assert calls[("api.py#main", "api.py#handler")][1] == [32]
+    assert calls[("deco.py#logged.wrapper", "api.py#handler")][0] == "argument"
+    assert ("deco.py#logged.wrapper", "deco.py#logged.wrapper") not in calls

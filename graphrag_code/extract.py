@@ -488,6 +488,8 @@ class _Builder:
         name = _text(value) if value.type == "identifier" else ""
         if name and any(d.parent == owner and d.name == name and d.kind == "function" for d in defs):
             defs[owner].return_type = f"def:{name}"
+        elif factory := _factory_applied(value, defs[owner].param_types):
+            defs[owner].return_type = f"wraps:{factory}"
         elif value.type != "none":
             self._returned[owner].add(_value_of(value, False))
 
@@ -1011,6 +1013,20 @@ def _method_owner(function: Node) -> str | None:
 _LITERALS = {"dictionary": "dict", "dictionary_comprehension": "dict", "list": "list", "list_comprehension": "list",
              "set": "set", "set_comprehension": "set", "tuple": "tuple", "string": "str", "concatenated_string": "str",
              "integer": "int", "float": "float"}
+
+
+def _factory_applied(value: Node, params: dict[str, str]) -> str:
+    """``keep_lazy(str)(func)``, returned by Django's ``keep_lazy_text(func)``: a decorator factory's call applied
+    to a parameter, returned: the factory's name chain (``returns`` ``wraps:keep_lazy``; the resolver finds the
+    wrapper the decorator it returns defines); "" for any other value."""
+    fn = value.child_by_field_name("function") if value.type == "call" else None
+    inner = fn.child_by_field_name("function") if fn is not None and fn.type == "call" else None
+    args = value.child_by_field_name("arguments")
+    handed = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    if inner is None or not _CHAIN.fullmatch(_text(inner)) or len(handed) != 1 or handed[0].type != "identifier" \
+            or _text(handed[0]) not in params:
+        return ""
+    return _text(inner)
 
 
 def _value_of(node: Node, iterated: bool) -> str:

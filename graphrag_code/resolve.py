@@ -920,6 +920,8 @@ class _Resolver:
             if d[1] in _TYPE_KINDS:
                 return None if items else (hit[0], hit[1])        # a constructor
             rtype = self.returns.get((hit[0], hit[1]))
+            if rtype and rtype.startswith("wraps:"):        # a wrapper function (_factory_made): no class
+                return None
             if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope
                 return None if items else self._value_class(self.files[hit[0]], hit[1], rtype[6:])
             return self._typed((hit[0], d[3], rtype), items) if rtype else None
@@ -1308,7 +1310,7 @@ class _Resolver:
                         self._descriptor(f, call[0], target, hit)
                     heads[target].append((call[3], None))
                 else:
-                    made = self._returned_def(*hit[:2])          # `decorator` of the factory, or the wrapper
+                    made = self._returned_def(*hit[:2]) or self._factory_made(*hit[:2])
                     if made is not None and (kind is None or self._returned_def(*made)):
                         # a plain decorator that returns a decorator: Django's `async_unsafe`, a factory that
                         # also decorates (`if callable(message): return decorator(message)`)
@@ -1329,6 +1331,16 @@ class _Resolver:
         if set_name is not None:
             src = f.ids[f.defs[cls][3]] if f.defs[cls][3] is not None else file_id(self.repo, f.path)
             self._call_edge(src, self.files[set_name[0]].ids[set_name[1]], f.defs[cls][4], "descriptor")
+
+    def _factory_made(self, path: str, i: int) -> tuple[str, int] | None:
+        """What a decorator returning ``keep_lazy(str)(func)`` (``returns`` ``wraps:keep_lazy``) makes of ``func``:
+        the decorator the factory returns, whose own returned function (``_collect_decorations``) is the wrapper."""
+        rtype = self.returns.get((path, i), "")
+        if not rtype.startswith("wraps:"):
+            return None
+        head, _, last = rtype[6:].rpartition(".")
+        hit = self.resolve_call(self.files[path], i, last, head or None)
+        return self._returned_def(*hit[:2]) if hit[0] != "unresolved" and hit[2] not in _GUESSES else None
 
     def _returned_def(self, path: str, i: int) -> tuple[str, int] | None:
         """The function ``i`` defines and returns (``returns`` ``def:name``): the last definition of that name in

@@ -2217,7 +2217,8 @@ def test_calling_a_function_whose_decorator_returns_a_wrapper_runs_the_wrapper()
     `wrapper`: a call of the decorated name runs that wrapper first (`wrapped`), and the edge to the function
     itself stays. Under another decorator that names resolve to nothing (the outermost, which is what the name
     holds), nothing is claimed; a decorator returning its parameter (`return f`) wraps nothing. Django's
-    `@async_unsafe` returns a decorator, or, handed the function itself, what that decorator returns: `inner`."""
+    `@async_unsafe` returns a decorator, or, handed the function itself, what that decorator returns: `inner`;
+    `@keep_lazy_text` returns `keep_lazy(str)(func)`: keep_lazy's wrapper."""
     calls, _ = _python_files({
         "deco.py": """\
 import functools
@@ -2242,6 +2243,10 @@ def register(f):
     return f
 
 
+def keep_lazy_text(func):
+    return keep_lazy(str)(func)
+
+
 def async_unsafe(message):
     def decorator(func):
         def inner(*args):
@@ -2253,7 +2258,7 @@ def async_unsafe(message):
 """,
         "api.py": """\
 import unknown_lib
-from deco import async_unsafe, keep_lazy, logged, register
+from deco import async_unsafe, keep_lazy, keep_lazy_text, logged, register
 
 
 @logged
@@ -2282,17 +2287,23 @@ def connect():
     pass
 
 
+@keep_lazy_text
+def wrap(text):
+    return text
+
+
 def main():
     handler(1)
     capfirst("a")
     traced(2)
     plain(3)
     connect()
+    wrap("b")
 """})
     wrapped = {k: v[:2] for k, v in calls.items() if v[0] == "wrapped"}
-    assert wrapped == {("api.py#main", "deco.py#logged.wrapper"): ("wrapped", [32]),
-                       ("api.py#main", "deco.py#keep_lazy.decorator.wrapper"): ("wrapped", [33]),
-                       ("api.py#main", "deco.py#async_unsafe.decorator.inner"): ("wrapped", [36])}
-    assert calls[("api.py#main", "api.py#handler")][1] == [32]
+    assert wrapped == {("api.py#main", "deco.py#logged.wrapper"): ("wrapped", [37]),
+                       ("api.py#main", "deco.py#keep_lazy.decorator.wrapper"): ("wrapped", [38, 42]),
+                       ("api.py#main", "deco.py#async_unsafe.decorator.inner"): ("wrapped", [41])}
+    assert calls[("api.py#main", "api.py#handler")][1] == [37]
     assert calls[("deco.py#logged.wrapper", "api.py#handler")][0] == "argument"
     assert ("deco.py#logged.wrapper", "deco.py#logged.wrapper") not in calls

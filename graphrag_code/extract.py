@@ -193,7 +193,31 @@ class _Builder:
         for kind, node, caps in ordered:
             self._add_definition(kind, node, caps)
         self._link_parents()
-        self._properties = {d.name for d in self.result.definitions if d.property}
+        if self.spec.name == "python":
+            self._property_assignments()
+        self._properties = {d.name for d in self.result.definitions if d.property}.union(
+            *(d.property_names for d in self.result.definitions))
+
+    def _property_assignments(self) -> None:
+        """`pk = property(_get_pk_val, _set_pk_val)` in a class body: reading `pk` runs `_get_pk_val`
+        (``Definition.property_names``; Django has 52 such properties). The getter named first, a method of the
+        class; a keyword (`fget=`) or a lambda is not followed."""
+        defs = self.result.definitions
+        for i, d in enumerate(defs):
+            body = _core(self._def_nodes[i]).child_by_field_name("body") if d.kind == "class" else None
+            for statement in body.named_children if body is not None else ():
+                assigned = statement.named_children[0] if statement.type == "expression_statement" and \
+                    statement.named_child_count == 1 else statement     # (the grammar may leave the wrapper out)
+                left = assigned.child_by_field_name("left") if assigned.type == "assignment" else None
+                right = assigned.child_by_field_name("right") if left is not None else None
+                if left is None or left.type != "identifier" or right is None or right.type != "call" or \
+                        _text(right.child_by_field_name("function")) != "property":
+                    continue
+                handed = [a for a in right.child_by_field_name("arguments").named_children if a.type != "comment"]
+                getter = _text(handed[0]) if handed and handed[0].type == "identifier" else ""
+                found = [j for j, g in enumerate(defs) if g.parent == i and g.name == getter and g.kind == "method"]
+                if found:
+                    defs[found[-1]].property_names.append(_text(left))
 
     def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
         core, head, end_row = _core(node), node, node.end_point.row
@@ -584,8 +608,9 @@ class _Builder:
     def add_decorator(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """``@deco`` on a definition: ``deco(f)`` runs where the definition is (the module, the class body), and
         ``f`` is handed to it, so a wrapper calling the decorator's parameter calls ``f`` (``argument`` edges).
-        The decorator's own call is kept implicit ("decorator": no edge of its own; it runs at import, and impact
-        already reads `@deco` as a reference). Built-in decorators (``property``, ``staticmethod``, ...) and
+        The decorator's own call is an implicit "decorator" site: the resolver makes it the scope's call of the
+        decorator, and learns from it what the definition becomes (a descriptor, a wrapper:
+        ``resolve._collect_decorations``). Built-in decorators (``property``, ``staticmethod``, ...) and
         ``functools`` ones change nothing here."""
         name, definition = caps["name"][0], node.child_by_field_name("definition")
         receiver = _text(caps["receiver"][0]) if "receiver" in caps else None

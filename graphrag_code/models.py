@@ -63,6 +63,8 @@ class Definition:
     # Python, JavaScript, TypeScript functions: local variable -> what it is assigned (`call:self.make_parser`)
     var_types: dict[str, str] = field(default_factory=dict)
     property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
+    # Python: the names its class body makes properties of it (`pk = property(_get_pk_val, _set_pk_val)`)
+    property_names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -76,7 +78,7 @@ class CallSite:
     # file; "dunder", a dunder method of the object Python calls for a statement or operator (`with obj:`'s
     # __enter__/__exit__, `for x in obj`'s __iter__, `k in obj`, `len(obj)`, `obj[k]`); "callback", a function
     # handed to a call as an argument (`sorted(ps, key=sort_key)`): the callee may call it; "decorator", the call
-    # of a decorator (`@optimizeconst`) with the definition it decorates, a callback at slot 0: no edge of its own
+    # of a decorator (`@optimizeconst`) with the definition it decorates (its callback at slot 0): the scope's call
     implicit: str | None = None
     of: tuple[int, int] | None = None   # callback: (line, column) of the name of the call it is an argument of
     slot: int | str | None = None       # callback: its position among the positional arguments, or its keyword
@@ -184,6 +186,8 @@ class FileExtraction:
             **({"aliases": self.aliases} if self.aliases else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"reads": reads} if (reads := self._reads()) else {}),
+            **({"property_names": named} if (named := [[i, n] for i, d in enumerate(self.definitions)
+                                                       for n in d.property_names]) else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)
                                                        if c.narrowed]) else {}),
             **({"items_passed": passed} if (passed := [[k, *a] for k, c in enumerate(self.calls)

@@ -103,6 +103,7 @@ class FileFacts:
     fixtures: list[int] = field(default_factory=list)   # Python: indexes of pytest fixtures (FileExtraction.fixtures)
     reads: list[list] = field(default_factory=list)   # [[caller, name, attribute, [lines]]] (FileExtraction.reads)
     attributes: list[list] = field(default_factory=list)   # [[class index, [untyped attribute names]]] (Definition)
+    property_names: list[list] = field(default_factory=list)   # [[getter index, property name]] (Definition)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -165,6 +166,8 @@ class _Index:
             self.top[path] = top
             for i, alias in f.aliases:        # `res.set = res.header = function header() {}`
                 self.qualified[alias].append((path, i))
+            for i, name in f.property_names:  # `pk = property(_get_pk_val)`: the member `pk` is its getter
+                self.members.setdefault((path, f.defs[i][3]), {}).setdefault(name, i)
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
 
     def python_tails(self) -> dict[str, list[str]]:
@@ -1735,6 +1738,7 @@ class _Resolver:
             self.returns.update(((path, i), rtype) for i, rtype in f.returns)
             self.var_types[path] = {i: values for i, values in f.var_types}
             self.properties.update(f.ids[i] for i in f.properties)
+            self.properties.update(f.ids[i] for i, _name in f.property_names)
             for k, obj, prefix, returned in f.reflective:
                 if f.calls[k][0] is not None:
                     self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))

@@ -2307,3 +2307,36 @@ def main():
     assert calls[("api.py#main", "api.py#handler")][1] == [37]
     assert calls[("deco.py#logged.wrapper", "api.py#handler")][0] == "argument"
     assert ("deco.py#logged.wrapper", "deco.py#logged.wrapper") not in calls
+
+
+def test_a_property_made_by_a_call_of_property_in_a_class_body_runs_its_getter() -> None:
+    """Django's `pk = property(_get_pk_val, _set_pk_val)`: reading `pk` runs `_get_pk_val`, through `self` in the
+    class's file and through a variable of the class in another file; the getter stays callable by its own name,
+    and a `property(...)` of a lambda or a name the class does not define gives nothing."""
+    calls, res = _python_files({"base.py": """\
+class Model:
+    def _get_pk_val(self):
+        return 1
+
+    def _set_pk_val(self, value):
+        pass
+
+    pk = property(_get_pk_val, _set_pk_val)
+    other = property(lambda self: 2)
+    missing = property(undefined_getter)
+
+    def save(self):
+        return self.pk, self.other, self.missing, self._get_pk_val()
+""", "use.py": """\
+from base import Model
+
+m = Model()
+
+
+def show():
+    return m.pk
+"""})
+    assert calls[("base.py#Model.save", "base.py#Model._get_pk_val")][:2] == ("self", [13])
+    assert calls[("use.py#show", "base.py#Model._get_pk_val")][:2] == ("annotation", [7])
+    assert sorted(dst for src, dst in calls if src == "base.py#Model.save") == ["base.py#Model._get_pk_val"]
+    assert res.stats["calls:property_read"] == 2

@@ -1292,7 +1292,6 @@ class _Resolver:
         only the innermost plain decorator, so one is outermost only on the first line of the range)."""
         for path in sorted(self.files):
             f = self.files[path]
-            heads: dict[int, list[tuple[int, str | None]]] = defaultdict(list)   # definition -> (line, wrapper)
             children: dict[int | None, list[int]] = defaultdict(list)
             for i, d in enumerate(f.defs):
                 if d[1] in ("function", "method"):
@@ -1303,27 +1302,25 @@ class _Resolver:
                     continue
                 # a decorator, or a call in a definition's head, is its scope's call on a line of its range
                 target = next((i for i in children[call[0]] if f.defs[i][4] <= call[3] <= f.defs[i][5]), None)
-                if target is None:
+                # only the outermost decorator, on the range's first line, makes a wrapper (a range starting at a
+                # comment: unknown); any decorator site may make a descriptor
+                outermost = target is not None and call[3] == f.defs[target][4]
+                if target is None or not (outermost or kind == "decorator"):
                     continue
                 hit = self.resolve_call(f, call[0], call[1], call[2])
                 if hit[0] == "unresolved" or hit[2] in _GUESSES:
-                    heads[target].append((call[3], None))
-                elif self.files[hit[0]].defs[hit[1]][1] == "class":
+                    continue
+                if self.files[hit[0]].defs[hit[1]][1] == "class":
                     if kind == "decorator":
                         self._descriptor(f, call[0], target, hit)
-                    heads[target].append((call[3], None))
-                else:
-                    made = self._returned_def(*hit[:2]) or self._factory_made(*hit[:2])
-                    if made is not None and (kind is None or self._returned_def(*made)):
-                        # a plain decorator that returns a decorator: Django's `async_unsafe`, a factory that
-                        # also decorates (`if callable(message): return decorator(message)`)
-                        made = self._returned_def(*made)
-                    heads[target].append((call[3], self.files[made[0]].ids[made[1]] if made else None))
-            for target, found in heads.items():
-                top = f.defs[target][4]   # the range starts at the outermost decorator (or a comment: unknown)
-                wrapper = next((w for line, w in found if line == top and w), None)
-                if wrapper is not None:
-                    self.wrappers[f.ids[target]] = wrapper
+                    continue
+                made = self._returned_def(*hit[:2]) or self._factory_made(*hit[:2])
+                if made is not None and (kind is None or self._returned_def(*made)):
+                    # a plain decorator that returns a decorator: Django's `async_unsafe`, a factory that also
+                    # decorates (`if callable(message): return decorator(message)`)
+                    made = self._returned_def(*made)
+                if outermost and made is not None:
+                    self.wrappers.setdefault(f.ids[target], self.files[made[0]].ids[made[1]])
 
     def _descriptor(self, f: FileFacts, cls: int, method: int, hit: tuple) -> None:
         get = self.class_member(hit[0], hit[1], "__get__")
@@ -1567,10 +1564,18 @@ class _Resolver:
             return
         for path, i in filter(None, found):
             dst = self.files[path].ids[i]
-            if implicit == "dunder" or dst in self.properties:
-                self._call_edge(src, dst, line, method, "calls:dunder" if implicit == "dunder" else "calls:property_read")
-            if implicit == "read" and dst in self.descriptor_gets:
-                self._call_edge(src, self.descriptor_gets[dst], line, "descriptor")
+            if implicit == "dunder":
+                self._call_edge(src, dst, line, method, "calls:dunder")
+            else:
+                self._getter_read(src, dst, line, method)
+
+    def _getter_read(self, src: str, getter: str | None, line: int, method: str) -> None:
+        """Reading the attribute ``getter`` defines: a property's getter runs, and first a descriptor's
+        ``__get__`` (``descriptor_gets``); a plain method or attribute runs nothing."""
+        if getter in self.properties:
+            self._call_edge(src, getter, line, method, "calls:property_read")
+        if getter in self.descriptor_gets:
+            self._call_edge(src, self.descriptor_gets[getter], line, "descriptor")
 
     def _attribute_hooks(self) -> None:
         """Reading an attribute of an object (``FileFacts.reads``) runs its class's ``__getattribute__``, and its
@@ -1597,10 +1602,8 @@ class _Resolver:
                 for line in lines:
                     for hit in filter(None, (every, missing)):
                         self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "attribute_hook")
-                    if getter in self.properties:   # a property of another file's class (the file's own: "read")
-                        self._call_edge(src, getter, line, "annotation", "calls:property_read")
-                    if getter in self.descriptor_gets:
-                        self._call_edge(src, self.descriptor_gets[getter], line, "descriptor")
+                    # a property of another file's class (the file's own are "read" calls: _implicit_call)
+                    self._getter_read(src, getter, line, "annotation")
 
     def _has_attribute(self, path: str, cls: int, attr: str, depth: int = 0) -> bool:
         """Whether objects of class ``cls`` have the attribute ``attr`` (assigned on self or annotated, by it or

@@ -15,14 +15,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .languages import LANGUAGES
+from .languages import LANGUAGES, is_test_path
 from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, item_of
 
 # resolution method -> confidence of the edge it produces
 CONFIDENCE = {
     "self": 0.95, "scope": 0.95, "same_file": 0.95, "import": 0.9, "module_attr": 0.9,
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
-    "receiver_name": 0.7,
+    "receiver_name": 0.7, "receiver_name_of_several": 0.6,
     # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
     # the one implementation of the interface method it landed on; one of several implementations; an override
     # (found through the class hierarchy) of the abstract method it landed on. "One of several" is below 0.7:
@@ -66,7 +66,7 @@ CONFIDENCE = {
 # symbol, or none, says nothing against the tree-sitter edge (C has no methods: a unique name is reliable)
 _LSP_DEFER_TO_NAMES = {"c", "cpp"}
 _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-unique name and nothing else
-_GUESSES = _NAME_ONLY | {"receiver_name"}            # ... or by a receiver's name alone
+_GUESSES = _NAME_ONLY | {"receiver_name", "receiver_name_of_several"}   # ... or by a receiver's name alone
 # languages whose server types every receiver: its finding no definition speaks against a guess by a unique name.
 # jedi (Python) and tsserver on JavaScript find nothing for any receiver they cannot infer: on Python-Markdown
 # 3.3.7 (no annotations) dropping those guesses cost 8 points of recall (82 sites; by names, 52 of 57 such
@@ -291,6 +291,7 @@ class _Resolver:
         # _default_text_stdout`)
         self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}
         self._external: dict[tuple[str, int], bool] = {}     # (path, class) -> _external_base
+        self._guessing: set[tuple[str, int | None, str]] = set()   # receivers _named_after_types is deciding
         # (path, def index) -> (object, prefix, returned, line) of its getattr(obj, prefix + ...) lookups
         # (CallSite.reflective), and the scopes whose lookups a call was resolved through (_reflected)
         self.reflective: dict[tuple[str, int], list[tuple[str, str, int, int]]] = defaultdict(list)
@@ -669,6 +670,9 @@ class _Resolver:
         hit = self._named_after_type(f, receiver, name)
         if hit:
             return hit[0], hit[1], "receiver_name"
+        hit = self._named_after_types(f, caller, receiver, name)
+        if hit:
+            return hit
         hits = [h for h in self.ix.global_methods.get(name, []) if self.files[h[0]].language == f.language]
         if len(hits) == 1 and not self.ix.global_top.get(name) and name not in spec.builtin_methods:
             # unique in the repository; a name the built-in types have too (`update`, `read`) is not unique where
@@ -1009,6 +1013,37 @@ class _Resolver:
                     if self.files[h[0]].language == f.language]
             if len(hits) == 1:
                 return hits[0]
+        return None
+
+    def _named_after_types(self, f: FileFacts, caller: int | None, receiver: str,
+                           name: str) -> tuple[str, int, str] | None:
+        """Python: `app_config.get_model()`, `field.get_choices()`, `self.lhs.output_field.get_internal_type()`: a
+        receiver named after a class (`app_config`: AppConfig), or whose last word is (`output_field`: Field), is of
+        the one such class that has the method. Several classes may have that name (Django has a model `Field`
+        and a form `Field`): the method narrows them, and a class of the tests never names a receiver outside the
+        tests. A receiver declared of a type outside the repository is no guess (``_foreign``)."""
+        if f.language != "python":
+            return None
+        last = receiver.split(".")[-1].strip("_")
+        key = (f.path, caller, receiver)
+        if not last.isidentifier() or key in self._guessing:    # _foreign may resolve a chain that leads here
+            return None
+        words = last.lower().split("_")
+        test = is_test_path(f.language, f.path)
+        for typename in ["".join(words)] + words[-1:] * (len(words) > 1):
+            types = [t for t in self.ix.types.get(typename, []) if self.files[t[0]].language == f.language
+                     and (test or not is_test_path(f.language, t[0]))]
+            found = {hit for t in types if (hit := self.class_member(*t, name))}
+            if not found:
+                continue
+            self._guessing.add(key)
+            try:
+                if len(found) > 1 or self._foreign(f, caller, receiver):
+                    return None
+            finally:
+                self._guessing.discard(key)
+            hit = found.pop()
+            return hit[0], hit[1], "receiver_name" if len(types) == 1 else "receiver_name_of_several"
         return None
 
     def _impl_method(self, f: FileFacts, owner: int, name: str) -> tuple[str, int] | None:

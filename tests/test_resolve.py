@@ -2340,3 +2340,66 @@ def show():
     assert calls[("use.py#show", "base.py#Model._get_pk_val")][:2] == ("annotation", [7])
     assert sorted(dst for src, dst in calls if src == "base.py#Model.save") == ["base.py#Model._get_pk_val"]
     assert res.stats["calls:property_read"] == 2
+
+
+def test_a_receiver_named_after_one_of_several_classes_of_that_name_is_of_the_one_with_the_method() -> None:
+    """Django's `field.get_choices()`: two classes are called Field (a model field and a form field) and only one
+    has the method; `self.output_field.get_internal_type()` is named by its last word; `app_config` names
+    AppConfig; a method both Fields have, or a receiver of a library's type, stays unresolved; a class of the
+    tests names no receiver of the package."""
+    calls, res = _python_files({
+        "pkg/__init__.py": "",
+        "pkg/models.py": """\
+class Field:
+    def get_choices(self):
+        return []
+    def get_internal_type(self):
+        return "Field"
+    def clean(self, value):
+        return value
+""",
+        "pkg/forms.py": """\
+class Field:
+    def clean(self, value):
+        return value
+""",
+        "pkg/apps.py": """\
+class AppConfig:
+    def get_model(self, name):
+        return name
+""",
+        "pkg/admin.py": """\
+import io
+def choices(field, app_config):
+    app_config.get_model("x")
+    field.clean(1)
+    return field.get_choices()
+class Expression:
+    def as_sql(self):
+        self.output_field.get_internal_type()
+        self.lhs.output_field.get_internal_type()
+        self.output_field.validate()
+def write(buffer_field: io.StringIO):
+    buffer_field.get_choices()
+""",
+        "tests/test_admin.py": """\
+class Field:
+    def validate(self):
+        pass
+class Form:
+    def validate(self):
+        pass
+def test_choices(field):
+    field.validate()
+""",
+    })
+    assert calls[("pkg/admin.py#choices", "pkg/models.py#Field.get_choices")][:2] == ("receiver_name_of_several", [5])
+    assert calls[("pkg/admin.py#choices", "pkg/apps.py#AppConfig.get_model")][:2] == ("receiver_name", [3])
+    assert calls[("pkg/admin.py#Expression.as_sql", "pkg/models.py#Field.get_internal_type")][:2] == \
+        ("receiver_name_of_several", [8, 9])
+    assert "field.clean@4:dynamic" in res.unresolved["r:pkg/admin.py#choices"]           # both Fields have it
+    assert "self.output_field.validate@10:dynamic" in res.unresolved["r:pkg/admin.py#Expression.as_sql"]
+    assert not any(dst == "pkg/models.py#Field.get_choices" for src, dst in calls if src == "pkg/admin.py#write")
+    # inside the tests, the tests' own class counts
+    assert calls[("tests/test_admin.py#test_choices", "tests/test_admin.py#Field.validate")][0] == \
+        "receiver_name_of_several"

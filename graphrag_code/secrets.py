@@ -6,17 +6,20 @@ only its base64 body is replaced. A ``Finding`` records the kind and line, never
 
 Kinds, most specific first (an overlap goes to the earlier kind): ``private-key``, ``aws-access-key``,
 ``aws-secret-key``, ``github-token``, ``gitlab-token``, ``slack-token``, ``stripe-key``, ``google-api-key``,
-``anthropic-key``, ``openai-key``, ``jwt``, ``url-credentials`` (the password in ``scheme://user:pw@host``),
+``anthropic-key``, ``openai-key``, ``jwt``, ``auth-header`` (the credential after ``Bearer``, ``Basic``
+or an ``Authorization`` header's ``token``), ``url-credentials`` (the password in ``scheme://user:pw@host``),
 ``password-assignment`` and ``high-entropy``.
 
 The last two are heuristics tuned for near-zero false positives on ordinary code (see ``_plausible_value``
 and ``_looks_random``): hex-only strings (git SHAs, UUIDs, digests) and word-like identifiers are never
-``high-entropy``; placeholders, variable references and environment lookups are never
+``high-entropy``; placeholders, format fields, variable references and environment lookups are never
 ``password-assignment``.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from bisect import bisect_left
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 KINDS = ("private-key", "aws-access-key", "aws-secret-key", "github-token", "gitlab-token", "slack-token",
-         "stripe-key", "google-api-key", "anthropic-key", "openai-key", "jwt", "url-credentials",
+         "stripe-key", "google-api-key", "anthropic-key", "openai-key", "jwt", "auth-header", "url-credentials",
          "password-assignment", "high-entropy")
 
 
@@ -130,7 +133,7 @@ _EOL = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"   # every char str.split
 _PASSWORD = re.compile(
     r"(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|auth[_-]?token|access[_-]?token"
     r"|token|access[_-]?key|client[_-]?secret|private[_-]?key)"
-    r"(?![\w-])[\"']?\]?[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*"
+    r"(?![\w-])[\"']?\]?(?P<op>[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*)"
     r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^" + _EOL + r"]){1,256}?)(?P=q)"
     # unquoted (.env, YAML, properties): the value must be all that is left on the line
     r"|(?P<bare>[^\s\"'`,;(){}\[\]<>]{8,256})(?=[ \t]*;?[ \t]*(?:#[^\n]*)?\r?$))",
@@ -149,23 +152,47 @@ _CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)")
 _KEY_PREFIX = re.compile(r"[\w.-]{0,40}$")
 _SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[._-][A-Za-z]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _REFERENCE_STEMS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
+_SELF_DESCRIBING = ("pass", "pwd", "secret", "token")   # a one-case word naming itself is a placeholder
+# str.format / Windows %VAR% fields: "{password}", "{0}:{1}", "%HOMEPATH%\\" are filled in, not secrets
+_TEMPLATE_FIELD = re.compile(r"\{[\w.]*(?:![rsa])?(?::[^{}]{0,12})?\}|%[A-Za-z_]\w*%")
+# `DB_PASSWORD=value` alone on its line (.env, shell, Dockerfile ENV, compose `- KEY=value`, .properties):
+# the unquoted value is a literal there, whereas after ` = ` or an indented `key=` (a kwarg) it is a name.
+_ENV_LINE_PREFIX = re.compile(r"(?:[ \t]*-[ \t]+|(?:export|env|set)[ \t]+)?[\w.-]*", re.IGNORECASE)
 
 
-def _plausible_value(value: str, bare: bool) -> bool:
-    """False for empty, placeholder, templated, referenced or word-like values; True for what may be real."""
+def _names_a_credential(value: str) -> bool:
+    """True for an identifier naming a credential field: `userPassword`, `csrf_token`, `auth.secret_key`.
+
+    A stem alone does not make a name: "MyRealPass99" or "hunter2supersecret" are passwords. Field names are
+    snake_case/dotted or camelCase without digits; passwords are rarely written that way."""
+    if not re.fullmatch(r"[A-Za-z_][\w.]*", value) or not any(stem in value.lower() for stem in _REFERENCE_STEMS):
+        return False
+    if "_" in value or "." in value:
+        return True
+    return not any(c.isdigit() for c in value) and re.search(r"[a-z][A-Z]", value) is not None
+
+
+def _plausible_value(value: str, bare: bool, literal: bool = False) -> bool:
+    """False for empty, placeholder, templated, referenced or word-like values; True for what may be real.
+
+    ``literal``: an unquoted value known to be a string (``KEY=value`` on a line of its own), not a name."""
     low = value.lower()
     if len(value) < 8 or any(c.isspace() for c in value) or low in _FAKE_VALUES:
         return False
-    if any(marker in low for marker in _FAKE_MARKERS) or len(set(value)) <= 2:
+    if any(marker in low for marker in _FAKE_MARKERS) or len(set(value)) <= 2 or _TEMPLATE_FIELD.search(value):
         return False
     if value.startswith(("$", "/", "./", "../", "~/", "http://", "https://", "file:")):
         return False
     if _DOTTED_NAME.fullmatch(value) or _SEPARATED_WORDS.fullmatch(value) or _CALL.fullmatch(value):
         return False   # a module path, attribute, constant name, kebab/snake words or a call: not a secret
-    if re.fullmatch(r"[A-Za-z_][\w.]*", value) and any(stem in low for stem in _REFERENCE_STEMS):
+    if (bare and not literal and re.fullmatch(r"[A-Za-z_][\w.]*", value)
+            and any(stem in low for stem in _REFERENCE_STEMS)) or _names_a_credential(value):
         return False   # a name: `password: userPassword`, `CHALLENGE_PASSWORD: "challengePassword"`
-    # Unquoted, a plain word or number is more likely a variable or setting than a password.
-    return not (bare and (value.isdigit() or re.fullmatch(r"[A-Za-z_]+", value)))
+    if value.isalpha() and (value.islower() or value.isupper()) and any(w in low for w in _SELF_DESCRIBING):
+        return False   # "mypassword", "newsecret", "nopasswd": a placeholder like "password" (Django's tests)
+    # A number is more likely a setting (`MAX_TOKEN=100000000`); unquoted, a plain word is more likely a
+    # variable (`token = response`, `password: SecretStr`) unless the line is a .env-style `KEY=word`.
+    return not (bare and (value.isdigit() or (not literal and re.fullmatch(r"[A-Za-z_]+", value))))
 
 
 def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
@@ -180,8 +207,67 @@ def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
             continue   # publicKeyToken="…", public_key = "…": public by name
         group = "quoted" if m.group("quoted") is not None else "bare"
         value = text[m.start(group):m.end(group)]
-        if _plausible_value(value, bare=group == "bare"):
+        literal = (group == "bare" and m.group("op") == "="
+                   and _ENV_LINE_PREFIX.fullmatch(haystack, haystack.rfind("\n", 0, m.start()) + 1, m.start()))
+        if _plausible_value(value, bare=group == "bare", literal=bool(literal)):
             yield _Span(m.start(group), m.end(group), "password-assignment", _placeholder("password-assignment"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Authorization: Bearer <token>, Basic <base64 of user:pw>, token <token>
+
+_B64TOKEN = r"(?P<v>[A-Za-z0-9._~+/\-]+=*)(?![\w.~+/=-])"   # RFC 6750 b64token
+# "Bearer"/"Basic" name an HTTP auth scheme wherever they are followed by a credential (headers, curl -H,
+# env values); "token" is too common a word, so only right after an Authorization key (GitHub, DRF "Token").
+# Each pattern starts with its literal so `re` can skip ahead fast (an alternation is ~10x slower).
+_AUTH_PATTERNS = tuple(
+    (trigger, re.compile(trigger + rest), re.compile(trigger + rest, re.IGNORECASE)) for trigger, rest in (
+        ("bearer", r"[ \t]+" + _B64TOKEN),
+        ("basic", r"[ \t]+" + _B64TOKEN),
+        # a word followed by more is a scheme: "Authorization: AWS4-HMAC-SHA256 Credential=…"
+        ("authorization", r"[\"'`]?\]?[ \t]*(?:=>|:=|:|=|,)[ \t]*[\"'`]?[ \t]*(?:token[ \t]+)?" + _B64TOKEN
+                          + r"(?![ \t]+\w)"),
+    ))
+
+
+def _opaque_token(value: str) -> bool:
+    """True for an opaque credential: long, letters and digits, not a name, word list or placeholder.
+
+    Real bearer tokens are 20+ chars of mixed material; "Bearer faketoken", "Bearer YOUR_TOKEN", "Bearer realm"
+    and the scheme word itself ("Authorization": "Bearer ...") fail this."""
+    core = value.rstrip("=")
+    low = core.lower()
+    if len(core) < 16 or not any(c.isdigit() for c in core) or not any(c.isalpha() for c in core):
+        return False
+    if any(marker in low for marker in _FAKE_MARKERS) or len(set(low)) <= 4:
+        return False
+    return not (_DOTTED_NAME.fullmatch(core) or _SEPARATED_WORDS.fullmatch(core))
+
+
+def _basic_credentials(value: str) -> bool:
+    """True when value is base64 of a printable "user:password" whose password (or lone user, an API key)
+    is plausible: the RFC's "Aladdin:open sesame" or "user:pass" are examples, not credentials."""
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    user, colon, password = decoded.partition(":")
+    return bool(colon) and decoded.isprintable() and _plausible_value(password or user, bare=False)
+
+
+def _auth_headers(text: str, lower: str) -> Iterable[_Span]:
+    same = len(lower) == len(text)
+    haystack = lower if same else text
+    for trigger, pattern, any_case in _AUTH_PATTERNS:
+        if trigger not in lower:
+            continue
+        for m in (pattern if same else any_case).finditer(haystack):
+            before = haystack[m.start() - 1] if m.start() > 0 else " "
+            if before.isalnum() or (trigger != "authorization" and before in "_-"):
+                continue   # "HTTPBasic", "AggregationAuthorization"; HTTP_AUTHORIZATION is a header
+            value = text[m.start("v"):m.end("v")]
+            if _basic_credentials(value) if trigger == "basic" else _opaque_token(value):
+                yield _Span(m.start("v"), m.end("v"), "auth-header", _placeholder("auth-header"))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -269,6 +355,7 @@ def _candidates(text: str) -> Iterable[_Span]:
                     continue
                 if rule.check is None or rule.check(m.group("v")):
                     yield _Span(m.start("v"), m.end("v"), rule.kind, _placeholder(rule.kind))
+    yield from _auth_headers(text, lower)
     yield from _url_credentials(text)
     yield from _password_assignments(text, lower)
     yield from _high_entropy(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 from pathlib import Path
 
@@ -52,6 +53,20 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("password-assignment", 'conn := Connect(Config{Token: "{S}"})\n', "tk8812nsd9923kd"),
     ("password-assignment", '{"api_key": "{S}", "region": "eu"}\n', "4b1c9e7f2a6d8e3f"),
     ("password-assignment", "spring.datasource.password={S}\n", "Sup3rS3cret!"),
+    # a credential word inside the value does not make it a variable name
+    ("password-assignment", 'class Db:\n    def __init__(self):\n        self.password = "{S}"\n', "MyRealPass99"),
+    ("password-assignment", 'password = "{S}"\n', "hunter2supersecret"),
+    # unquoted all-letter values are literals on a .env / shell / compose `KEY=value` line
+    ("password-assignment", "# .env\nDEBUG=false\nDB_PASSWORD={S}\n", "correcthorsebatterystaple"),
+    ("password-assignment", "export API_TOKEN={S}\n", "staplehorsebattery"),
+    ("password-assignment", "    environment:\n      - POSTGRES_PASSWORD={S}\n", "batterystaplecorrect"),
+    ("auth-header", 'headers = {"Authorization": "Bearer {S}"}\n', tok("abcDEF123ghiJKL", "456mnoPQR789stu")),
+    ("auth-header", "curl -H 'Authorization: token {S}' https://api.github.com/user\n",
+     tok("9944b09199c62bcf", "9418ad846dd0e4bbdfc6ee4b")),
+    ("auth-header", "client.credentials(HTTP_AUTHORIZATION='Token {S}')\n", tok("4a7c1e9b2d", "8f3a6c0e5b7d")),
+    ("auth-header", 'req.set("Authorization", "{S}");\n', tok("Zq8w3Lk9Tn2R", "v5Xy7Bm4Pc1D")),
+    ("auth-header", 'request.headers["Authorization"] = "Basic {S}"\n',
+     base64.b64encode(tok("deploy:", "Pr0d-Db!2024").encode()).decode()),
     ("high-entropy", 'SIGNING = {\n    "hmac": "{S}",\n}\n', "q8Wz3Lk9Tn2Rv5Xy7Bm4Pc1DfG6hJ0kL"),
     ("high-entropy", "const seed = '{S}';\n", "Hk3x9QmT2vLp8Rz4Wb7Nc1Yd5Fg0Js6A+/aB3c="),
 ]
@@ -148,12 +163,63 @@ NEGATIVES = [
     'boundary = "----WebKitFormBoundaryjdSFhcARk8fyGNy6"\n',
     'env = "LLVM_CONFIG=/usr/bin/llvm-config-14"\n',
     "# The marker -----BEGIN RSA PRIVATE KEY----- starts a PEM block.\nEND = '-----END RSA PRIVATE KEY-----'\n",
+    # format fields and %VAR% are filled in later (Django's docs/_ext/djangodocs.py has the second)
+    'password = "{password}"\nsecret = "{0}-{1}-{2}"\n',
+    'token = "%HOMEPATH%\\\\" + token[2:]\n',
 ]
 
 
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_ordinary_code_is_left_alone(text: str) -> None:
     assert redact(text) == (text, [])
+
+
+def test_credential_words_in_values_and_placeholders() -> None:
+    """Values holding "pass"/"secret"/"token" are passwords unless they are names or self-describing
+    placeholders; the false positives a naive fix would bring stay untouched (lines 3-21)."""
+    lines = ['password = "MyRealPass99"', 'secret = "hunter2supersecret"',
+             'password = "password"', 'token = "<token>"', 'PASSWORD_FIELD = "password"',
+             "secret_key = settings.SECRET_KEY", 'key = "name"', 'api_key = os.environ["API_KEY"]',
+             'password = ""', "password = None", 'SECRET_KEY = "changeme"', 'password = "your-password-here"',
+             'token = "xxxxxxxxxxxx"', 'dsn = f"{user}:{password}@{host}"', 'password = "{password}"',
+             'user = User.objects.create_user("bob", password="secret")',
+             'CHALLENGE_PASSWORD = "challengePassword"', 'token = "csrf_token"',
+             '"PASSWORD": "somepassword",', 'p1.secret = "oldsecret"', "    password=credentials", ""]
+    text = "\n".join(lines)
+    out, findings = redact(text)
+    assert findings == [Finding("password-assignment", 1), Finding("password-assignment", 2)]
+    assert out.split("\n")[2:] == lines[2:]
+
+
+def test_unquoted_words_are_literals_only_on_env_lines() -> None:
+    """`KEY=word` alone on a line (.env, shell, Dockerfile) is a literal; `key = word` or a kwarg is a name."""
+    text = "\n".join(["DB_PASSWORD=correcthorsebatterystaple", "ENV API_TOKEN=staplehorsebattery",
+                      "password = credentials", "token: AccessToken", "    password=userinput",
+                      "const token = response;", "MAX_TOKEN=100000000", "DB_PASSWORD=changeme", ""])
+    out, findings = redact(text)
+    assert findings == [Finding("password-assignment", 1), Finding("password-assignment", 2)]
+    assert out.split("\n")[2:] == text.split("\n")[2:]
+
+
+def test_auth_headers_keep_schemes_and_placeholders() -> None:
+    """Only real-looking credentials after Bearer/Basic/Authorization go; templates, RFC examples and scheme
+    names stay (the Basic value is "Aladdin:open sesame", RFC 7617's example; "user:pass" is a placeholder)."""
+    bearer = tok("q8Wz3Lk9Tn2Rv5", "Xy7Bm4Pc1DfG6h")
+    basic = base64.b64encode(tok("ci-bot:", "Zq8w3Lk9Tn").encode()).decode()
+    lines = [f'headers = {{"Authorization": "Bearer {bearer}"}}', f"curl -u x -H 'Authorization: Basic {basic}'",
+             'headers = {"Authorization": f"Bearer {token}"}', "auth = 'Bearer ' + token",
+             "Authorization: Bearer ${API_TOKEN}", "Authorization: Bearer <token>", "Authorization: Bearer YOUR_TOKEN",
+             'HTTP_AUTHORIZATION="Bearer faketoken"', "Authorization: Bearer mF_9.B5f-4.1JqM",
+             "WWW-Authenticate: Bearer realm=example", "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+             "Authorization: Basic dXNlcjpwYXNz", "Authorization: Digest username=Mufasa, realm=testrealm",
+             "`Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1`",
+             'headers["Authorization"] = auth_header_value', "Basic structure of the authorization module",
+             "class HTTPBasicAuth(AuthBase):", '"AWS::Config::AggregationAuthorization": "af2a1ab3e1b0c4d9",', ""]
+    text = "\n".join(lines)
+    out, findings = redact(text)
+    assert findings == [Finding("auth-header", 1), Finding("auth-header", 2)]
+    assert bearer not in out and basic not in out
+    assert out.split("\n")[2:] == lines[2:]
 
 
 def test_finding_holds_no_value() -> None:

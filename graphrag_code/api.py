@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import re
 import threading
 import time
 import uuid
@@ -21,7 +22,7 @@ from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from . import __version__
-from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings
+from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, check_repo_name
 from .db import Graph, Recorder
 from .errors import Ambiguous, ConfigError, GraphragError, InputError, NotFound
 
@@ -51,7 +52,7 @@ class Endpoint:
     body: dict[str, Field] = field(default_factory=dict)
     query: dict[str, Field] = field(default_factory=dict)
     example: dict[str, Any] | None = None
-    one_of_required: tuple[str, ...] = ()     # the body must give at least one of these
+    one_of_required: tuple[str, ...] = ()     # the body must give exactly one of these
 
 
 _SEARCH_FIELDS = {
@@ -137,8 +138,8 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
                 raise err
             continue
         value = data[name]
-        if where == "query" and spec.type is int:
-            value = int(value) if str(value).isdigit() else value
+        if where == "query" and spec.type is int and re.fullmatch(r"-?[0-9]+", str(value)):
+            value = int(value)      # negative too, so that start=-3 is told its minimum, not its type
         ok = isinstance(value, spec.type) and not (spec.type is int and isinstance(value, bool))
         problem = None if ok else f"must be {getattr(spec.type, '__name__', spec.type)}"
         if ok and spec.minimum is not None and value < spec.minimum:
@@ -191,6 +192,17 @@ def _under(path: Path, roots: tuple[Path, ...]) -> bool:
     return any(path == r.resolve() or r.resolve() in path.parents for r in roots)
 
 
+def indexed_elsewhere(graph: Graph, repo: str, root: Path) -> str | None:
+    """Where the indexed repository ``repo`` was indexed from, when that is not ``root``; None when it is, or when
+    ``repo`` is not indexed. index_repository replaces such a repository (benchmarks re-index a name from
+    another checkout); the API and `graphrag-code index` ask first."""
+    rows = graph.run("repo_get", repo=repo)
+    indexed_from = rows[0]["repo"].get("root") if rows else None
+    if not rows or (indexed_from and Path(indexed_from) == root.resolve()):
+        return None
+    return indexed_from or "an unknown directory"
+
+
 class JobRunner:
     """Indexing jobs in background threads, one at a time per repository name."""
 
@@ -213,7 +225,12 @@ class JobRunner:
             err = InputError(f"not a directory on the server: {path}")
             err.field = "path"
             raise err
-        repo = name or default_repo_name(root)
+        try:
+            repo = check_repo_name(name or default_repo_name(root))
+        except InputError as err:
+            err.field = "name" if name else "path"
+            raise
+        self._check_same_root(repo, root, "name" if name else "path")
         with self._lock:
             if any(j.state in ("queued", "running") and (j.name or default_repo_name(Path(j.path))) == repo
                    for j in self.jobs.values()):
@@ -222,6 +239,16 @@ class JobRunner:
             self.jobs[job.id] = job
         threading.Thread(target=self._run, args=(job,), daemon=True, name=f"index-{job.id}").start()
         return job
+
+    def _check_same_root(self, repo: str, root: Path, field_name: str) -> None:
+        """Conflict (409) when ``repo`` names a repository indexed from another directory: the job would replace
+        it, possibly one this server may not touch (DELETE refuses those)."""
+        elsewhere = indexed_elsewhere(self.graph, repo, root)
+        if elsewhere is not None:
+            err = Conflict(f"repository {repo!r} was indexed from {elsewhere}: indexing {root} under that name "
+                           f"would replace it", hint="index under another 'name'")
+            err.field = field_name
+            raise err
 
     def delete(self, repo: str, root: str | None, allowed: tuple[Path, ...]) -> int:
         """Delete ``repo`` (indexed from ``root``) from the graph: only where this server may index, never while
@@ -420,6 +447,30 @@ def check_repo(repo: str | None, field_name: str = "repo") -> None:
     raise err
 
 
+def check_indexed(graph: Graph, repo: str | None) -> None:
+    """NotFound (404) for a named repository the graph does not hold, as impact and paths answer (a search of it
+    would just find nothing). The hint points to the listing, which shows only what the token may read."""
+    from .paths import repository
+
+    if repo is None:
+        return
+    try:
+        repository(graph, repo)
+    except NotFound as err:
+        err.hint, err.field = "GET /v1/repositories lists them", "repo"
+        raise
+
+
+def repository_view(props: dict[str, Any]) -> dict[str, Any]:
+    """A Repository node's properties as `GET /v1/repositories` and `status --json` show them: ``edges`` (stored
+    as a JSON string, Neo4j has no map properties) as an object; the counts a repository that never had a swap
+    (nothing to index) lacks as 0 / {}."""
+    out = {"files": 0, "symbols": 0, "chunks": 0, "unresolved_calls": 0, **props}
+    edges = out.get("edges")
+    out["edges"] = json.loads(edges) if isinstance(edges, str) else edges or {}
+    return out
+
+
 def the_repo(graph: Graph, repo: str | None) -> str:
     """The repository a request reads: the one it names (if the token may read it), else the only one indexed
     that the token may read; Ambiguous (409) listing them when there are several, NotFound when there is none."""
@@ -427,6 +478,7 @@ def the_repo(graph: Graph, repo: str | None) -> str:
 
     if repo is not None:
         check_repo(repo)
+        check_indexed(graph, repo)
         return repo
     allowed = allowed_repos()
     ids = [r["id"] for r in list_repositories(graph) if allowed is None or r["id"] in allowed]
@@ -444,7 +496,10 @@ def the_repo(graph: Graph, repo: str | None) -> str:
 
 
 def _json_body(endpoint: Endpoint) -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:      # the decoder recurses once per level: thousands of [[[... are no request of ours
+        raise InputError("the request body is malformed JSON: nested too deeply") from None
     if data is None:
         raise InputError("the request body must be JSON (Content-Type: application/json)")
     return validate(endpoint.body, data)
@@ -482,6 +537,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     def search() -> Response:
         args = _json_body(ENDPOINTS["search"])
         check_repo(args.get("repo"))
+        check_indexed(ctx.graph, args.get("repo"))
         recorder = Recorder()
         with ctx.graph.trace(recorder):
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
@@ -502,6 +558,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
 
         args = _json_body(ENDPOINTS["ask"])
         check_repo(args.get("repo"))
+        check_indexed(ctx.graph, args.get("repo"))
         if args.get("llm") is True and not LLMSettings.from_env().configured:
             err = InputError("this server has no LLM configured (ANTHROPIC_API_KEY); ask with llm=false or "
                              "leave llm out for an extractive answer")
@@ -529,6 +586,8 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         from .impact import analyze_impact
 
         args = _json_body(ENDPOINTS["impact"])
+        if args.get("target") and args.get("diff"):     # said here: the library's message names CLI options
+            raise InputError("give either a 'target' or a 'diff', not both")
         if not args.get("target") and not args.get("diff"):
             raise InputError("give a 'target' or a 'diff'")
         repo = the_repo(ctx.graph, args.get("repo"))
@@ -539,7 +598,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
     @app.get("/v1/repositories")
     def repositories() -> Response:
         allowed = allowed_repos()
-        return jsonify({"repositories": [r for r in list_repositories(ctx.graph)
+        return jsonify({"repositories": [repository_view(r) for r in list_repositories(ctx.graph)
                                          if allowed is None or r["id"] in allowed]})
 
     @app.post("/v1/repositories")
@@ -659,7 +718,7 @@ def openapi_document() -> dict[str, Any]:
         if ep.body:
             body_schema = _schema(ep.body)
             if ep.one_of_required:
-                body_schema["anyOf"] = [{"required": [f]} for f in ep.one_of_required]
+                body_schema["oneOf"] = [{"required": [f]} for f in ep.one_of_required]
             op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body_schema}}}
         if name == "repos_index":
             op["responses"]["202"] = {"description": "Job accepted",
@@ -670,6 +729,9 @@ def openapi_document() -> dict[str, Any]:
         if name == "repos_delete":
             op["responses"]["409"] = {"description": "A job is indexing the repository",
                                       "content": {"application/json": {"schema": error}}}
+        if name == "repos_index":
+            op["responses"]["409"] = {"description": "The name is taken by a repository indexed from another "
+                                                      "directory", "content": {"application/json": {"schema": error}}}
         paths.setdefault(path, {})[ep.method.lower()] = op
     return {"openapi": "3.0.3",
             "info": {"title": "graphrag-code", "version": __version__,

@@ -19,7 +19,7 @@ from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
 from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
-from .errors import GraphragError
+from .errors import ConfigError, GraphragError, InputError
 from .rerankers import RERANKERS, make_reranker
 
 SAMPLE_CYPHER = ("MATCH (r:Repository {id: $repo})-[:CONTAINS]->(f:File)-[:CONTAINS]->(s:Symbol)"
@@ -129,6 +129,20 @@ def _print_lsp(report: dict) -> None:
         click.echo(f"    not asked: {n} file(s): {reason}")
 
 
+def _refuse_replacing(graph: Graph, name: str | None, path: Path) -> None:
+    """InputError when the repository ``name`` (default: PATH's folder name) was indexed from another directory:
+    two checkouts of one name would silently overwrite each other (``--replace`` skips this)."""
+    from .api import indexed_elsewhere
+    from .indexer import default_repo_name
+
+    repo = name or default_repo_name(path)
+    elsewhere = indexed_elsewhere(graph, repo, path)
+    if elsewhere is not None:
+        raise InputError(f"repository {repo!r} was indexed from {elsewhere}: indexing {path.resolve()} under "
+                         f"that name would replace it",
+                         hint="pass --replace to index it there anyway, or --name to give it another name")
+
+
 def _print_vectors(v: dict) -> None:
     if not v["chunks_missing"]:
         click.echo(f"  vectors: all chunks have one ({v['model_id']})")
@@ -158,9 +172,13 @@ def _print_vectors(v: dict) -> None:
 @click.option("--lsp-budget", type=click.FloatRange(1), default=1800, show_default=True, metavar="SECONDS",
               help="Upper bound on the language-server time; files left unasked keep their tree-sitter edges.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (every skipped path included).")
+@click.option("--replace", is_flag=True,
+              help="Index PATH even when the repository of that name was indexed from another directory "
+                   "(it is replaced). Without it, `index` refuses: two checkouts of one name would overwrite "
+                   "each other.")
 @click.option("--explain", is_flag=True, help="Also list the Cypher statements run, with timings.")
 def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, include_generated: bool,
-          embed: bool, lsp_languages: str, lsp_budget: float, as_json: bool, explain: bool) -> None:
+          embed: bool, lsp_languages: str, lsp_budget: float, as_json: bool, replace: bool, explain: bool) -> None:
     """Index the repository at PATH (default: the current directory) into Neo4j.
 
     A git checkout is indexed at its HEAD commit (uncommitted changes are not indexed), a plain directory as
@@ -184,6 +202,8 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     recorder = Recorder()
     bar = _Bar(enabled=not as_json and sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
+        if not replace:
+            _refuse_replacing(graph, name, path)
         try:
             summary = index_repository(graph, path, name=name, settings=settings, progress=bar)
         finally:
@@ -244,12 +264,15 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
            reranker_model: str | None, show_text: bool, as_json: bool, explain: bool) -> None:
     """Find the code that answers QUERY: an identifier (parseFlow, OrderService.cancel), a stack trace or
     error message, or a question in plain words. Each hit says where it is and which channel found it."""
+    from .paths import repository
     from .search import Filters, Searcher, SearchOptions, channels_for
 
     ranker = make_reranker(reranker or "none", reranker_model)
     embedder, why = _load_embedder(not no_vectors)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
+        if repo:
+            repository(graph, repo)      # NotFound, as `impact` says, instead of "No results."
         searcher = Searcher(graph, embedder, ranker)
         result = searcher.search(query, Filters(repo=repo, path_glob=path_glob, language=language, kind=kind,
                                                 include_tests=include_tests),
@@ -308,10 +331,13 @@ def embed(repos: tuple[str, ...], as_json: bool) -> None:
     fill, or a model change). Unchanged text comes from the cache, not the model."""
     from .embeddings import load_embedder
     from .indexer import list_repositories
+    from .paths import repository
 
-    embedder = load_embedder(None)
     results = []
     with Graph(Neo4jSettings.from_env()) as graph:
+        for repo in repos:
+            repository(graph, repo)     # NotFound, as `impact` says, instead of "all chunks have one"
+        embedder = load_embedder(None)
         for repo in repos or [r["id"] for r in list_repositories(graph)]:
             results.append(_fill_vectors(graph, repo, embedder, quiet=as_json))
             if not as_json:
@@ -425,11 +451,12 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def status(as_json: bool) -> None:
     """List indexed repositories with their commit, counts and schema / extractor versions."""
+    from .api import repository_view
     from .indexer import list_repositories
     from .vectors import embedding_status
 
     with Graph(Neo4jSettings.from_env()) as graph:
-        repos = list_repositories(graph)
+        repos = [repository_view(r) for r in list_repositories(graph)]
         for r in repos:
             r["vectors"] = embedding_status(graph, r["id"])
     if as_json:
@@ -499,7 +526,7 @@ def _api_config(host: str):
 def _serve(host: str, port: int, threads: int) -> None:
     import logging
 
-    from waitress import serve as waitress_serve
+    from waitress import create_server
 
     from .api import create_app
 
@@ -507,13 +534,34 @@ def _serve(host: str, port: int, threads: int) -> None:
     app = create_app(_api_config(host))
     auth = "bearer tokens from GRAPHRAG_API_TOKENS" if app.extensions["graphrag"].config.tokens else \
         "no auth (loopback only)"
+    try:
+        server = create_server(app, host=host, port=port, threads=threads, ident="graphrag-code")
+    except OSError as exc:      # it binds here: fail before the banner says the API is up
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                          hint="is another server on that port? choose another with --port") from exc
     url = api_url(host, port)
     where = f"listening on {host}, every interface; " if host in _ANY_ADDRESS else ""
     click.echo(f"API: {url}  ({where}OpenAPI: {url}openapi.json; {auth})")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="graphrag-code")
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 _ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """ConfigError now, when the API could not listen on host:port, rather than after indexing."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as waitress binds
+            sock.bind(address)
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                          hint="is another server on that port? choose another with --port") from exc
 
 
 def api_url(host: str, port: int) -> str:
@@ -544,8 +592,10 @@ def serve(host: str, port: int, threads: int) -> None:
 @click.option("--embed/--no-embed", default=True, show_default=True, help="Fill chunk vectors after indexing.")
 @click.option("--lsp", "lsp_languages", default="", envvar="GRAPHRAG_LSP", show_envvar=True, metavar="LANGS",
               help="Resolve calls with language servers too, as `index --lsp` (all, or python,typescript,...).")
+@click.option("--replace", is_flag=True, help="As `index --replace`: index PATH even when the repository of that "
+                                              "name was indexed from another directory.")
 def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str, port: int, embed: bool,
-       lsp_languages: str) -> None:
+       lsp_languages: str, replace: bool) -> None:
     """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
     and print the API and Browser URLs."""
     from .api import check_listen
@@ -554,6 +604,7 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
 
     if serve_api:
         check_listen(_api_config(host))     # before the work, not after it
+        _check_port_free(host, port)
     browser = None
     if not no_neo4j:
         server = LocalNeo4j().start()
@@ -562,6 +613,8 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
     embedder, why = _load_embedder(True) if embed else (None, None)
     bar = _Bar(enabled=sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env()) as graph:
+        if not replace:
+            _refuse_replacing(graph, name, path)
         try:
             summary = index_repository(graph, path, name=name, progress=bar,
                                        settings=IndexSettings(lsp_languages=_lsp_languages(lsp_languages)))

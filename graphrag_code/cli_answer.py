@@ -47,6 +47,9 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     embedder, why = _embedder(not no_vectors)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
+        if repo:
+            from .paths import repository
+            repository(graph, repo)      # NotFound, as `impact` says, instead of answering from nothing
         result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder, make_reranker(None)),
                         search_options=SearchOptions(k=k, channels=channels_for(embedder)),
                         llm=settings, no_llm=use_llm is False, require_llm=use_llm is True)

@@ -6,6 +6,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import InputError
+# the one parser of numeric settings: a value that is no number is a ConfigError naming the variable
+from .llm import _env_number
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CYPHER_DIR = PROJECT_ROOT / "cypher"
 QUERIES_DIR = Path(__file__).resolve().parent / "queries"
@@ -29,6 +33,18 @@ DEFAULT_MAX_FILE_BYTES = 1_000_000
 # counted as words and punctuation marks (about 1.5x a BPE count): ~1000 keeps most functions whole
 DEFAULT_CHUNK_TOKENS = 1000
 DEFAULT_WRITE_BATCH = 500
+
+
+def check_repo_name(name: str) -> str:
+    """``name`` if it can be a repository id, else InputError: node ids are ``repo:path#Qualified.name``, so a
+    name may hold neither ':' nor '#'; it is also typed on command lines and shown in tables, so it has no control
+    characters, no whitespace at either end and at most 200 characters ("org/repo" is fine)."""
+    if ":" in name or "#" in name:
+        raise InputError(f"repository name {name!r} may not contain ':' or '#'")
+    if not name.strip() or name != name.strip() or len(name) > 200 or not name.isprintable():
+        raise InputError(f"repository name {name!r} must be 1-200 printable characters without whitespace at "
+                         f"either end")
+    return name
 
 
 def _env(name: str, default: str) -> str:
@@ -77,8 +93,8 @@ class IndexSettings:
     # a dead run left): a server refuses a transaction over its
     # dbms.memory.transaction.total.max (the local one: 1 GiB, a 470k-line repository's swap needs more).
     # See docs/design.md, "Swaps too large for one transaction".
-    swap_max_rows: int = field(default_factory=lambda: int(_env("GRAPHRAG_SWAP_MAX_ROWS", "40000")))
-    swap_batch_rows: int = field(default_factory=lambda: int(_env("GRAPHRAG_SWAP_BATCH_ROWS", "10000")))
+    swap_max_rows: int = field(default_factory=lambda: _env_number("GRAPHRAG_SWAP_MAX_ROWS", 40000, int))
+    swap_batch_rows: int = field(default_factory=lambda: _env_number("GRAPHRAG_SWAP_BATCH_ROWS", 10000, int))
 
 
 @dataclass(frozen=True)

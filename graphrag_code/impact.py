@@ -286,6 +286,17 @@ def _git(root: str, *args: str) -> str:
     return proc.stdout
 
 
+def _commit_of(root: str, rev: str) -> str:
+    """The SHA of the commit ``rev`` names in the checkout at ``root``. ``rev`` comes from the API and the CLI:
+    never let git read it as an option (``--output=FILE`` makes `git diff` write a file)."""
+    if rev.startswith("-"):
+        raise InputError(f"not a git revision: {rev!r} (a revision may not start with '-')")
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}").strip()
+    except SourceError as exc:
+        raise InputError(f"not a commit of the indexed checkout: {rev!r}") from exc
+
+
 def _unquote(path: str) -> str:
     if path.startswith('"') and path.endswith('"'):
         raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
@@ -369,7 +380,8 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
     if staged:
         args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--cached", commit, "--"], "old"
     else:
-        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", rev or "HEAD", commit, "--"], "new"
+        base = _commit_of(root, rev or "HEAD")
+        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", base, commit, "--"], "new"
     ranges, notes = parse_diff(_git(root, *args), side)
     head = _git(root, "rev-parse", "HEAD").strip()
     if head != commit:

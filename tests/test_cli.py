@@ -195,8 +195,16 @@ def test_serve_on_every_interface_prints_a_loopback_url(monkeypatch) -> None:
     import waitress
 
     served = {}
+
+    class Server:                  # binds nothing, serves nothing
+        def print_listen(self, format_str: str) -> None:
+            pass
+
+        def run(self) -> None:
+            pass
+
     monkeypatch.setenv("GRAPHRAG_API_TOKENS", "t0ken-for-the-test")
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw))
+    monkeypatch.setattr(waitress, "create_server", lambda app, **kw: served.update(kw) or Server())
     result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "18080"])
     assert result.exit_code == 0, result.output
     assert served["host"] == "0.0.0.0" and served["port"] == 18080

@@ -950,3 +950,19 @@ def test_a_call_of_a_name_ending_in_function_binds_none_of_its_arguments() -> No
     code = 'def register(connection):\n    create_deterministic_function("REPEAT", 2, _sqlite_repeat)\n'
     assert _local_bindings(code) == {"connection"}
     assert _local_bindings("const f = function (a, b) { return a };") >= {"a", "b", "f"}
+
+
+def test_diff_revision_is_resolved_never_passed_as_an_option(shops, tmp_path) -> None:
+    """`git diff` reads a revision starting with '-' as an option (--output=FILE writes a file): refused; any
+    other is resolved to its commit first, and the diff runs on that SHA."""
+    graph, names, py = shops
+    out = tmp_path / "written-by-git"
+    for rev in (f"--output={out}", "-p", "--"):
+        with pytest.raises(InputError, match="may not start with '-'"):
+            analyze_impact(graph, names["py"], diff=rev)
+    assert not out.exists()
+    with pytest.raises(InputError, match="not a commit of the indexed checkout: 'no-such-branch'"):
+        analyze_impact(graph, names["py"], diff="no-such-branch")
+    head = py.git("rev-parse", "HEAD")
+    r = analyze_impact(graph, names["py"], diff="HEAD")
+    assert r.diff["command"] == f"git diff -U0 --no-color --no-ext-diff {head} {head} --" and not r.targets

@@ -1,0 +1,142 @@
+"""The CLI's input boundaries: `impact --diff` never passes an option to git; `index` never silently replaces a
+repository indexed from another directory; a --repo that is not indexed is an error; `status --json` shows edges
+as an object; a port in use and a malformed numeric setting are clean errors (exit 2), not tracebacks."""
+
+from __future__ import annotations
+
+import json
+import socket
+import uuid
+
+import pytest
+from click.testing import CliRunner
+
+from graphrag_code.cli import main
+from graphrag_code.indexer import delete_repository, index_repository
+
+V1 = "def handler(request):\n    return load_user(request.user_id)\n\n\ndef load_user(user_id):\n    return user_id\n"
+
+
+@pytest.fixture
+def indexed(graph, git_repo, repo_name):
+    """A repository of two commits, indexed at the second."""
+    git_repo.write("src/app.py", V1)
+    git_repo.commit("v1")
+    git_repo.write("src/app.py", V1.replace("return user_id", "return {'id': user_id}"))
+    git_repo.commit("v2")
+    index_repository(graph, git_repo.root, name=repo_name)
+    return repo_name, git_repo
+
+
+@pytest.mark.parametrize("form", ["separate", "equals"])
+def test_impact_diff_is_never_a_git_option(indexed, tmp_path, form: str) -> None:
+    repo, _ = indexed
+    out = tmp_path / "written-by-git"
+    diff = ["--diff", f"--output={out}"] if form == "separate" else [f"--diff=--output={out}"]
+    result = CliRunner().invoke(main, ["impact", "--repo", repo, *diff])
+    assert result.exit_code == 2, result.output
+    assert "may not start with '-'" in result.output and "Traceback" not in result.output
+    assert not out.exists()
+    ok = CliRunner().invoke(main, ["impact", "--repo", repo, "--diff", "HEAD~1", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert [t["node"]["qualified_name"] for t in json.loads(ok.output)["targets"]] == ["load_user"]
+
+
+def test_index_refuses_a_name_indexed_from_another_directory(graph, repo_name, tmp_path) -> None:
+    """Two checkouts with one folder name get one default name: the second asks for --replace."""
+    first, second = tmp_path / "one" / repo_name, tmp_path / "two" / repo_name
+    for root in (first, second):
+        root.mkdir(parents=True)
+        (root / "lib.py").write_text("def f():\n    return 1\n")
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(first), "--no-embed"]).exit_code == 0
+    refused = runner.invoke(main, ["index", str(second), "--no-embed"])
+    assert refused.exit_code == 2, refused.output
+    assert str(first.resolve()) in refused.output and str(second.resolve()) in refused.output
+    assert "--replace" in refused.output
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["root"] == str(first.resolve())
+
+    again = runner.invoke(main, ["index", str(first), "--name", repo_name, "--no-embed"])    # same directory
+    assert again.exit_code == 0, again.output
+    replaced = runner.invoke(main, ["index", str(second), "--no-embed", "--replace", "--json"])
+    assert replaced.exit_code == 0, replaced.output
+    assert json.loads(replaced.output)["root"] == str(second.resolve())
+    assert "--replace" in runner.invoke(main, ["index", "--help"]).output
+
+
+def test_up_refuses_a_name_indexed_from_another_directory_and_a_port_in_use_before_indexing(graph, repo_name,
+                                                                                            tmp_path) -> None:
+    """`up` indexes as `index` does, so it asks for --replace too; and a port it could not serve on fails at once,
+    not after the index."""
+    first, second = tmp_path / "one", tmp_path / "two"
+    for root in (first, second):
+        root.mkdir()
+        (root / "lib.py").write_text("def f():\n    return 1\n")
+    runner = CliRunner()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = runner.invoke(main, ["up", str(first), "--name", repo_name, "--no-neo4j", "--no-embed",
+                                    "--port", str(port)])
+    assert busy.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in busy.output, busy.output
+    assert graph.run("repo_get", repo=repo_name) == []                 # refused before indexing
+    assert runner.invoke(main, ["index", str(first), "--name", repo_name, "--no-embed"]).exit_code == 0
+    args = ["up", str(second), "--name", repo_name, "--no-neo4j", "--no-embed", "--no-serve"]
+    refused = runner.invoke(main, args)
+    assert refused.exit_code == 2 and "--replace" in refused.output, refused.output
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["root"] == str(first.resolve())
+    assert runner.invoke(main, [*args, "--replace"]).exit_code == 0
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["root"] == str(second.resolve())
+
+
+@pytest.mark.parametrize("args", [["search", "load_user", "--no-vectors"],
+                                  ["ask", "how is a user loaded?", "--no-llm", "--no-vectors"],
+                                  ["embed"]])
+def test_an_unknown_repo_is_an_error_not_an_empty_answer(indexed, args: list[str]) -> None:
+    repo, _ = indexed
+    missing = f"nope-{uuid.uuid4().hex[:8]}"
+    result = CliRunner().invoke(main, [*args, "--repo", missing])
+    assert result.exit_code == 2, result.output
+    assert f"repository {missing!r} is not indexed" in result.output
+    if args[0] != "embed":                  # the real repository still answers (embed would load the model)
+        known = CliRunner().invoke(main, [*args, "--repo", repo])
+        assert known.exit_code == 0 and "load_user" in known.output, known.output
+
+
+def test_status_json_edges_are_an_object_and_an_empty_repository_has_zero_counts(graph, indexed,
+                                                                                tmp_path) -> None:
+    repo, _ = indexed
+    empty = f"{repo}-empty"
+    (tmp_path / "empty").mkdir()
+    index_repository(graph, tmp_path / "empty", name=empty)
+    try:
+        result = CliRunner().invoke(main, ["status", "--json"])
+        assert result.exit_code == 0, result.output
+        listed = {r["id"]: r for r in json.loads(result.output)}
+        assert listed[repo]["edges"]["CALLS"] == 1
+        assert {k: listed[empty][k] for k in ("symbols", "chunks", "edges")} == {"symbols": 0, "chunks": 0,
+                                                                                  "edges": {}}
+    finally:
+        delete_repository(graph, empty)
+
+
+def test_serve_on_a_port_in_use_is_a_clear_error(monkeypatch) -> None:
+    monkeypatch.delenv("GRAPHRAG_API_TOKENS", raising=False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output
+    assert "API:" not in result.output                 # the banner does not claim it is up
+
+
+@pytest.mark.parametrize("variable", ["GRAPHRAG_SWAP_MAX_ROWS", "GRAPHRAG_SWAP_BATCH_ROWS"])
+def test_a_malformed_numeric_setting_names_the_variable(tmp_path, monkeypatch, variable: str) -> None:
+    monkeypatch.setenv(variable, "abc")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--no-embed"])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert f"{variable}='abc' is not a int" in result.output

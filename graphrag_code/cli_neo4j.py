@@ -80,18 +80,18 @@ def neo4j_group(ctx: click.Context, state_dir: Path | None) -> None:
 @neo4j_group.command("start")
 @click.option("--timeout", type=float, default=180.0, show_default=True,
               help="Seconds to wait until Bolt and the Browser answer.")
-@click.option("--heap", default="1g", show_default=True, help="JVM heap (-Xms/-Xmx), e.g. 512m or 2g.")
+@click.option("--heap", default="2g", show_default=True, help="JVM heap (-Xms/-Xmx), e.g. 512m or 4g.")
 @click.option("--pagecache", default="256m", show_default=True, help="Neo4j page cache size.")
-@click.option("--tx-memory", default="1g", show_default=True,
-              help="What all open transactions may hold (dbms.memory.transaction.total.max; keep it within the "
-                   "heap). An index swap larger than the server takes runs in several transactions.")
+@click.option("--tx-memory", default=None,
+              help="What all open transactions may hold (dbms.memory.transaction.total.max); default half the heap, "
+                   "and it must stay below the heap. An index swap larger than that runs in several transactions.")
 @click.option("--bolt-port", type=int, envvar="GRAPHRAG_BOLT_PORT", default=config.DEFAULT_BOLT_PORT,
               show_default=True, help="Bolt port on 127.0.0.1. [env GRAPHRAG_BOLT_PORT]")
 @click.option("--http-port", type=int, envvar="GRAPHRAG_HTTP_PORT", default=config.DEFAULT_HTTP_PORT,
               show_default=True, help="HTTP/Browser port on 127.0.0.1. [env GRAPHRAG_HTTP_PORT]")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.pass_context
-def start_cmd(ctx: click.Context, timeout: float, heap: str, pagecache: str, tx_memory: str, bolt_port: int,
+def start_cmd(ctx: click.Context, timeout: float, heap: str, pagecache: str, tx_memory: str | None, bolt_port: int,
               http_port: int, as_json: bool) -> None:
     """Start the server (or find it already running) and wait until it answers.
 

@@ -65,8 +65,10 @@ def _translate(exc: Exception, name: str) -> DatabaseError:
         return DatabaseError(f"Neo4j refused the credentials: {exc}", hint="check NEO4J_USER / NEO4J_PASSWORD")
     if isinstance(exc, neo4j_errors.Neo4jError) and "MemoryPoolOutOfMemoryError" in (exc.code or ""):
         return TransactionTooLarge(f"{name}: {exc.code}: {exc.message}",
-                                   hint="raise the server's dbms.memory.transaction.total.max (and its heap), "
-                                        "or lower GRAPHRAG_SWAP_MAX_ROWS / GRAPHRAG_SWAP_BATCH_ROWS")
+                                   hint="every open transaction shares dbms.memory.transaction.total.max: wait for "
+                                        "other jobs on the server, give it more (`graphrag-code neo4j start --heap "
+                                        "4g --tx-memory 3g`), or, for an index swap, lower GRAPHRAG_SWAP_MAX_ROWS / "
+                                        "GRAPHRAG_SWAP_BATCH_ROWS")
     if isinstance(exc, neo4j_errors.Neo4jError):
         return DatabaseError(f"{name}: {exc.code}: {exc.message}")
     return DatabaseError(f"{name}: {exc.__class__.__name__}: {exc}")

@@ -53,6 +53,7 @@ SKIP_REASONS: dict[str, str] = {
     "symlink": "symbolic link; never followed",
     "submodule": "git submodule; index it as its own repository",
     "unreadable": "could not be read, or not a regular file",
+    "undecodable-path": "a file name that is not UTF-8: Neo4j stores text only (reported with \\x escapes)",
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -96,6 +97,19 @@ class Skip:
     reason: str          # a key of SKIP_REASONS
     detail: str = ""
 
+    def __post_init__(self) -> None:
+        # a name that is not UTF-8 (kept by surrogateescape) could not be printed or stored: show its bytes
+        object.__setattr__(self, "path", printable_path(self.path))
+
+
+def printable_path(path: str) -> str:
+    """``path`` with the bytes of a name that is not UTF-8 as ``\\xe9`` escapes (unchanged when it is UTF-8)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
 
 @dataclass
 class Snapshot:
@@ -126,6 +140,8 @@ def _skipped_dir(parts: tuple[str, ...], include_generated: bool) -> tuple[int, 
 def path_skip_reason(path: str, size: int | None, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                      include_generated: bool = False) -> tuple[str, str] | None:
     """(reason, detail) when a regular file is not indexed because of its path or size, else None."""
+    if printable_path(path) != path:
+        return "undecodable-path", "file name is not UTF-8"
     p = PurePosixPath(path)
     hit = _skipped_dir(p.parts[:-1], include_generated)
     if hit:

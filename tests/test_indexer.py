@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import shutil
 import sys
 import uuid
 from pathlib import Path
@@ -691,6 +692,34 @@ def test_a_swap_in_several_transactions_equals_a_full_index(graph: Graph, git_re
     assert repo["commit"] == commit and "swapping" not in repo and "swap_beat" not in repo
 
 
+def test_a_file_too_large_for_one_staging_transaction_is_staged_in_slices(graph: Graph, git_repo, repos,
+                                                                           monkeypatch) -> None:
+    """A file with more staged rows than FILE_SLICE_ROWS (here 4) goes to the server in slices of the write batch
+    (here 4); rows whose owner (the file, a class) went in an earlier slice are linked to it by id. The graph
+    equals one staged whole."""
+    from graphrag_code import indexer
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    classes = "".join(f"class C{k}:\n    def m{k}(self):\n        return f{k}()\n\n\n" for k in range(4))
+    git_repo.write("pkg/generated.py", classes + "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(12)))
+    git_repo.commit("v1")
+    sliced, whole = repos("test-sliced"), repos("test-whole")
+    recorder = Recorder()
+    monkeypatch.setattr(indexer, "FILE_SLICE_ROWS", 4)
+    with Graph(graph.settings, tracer=recorder) as traced:
+        index_repository(traced, git_repo.root, name=sliced, settings=IndexSettings(write_batch=4))
+    linked = [e for e in recorder.events if e.name == "stage_nodes_linked"]
+    assert len(linked) >= 10 and all(e.rows == 1 for e in linked)    # generated.py: 1 + 20 + 20 rows, in slices of 4
+    monkeypatch.setattr(indexer, "FILE_SLICE_ROWS", 5000)
+    index_repository(graph, git_repo.root, name=whole)
+    got, want = _normalized(dump(graph, sliced), sliced), _normalized(dump(graph, whole), whole)
+    assert got == want
+    contains = [e for e in dump(graph, sliced)["edges"] if e["type"] == "CONTAINS"
+                and e["dst"].startswith(f"{sliced}:pkg/generated.py#C3.m3")]
+    assert [e["src"] for e in contains] == [f"{sliced}:pkg/generated.py#C3"]
+
+
 def test_a_run_killed_in_a_swap_in_several_transactions_is_completed_by_the_next(graph: Graph, git_repo,
                                                                                  repo_name: str) -> None:
     """kill -9 in a swap in several transactions, after the files were replaced and before their edges were
@@ -730,3 +759,23 @@ def test_a_run_killed_in_a_swap_in_several_transactions_is_completed_by_the_next
     repo = graph.run("repo_get", repo=repo_name)[0]["repo"]
     assert "swapping" not in repo and graph.run("pending_count", repo=repo_name)[0]["pending"] == 0
 
+
+
+@pytest.mark.parametrize("as_git", [True, False])
+def test_a_file_name_that_is_not_utf8_is_skipped_with_its_reason_and_the_rest_indexed(graph: Graph, git_repo,
+                                                                                      repo_name: str,
+                                                                                      as_git: bool) -> None:
+    """Neo4j stores text only: a name git or the file system gives as bytes that are not UTF-8 is reported as
+    `undecodable-path` (its bytes as \\x escapes) instead of failing the whole run at the first write."""
+    git_repo.write("ok.py", "def fine():\n    return 1\n")
+    with open(os.path.join(os.fsencode(git_repo.root), b"bad\xe9name.py"), "wb") as out:
+        out.write(b"def hidden():\n    return 2\n")
+    if as_git:
+        git_repo.commit("v1")
+    else:
+        shutil.rmtree(git_repo.root / ".git")
+    summary = index_repository(graph, git_repo.root, name=repo_name)
+    assert summary.skipped.get("undecodable-path") == ["bad\\xe9name.py"]
+    assert summary.files_indexed == 1
+    json.dumps(summary.to_dict(), ensure_ascii=False).encode("utf-8")     # printable as the CLI prints it
+    assert [s["name"] for s in symbols_of(dump(graph, repo_name), "ok.py")] == ["fine"]

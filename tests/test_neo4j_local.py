@@ -120,10 +120,48 @@ def test_java_command_has_heap_opens_and_entry_point(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kwargs", [{"heap": "1x"}, {"pagecache": ""}, {"tx_memory": "lots"}, {"bolt_port": 0},
-                                    {"bolt_port": 17000, "http_port": 17000}])
+                                    {"bolt_port": 17000, "http_port": 17000}, {"heap": "1g", "tx_memory": "1g"},
+                                    {"heap": "1g", "tx_memory": "2048m"}])
 def test_bad_arguments_raise_config_error(tmp_path: Path, kwargs: dict[str, object]) -> None:
     with pytest.raises(ConfigError):
         LocalNeo4j(state_dir=tmp_path, **kwargs)  # type: ignore[arg-type]
+
+
+def test_transaction_memory_defaults_to_half_the_heap() -> None:
+    """Transactions may hold at most half the heap unless told otherwise: at the heap's size, two large index runs
+    at once exhausted it and the database refused every statement until restarted."""
+    assert LocalNeo4j().tx_memory == "1024m" and LocalNeo4j().heap == "2g"
+    assert LocalNeo4j(heap="768m").tx_memory == "384m"
+    conf = neo4j_conf(Path("/tmp/x"), 7687, 7474, "768m", "256m", LocalNeo4j(heap="768m").tx_memory)
+    assert "dbms.memory.transaction.total.max=384m" in conf
+    assert LocalNeo4j(heap="4g", tx_memory="3g").tx_memory == "3g"
+
+
+def test_a_database_that_accepts_connections_but_refuses_statements_is_not_ready(monkeypatch) -> None:
+    """After a critical error (heap exhausted) the server still completes Bolt handshakes; only a statement shows
+    that it needs a restart, so readiness runs one."""
+    import neo4j
+    from neo4j.exceptions import DatabaseError
+
+    class Crashed:
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def verify_connectivity(self) -> None:
+            pass
+
+        def execute_query(self, *args, **kwargs):
+            raise DatabaseError("The database has encountered a critical error, and needs to be restarted.")
+
+    monkeypatch.setattr("graphrag_code.neo4j_local._port_open", lambda port: True)
+    monkeypatch.setattr(neo4j.GraphDatabase, "driver", Crashed)
+    assert LocalNeo4j._bolt_ready(7687) is False
 
 
 def test_stale_pid_file_is_not_a_running_server(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .textutil import split_identifier
+from .textutil import IDENT, MARKS, WORD_CHARS, normalize, shape, split_identifier
 
 _STOP = frozenset("""a an and are as at be by can do does for from how i in is it its me of on or show
 that the their them then there these this to was what when where which who why will with would you your
@@ -19,7 +19,9 @@ _JAVA_FRAME = re.compile(r"at [\w$.<>]+\(([\w$-]+\.\w+):(\d+)\)")
 _PATH_LINE = re.compile(r"((?:[\w.-]+/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|tsx|jsx|go|java|rs|c|h|cc|cpp|hpp|rb|cs|php)):(\d+)")
 _PATH = re.compile(r"(?:[\w.-]+/)+[\w.-]+\.\w+|[\w-]+\.(?:py|js|mjs|ts|tsx|go|java|rs|c|h|cc|cpp|hpp|rb|cs|php)\b")
 _QUOTED = re.compile(r"\"([^\"]{3,200})\"|'([^']{3,200})'|`([^`]{2,200})`")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*")
+# a name in any script (`größe`, `计算总和`, `$scope`), qualified or not (`OrderService.cancel`, `Foo::bar`)
+_NAME = rf"(?:[^\W\d]|\$)[{WORD_CHARS}$]*(?:(?:\.|::|->|#)(?:[^\W\d]|\$)[{WORD_CHARS}$]*)*"
+_WORD = re.compile(_NAME)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
 # questions about a relation of a named symbol: "what calls X", "who uses X", "callers of X", "where is X called",
@@ -28,6 +30,15 @@ _ASKS_CALLEES = re.compile(r"\bwhat (?:functions |methods )?does \S+ (?:call|inv
 _ASKS_CALLERS = re.compile(
     r"\b(?:what|who|which(?: \w+){0,2})\s+(?:calls?|invokes?|uses?)\b|\bcallers? of\b|\bcalled (?:from|by)\b|"
     r"\bwhere (?:is|are) \S+ (?:called|used|invoked)\b|\bbuilt on(?: top of)?\b", re.I)
+# the name in X's position of those questions: their target even when it is a plain word ("what calls sign?")
+_X = rf"[`'\"]?({_NAME})(?:\(\))?[`'\"]?"
+_CALLEE_TARGET = re.compile(rf"\bwhat (?:functions |methods )?does {_X} (?:call|invoke|use)\b|\bcallees? of {_X}", re.I)
+_CALLER_TARGET = re.compile(
+    rf"\b(?:what|who|which(?: \w+){{0,2}})\s+(?:calls?|invokes?|uses?)\s+{_X}|\bcallers? of {_X}|"
+    rf"\bwhere (?:is|are) {_X} (?:called|used|invoked)\b|\bbuilt on(?: top of)? {_X}", re.I)
+# words in that position that name no symbol: "what calls the database", "who uses this"
+_NOT_TARGETS = frozenset("""a an the this that these those it its my our your their his her any each every all
+some me us them which what who there here into to for from in on with of""".split())
 
 
 def is_identifier(word: str) -> bool:
@@ -36,7 +47,7 @@ def is_identifier(word: str) -> bool:
         return True
     if "_" in word.strip("_") or word.startswith("__"):
         return True
-    return bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]", word))
+    return bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]", word if word.isascii() else shape(word)))
 
 
 @dataclass
@@ -51,6 +62,7 @@ class QueryAnalysis:
     terms: list[str] = field(default_factory=list)           # lower-cased content words and identifier parts
     about_tests: bool = False
     relation: str | None = None          # "caller" / "callee": the question asks for that relation of a name
+    target: str | None = None            # the name it asks about: `sign` in "what calls sign?"
 
     @property
     def lexical_first(self) -> bool:
@@ -73,7 +85,8 @@ class QueryAnalysis:
 
 
 _QUESTION_START = re.compile(r"^\s*(where|how|what|which|why|when|who|is|are|does|do|can|should|show|find|list)\b", re.I)
-_MESSAGE_RUN = re.compile(r"[A-Za-z][A-Za-z ]+[A-Za-z]")
+_LETTER = r"[^\W\d_]"
+_MESSAGE_RUN = re.compile(rf"{_LETTER}(?:{_LETTER}|[ {MARKS}])+{_LETTER}")   # letters and spaces
 
 
 def _is_message(text: str) -> bool:
@@ -87,6 +100,7 @@ def _escape(term: str) -> str:
 
 def analyze(query: str) -> QueryAnalysis:
     a = QueryAnalysis(text=query)
+    query = normalize(query)      # as the index's text is: `ｆｏｏ` is `foo`, `é` one character
     for m in _PY_FRAME.finditer(query):
         a.locations.append({"path": _relative(m.group(1)), "line": int(m.group(2))})
     for m in _JAVA_FRAME.finditer(query):
@@ -105,7 +119,7 @@ def analyze(query: str) -> QueryAnalysis:
     a.quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(rest)]
     if _is_message(rest):
         a.phrases = [run for run in _MESSAGE_RUN.findall(_QUOTED.sub(" | ", rest)) if len(run.split()) >= 3]
-    for n, word in enumerate(re.findall(r"[A-Za-z_][\w]*", rest)):
+    for n, word in enumerate(re.findall(IDENT, rest)):
         if n and word[:1].isupper() and word[1:].islower() and len(word) > 2 and word.lower() not in _STOP:
             a.names.append(word)   # `the Command struct`: a capitalised word mid-sentence may be a type
     for word in _WORD.findall(_PATH.sub(" ", rest)):
@@ -121,20 +135,38 @@ def analyze(query: str) -> QueryAnalysis:
             low = word.lower()
             if len(low) > 1:
                 a.terms.append(low)
+    if not a.locations:      # a stack trace's "which frame calls my code" is about its frames
+        relation = "callee" if _ASKS_CALLEES.search(rest) else "caller" if _ASKS_CALLERS.search(rest) else None
+        a.target = _target(_PATH.sub(" ", rest), relation, a.identifiers)
+        if a.target and a.target not in a.identifiers:   # a plain word: a name to look up (search uses it
+            a.names.insert(0, a.target)                  # only where the repository has a symbol of that name)
+        if a.identifiers or a.target:
+            a.relation = relation
     a.identifiers = list(dict.fromkeys(a.identifiers))
     a.names = list(dict.fromkeys(a.names))
     a.names = a.names[:12]
     a.terms = [t for t in dict.fromkeys(a.terms) if t not in _STOP]
+    if a.target and a.target not in a.identifiers and a.target.lower() not in a.terms:
+        a.terms.append(a.target.lower())         # "what calls get?": a name, even where it is a stop word
     a.about_tests = bool(_TEST_WORDS & {w.lower() for w in _WORD.findall(query)})
-    if a.identifiers and not a.locations:      # a stack trace's "which frame calls my code" is about its frames
-        a.relation = "callee" if _ASKS_CALLEES.search(rest) else "caller" if _ASKS_CALLERS.search(rest) else None
     return a
 
 
+def _target(text: str, relation: str | None, identifiers: list[str]) -> str | None:
+    """The name in X's position of "what calls X" / "what does X call": an identifier of the query, or a plain
+    word (`sign`) that is_identifier alone would not take for code; None for "what calls the database"."""
+    m = (_CALLEE_TARGET if relation == "callee" else _CALLER_TARGET).search(text) if relation else None
+    word = next((g for g in m.groups() if g), None) if m else None
+    if not word or word.lower() in _NOT_TARGETS:
+        return None
+    return word if word in identifiers or not is_identifier(word) else None   # not a path's `auth.py`
+
+
 def _relative(path: str) -> str:
-    """Stack traces carry absolute or site-packages paths: keep the tail that can match an indexed path."""
+    """Stack traces carry absolute or site-packages paths: drop what is outside any repository (site-packages/,
+    node_modules/, ...), keep the rest, absolute paths whole (location_seeds takes their longest indexed tail)."""
     path = path.replace("\\", "/")
     for marker in ("site-packages/", "dist-packages/", "node_modules/", "/src/"):
         if marker in path:
             path = path.split(marker)[-1]
-    return path.lstrip("./").split("/", 1)[-1] if path.startswith("/") else path.lstrip("./")
+    return path.lstrip("./")

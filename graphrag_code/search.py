@@ -184,7 +184,8 @@ class Searcher:
             timed("path", lambda: self._path_seeds(a, repo, limit))
         if "location" in opts.channels and a.locations:
             timed("location", lambda: [r["id"] for r in self.graph.run(
-                "location_seeds", locations=a.locations, repo=repo, limit=limit)])
+                "location_seeds", locations=[{**loc, "tails": _tails(loc["path"])} for loc in a.locations],
+                repo=repo, limit=limit)])
         if "vector" in opts.channels:
             if self.embedder is None:
                 notes.append("vector channel off: no embedder configured")
@@ -393,6 +394,13 @@ def _hit(r: dict, score: float, channels: dict[str, int]) -> Hit:
                chunk_kind=r["chunk_kind"], language=r["language"], signature=r["signature"],
                is_test=bool(r["is_test"]), text=r["text"] or "", header=r["header"] or "",
                content_hash=r["content_hash"] or "")
+
+
+def _tails(path: str) -> list[str]:
+    """`home/u/proj/pkg/auth.py` -> itself, `u/proj/pkg/auth.py`, ..., `auth.py`: the indexed paths a stack
+    trace's (absolute) path can name, looked up exactly by location_seeds."""
+    segments = path.split("/")
+    return ["/".join(segments[i:]) for i in range(len(segments)) if segments[i]]
 
 
 def _names_path(path: str, named: list[str]) -> bool:

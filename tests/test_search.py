@@ -334,3 +334,79 @@ def test_a_small_repository_is_found_among_larger_ones(graph, git_repo, repo_nam
         assert fetched[0] < 300 < fetched[-1]                           # found by asking deeper
     finally:
         delete_repository(graph, big_name)
+
+
+# -- stack traces with absolute paths; "what calls X" where X is a plain word -------------------------------------
+def test_an_absolute_trace_path_names_its_longest_indexed_tail(graph, git_repo, repo_name) -> None:
+    body = "def check(token):\n    if not token:\n        raise ValueError('empty')\n    return token\n"
+    for path in ("pkg/auth.py", "other/pkg/auth.py"):
+        git_repo.write(path, body.replace("check", path.split("/")[0] + "_check"))
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    searcher, opts = Searcher(graph), SearchOptions(k=5, channels=("location",), hops=0)
+    for trace, path in [('File "/home/user/proj/pkg/auth.py", line 3, in pkg_check', "pkg/auth.py"),
+                        ('File "/home/user/proj/other/pkg/auth.py", line 3, in x', "other/pkg/auth.py"),
+                        ('File "C:\\proj\\other\\pkg\\auth.py", line 3, in x', "other/pkg/auth.py"),
+                        ("at check (/srv/proj/other/pkg/auth.py:3:9)", "other/pkg/auth.py")]:
+        res = searcher.search(trace, Filters(repo=repo_name), opts)
+        assert [(h.path, h.channels) for h in res.hits] == [(path, {"location": 1})], trace
+    # a path that is a tail of the indexed ones names both, as before
+    res = searcher.search('File "pkg/auth.py", line 3, in x', Filters(repo=repo_name), opts)
+    assert sorted(h.path for h in res.hits) == ["other/pkg/auth.py", "pkg/auth.py"]
+    assert not searcher.search('File "/home/user/proj/pkg/auth.py", line 99, in x', Filters(repo=repo_name), opts).hits
+
+
+def test_an_absolute_trace_path_is_found_across_repositories(indexed) -> None:
+    searcher, repo = indexed
+    res = searcher.search('File "/home/user/proj/app/auth.py", line 14, in check_signature', Filters(),
+                          SearchOptions(k=50, channels=("location",), hops=0))
+    assert (repo, "check_signature") in {(h.repo, h.qualified_name) for h in res.hits}
+
+
+@pytest.mark.parametrize("question", ["what calls sign?", "who calls sign", "callers of sign"])
+def test_what_calls_a_plain_word_puts_its_callers_first(indexed, question: str) -> None:
+    searcher, repo = indexed
+    res = searcher.search(question, Filters(repo=repo), OPTS)
+    assert [h.qualified_name for h in res.hits[:2]] == ["check_signature", "sign"]
+    assert "caller of sign (line 14)" in res.hits[0].via
+
+
+LEDGER = '''def post(entry):
+    """Write one entry."""
+    check(entry)
+    return store(entry)
+
+
+def check(entry):
+    if entry.amount < 0:
+        raise ValueError("negative")
+
+
+def store(entry):
+    return entry
+
+
+def transfer(a, b, amount):
+    post(a.debit(amount))
+    post(b.credit(amount))
+
+
+def refund(entry):
+    return post(entry.reversed())
+'''
+
+
+def test_what_a_plain_word_calls_and_what_calls_it(graph, git_repo, repo_name) -> None:
+    git_repo.write("ledger.py", LEDGER)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    searcher = Searcher(graph)
+    callees = searcher.search("what does post call?", Filters(repo=repo_name), OPTS)
+    assert {h.qualified_name for h in callees.hits[:2]} == {"check", "store"}
+    callers = searcher.search("who calls post", Filters(repo=repo_name), OPTS)
+    assert {h.qualified_name for h in callers.hits[:2]} == {"transfer", "refund"}
+    # a plain word the repository has no symbol of changes nothing: the same hits as its words alone
+    unknown = searcher.search("what calls ledger?", Filters(repo=repo_name), OPTS)
+    assert unknown.analysis.relation == "caller" and unknown.hits
+    assert [h.id for h in unknown.hits] == [h.id for h in searcher.search("calls ledger", Filters(repo=repo_name),
+                                                                          OPTS).hits]

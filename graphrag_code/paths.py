@@ -292,9 +292,12 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _find_files(graph: Graph, repo: str, commit: str | None, path: str) -> list[tuple[NodeRef, bool]]:
+    return [(node_ref(r["node"], repo, commit), bool(r["exact"])) for r in _file_rows(graph, repo, path)]
+
+
+def _file_rows(graph: Graph, repo: str, path: str) -> list[dict[str, Any]]:
     path = path.removeprefix("./")
-    rows = graph.run("symbol_lookup_file", repo=repo, path=path, suffix="/" + path)
-    return [(node_ref(r["node"], repo, commit), bool(r["exact"])) for r in rows]
+    return graph.run("symbol_lookup_file", repo=repo, path=path, suffix="/" + path)
 
 
 def symbols_in_lines(graph: Graph, repo: str, commit: str | None,
@@ -454,11 +457,15 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
 
 
 def _resolve_file_line(graph: Graph, repo: str, commit: str | None, text: str, path: str, line: int) -> Resolved:
-    files = _find_files(graph, repo, commit, path)
-    if not files:
+    rows = _file_rows(graph, repo, path)
+    if not rows:
         raise InputError(f"no indexed file {path!r} in {repo}")
+    files = [(node_ref(r["node"], repo, commit), bool(r["exact"])) for r in rows]
     exact = [f for f, e in files if e]
     file = exact[0] if exact else files[0][0]
+    lines = next(r["node"]["lines"] for r in rows if r["node"]["id"] == file.id)
+    if not 1 <= line <= (lines or line):
+        raise InputError(f"line {line} is outside {file.path} (lines 1-{lines})")
     notes = "" if exact else f" (path ends with /{path})"
     ambiguous = not exact and len(files) > 1
     if ambiguous:

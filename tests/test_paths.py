@@ -257,6 +257,10 @@ def test_endpoints_by_id_file_line_module_path_and_phrase(shop) -> None:
         resolve_endpoint(graph, repo, "frobnicate the widgets")
     with pytest.raises(InputError, match="no symbol named 'nope'"):
         resolve_endpoint(graph, repo, "nope")
+    # a line the file does not have is an error, not the file's module-level code
+    for outside in ("app/cli.py:0", "app/cli.py:9999"):
+        with pytest.raises(InputError, match=r"line \d+ is outside app/cli.py \(lines 1-\d+\)"):
+            resolve_endpoint(graph, repo, outside)
 
 
 def test_ambiguous_names_list_candidates_and_prefer_exact_then_non_test(shop) -> None:

@@ -292,6 +292,9 @@ class _Resolver:
         self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}
         self._external: dict[tuple[str, int], bool] = {}     # (path, class) -> _external_base
         self._guessing: set[tuple[str, int | None, str]] = set()   # receivers _named_after_types is deciding
+        # (type name, method, language, from a test file) -> (the methods classes of that name have, how many
+        # classes): _named_after_types asks the same of every `field.get_choices()` in the repository
+        self._type_methods: dict[tuple[str, str, str, bool], tuple[set[tuple[str, int]], int]] = {}
         # (path, def index) -> (object, prefix, returned, line) of its getattr(obj, prefix + ...) lookups
         # (CallSite.reflective), and the scopes whose lookups a call was resolved through (_reflected)
         self.reflective: dict[tuple[str, int], list[tuple[str, str, int, int]]] = defaultdict(list)
@@ -1031,9 +1034,13 @@ class _Resolver:
         words = last.lower().split("_")
         test = is_test_path(f.language, f.path)
         for typename in ["".join(words)] + words[-1:] * (len(words) > 1):
-            types = [t for t in self.ix.types.get(typename, []) if self.files[t[0]].language == f.language
-                     and (test or not is_test_path(f.language, t[0]))]
-            found = {hit for t in types if (hit := self.class_member(*t, name))}
+            memo = (typename, name, f.language, test)
+            if memo not in self._type_methods:
+                types = [t for t in self.ix.types.get(typename, []) if self.files[t[0]].language == f.language
+                         and (test or not is_test_path(f.language, t[0]))]
+                self._type_methods[memo] = ({hit for t in types if (hit := self.class_member(*t, name))},
+                                            len(types))
+            found, candidates = self._type_methods[memo]
             if not found:
                 continue
             self._guessing.add(key)
@@ -1042,8 +1049,8 @@ class _Resolver:
                     return None
             finally:
                 self._guessing.discard(key)
-            hit = found.pop()
-            return hit[0], hit[1], "receiver_name" if len(types) == 1 else "receiver_name_of_several"
+            hit = next(iter(found))
+            return hit[0], hit[1], "receiver_name" if candidates == 1 else "receiver_name_of_several"
         return None
 
     def _impl_method(self, f: FileFacts, owner: int, name: str) -> tuple[str, int] | None:

@@ -22,7 +22,7 @@ from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, item_of
 CONFIDENCE = {
     "self": 0.95, "scope": 0.95, "same_file": 0.95, "import": 0.9, "module_attr": 0.9,
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
-    "receiver_name": 0.7, "receiver_name_of_several": 0.6,
+    "receiver_name": 0.7, "receiver_name_of_several": 0.6, "receiver_name_suffix": 0.6,
     # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
     # the one implementation of the interface method it landed on; one of several implementations; an override
     # (found through the class hierarchy) of the abstract method it landed on. "One of several" is below 0.7:
@@ -66,13 +66,17 @@ CONFIDENCE = {
 # symbol, or none, says nothing against the tree-sitter edge (C has no methods: a unique name is reliable)
 _LSP_DEFER_TO_NAMES = {"c", "cpp"}
 _NAME_ONLY = {"global_unique", "method_unique"}   # resolutions by a repository-unique name and nothing else
-_GUESSES = _NAME_ONLY | {"receiver_name", "receiver_name_of_several"}   # ... or by a receiver's name alone
+_GUESSES = _NAME_ONLY | {"receiver_name", "receiver_name_of_several", "receiver_name_suffix"}   # ... or by a receiver's name alone
 # languages whose server types every receiver: its finding no definition speaks against a guess by a unique name.
 # jedi (Python) and tsserver on JavaScript find nothing for any receiver they cannot infer: on Python-Markdown
 # 3.3.7 (no annotations) dropping those guesses cost 8 points of recall (82 sites; by names, 52 of 57 such
 # guesses ran)
 _LSP_NONE_VETOES_GUESSES = {"typescript", "tsx", "go"}
 _MAX_BASE_DEPTH = 4
+# words that name a built-in type or a standard-library object as often as a class of the repository
+_BUILTIN_WORDS = frozenset({n.lower() for n in BUILTIN_CLASSES} | {"file", "string", "path", "stream", "buffer", "queue",
+                                                                   "lock", "thread", "logger", "iterator", "error"})
+_CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+[0-9]*")
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _SUBSCRIPTED = re.compile(rf"({_CHAIN.pattern})\[[^\[\]]*\]")   # `subscriptions[i]`, `self._long_opt[opt]`
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
@@ -295,6 +299,7 @@ class _Resolver:
         # (type name, method, language, from a test file) -> (the methods classes of that name have, how many
         # classes): _named_after_types asks the same of every `field.get_choices()` in the repository
         self._type_methods: dict[tuple[str, str, str, bool], tuple[set[tuple[str, int]], int]] = {}
+        self._last_words: dict[str, list[tuple[str, int]]] | None = None   # see _types_ending
         # (path, def index) -> (object, prefix, returned, line) of its getattr(obj, prefix + ...) lookups
         # (CallSite.reflective), and the scopes whose lookups a call was resolved through (_reflected)
         self.reflective: dict[tuple[str, int], list[tuple[str, str, int, int]]] = defaultdict(list)
@@ -1033,10 +1038,15 @@ class _Resolver:
             return None
         words = last.lower().split("_")
         test = is_test_path(f.language, f.path)
-        for typename in ["".join(words)] + words[-1:] * (len(words) > 1):
-            memo = (typename, name, f.language, test)
+        # the last word as the end of a class's name (`compiler`: SQLCompiler), unless it names what the language
+        # has already (`self.file.write()`, `settings_dict.pop()`: a file, a dict, not ContentFile or QueryDict)
+        ending = [("~", words[-1])] if words[-1] not in _BUILTIN_WORDS else []
+        tiers = [("", "".join(words))] + [("", words[-1])] * (len(words) > 1) + ending
+        for tier, typename in tiers:
+            memo = (tier + typename, name, f.language, test)
             if memo not in self._type_methods:
-                types = [t for t in self.ix.types.get(typename, []) if self.files[t[0]].language == f.language
+                named = self.ix.types.get(typename, []) if not tier else self._types_ending(typename)
+                types = [t for t in named if self.files[t[0]].language == f.language
                          and (test or not is_test_path(f.language, t[0]))]
                 self._type_methods[memo] = ({hit for t in types if (hit := self.class_member(*t, name))},
                                             len(types))
@@ -1050,8 +1060,22 @@ class _Resolver:
             finally:
                 self._guessing.discard(key)
             hit = next(iter(found))
+            if tier:
+                return hit[0], hit[1], "receiver_name_suffix"
             return hit[0], hit[1], "receiver_name" if candidates == 1 else "receiver_name_of_several"
         return None
+
+    def _types_ending(self, word: str) -> list[tuple[str, int]]:
+        """Classes whose CamelCase name of two words or more ends with ``word`` (`compiler`: SQLCompiler,
+        SQLInsertCompiler; `hasher`: MD5PasswordHasher)."""
+        if self._last_words is None:
+            self._last_words = defaultdict(list)
+            for types in self.ix.types.values():
+                for path, i in types:
+                    parts = _CAMEL_WORDS.findall(self.files[path].defs[i][0])
+                    if len(parts) > 1:
+                        self._last_words[parts[-1].lower()].append((path, i))
+        return self._last_words.get(word, [])
 
     def _impl_method(self, f: FileFacts, owner: int, name: str) -> tuple[str, int] | None:
         """Rust: a method of a type may live in any `impl Type` block of the same file."""

@@ -2403,3 +2403,43 @@ def test_choices(field):
     # inside the tests, the tests' own class counts
     assert calls[("tests/test_admin.py#test_choices", "tests/test_admin.py#Field.validate")][0] == \
         "receiver_name_of_several"
+
+
+def test_a_receiver_named_by_the_last_word_of_class_names_is_of_the_one_with_the_method() -> None:
+    """`compiler.compile()`: no class is called Compiler, but SQLCompiler and its subclasses end with the word and
+    only SQLCompiler defines compile; `hasher.safe_summary()` names MD5PasswordHasher. A word that names a built-in
+    type or a standard-library object (`self.file.write()`, `settings_dict.pop()`) is no such name."""
+    calls, res = _python_files({
+        "pkg/__init__.py": "",
+        "pkg/compiler.py": """\
+class SQLCompiler:
+    def compile(self, node):
+        return node
+class SQLInsertCompiler(SQLCompiler):
+    def as_sql(self):
+        return ""
+class MD5PasswordHasher:
+    def safe_summary(self, encoded):
+        return {}
+class ContentFile:
+    def write(self, data):
+        return len(data)
+class QueryDict:
+    def pop(self, key):
+        return key
+""",
+        "pkg/use.py": """\
+def build(compiler, hasher, settings_dict):
+    compiler.compile(1)
+    hasher.safe_summary("x")
+    settings_dict.pop("a")
+class Upload:
+    def save(self):
+        self.file.write(b"")
+""",
+    })
+    assert calls[("pkg/use.py#build", "pkg/compiler.py#SQLCompiler.compile")][:2] == ("receiver_name_suffix", [2])
+    assert calls[("pkg/use.py#build", "pkg/compiler.py#MD5PasswordHasher.safe_summary")][:2] == \
+        ("receiver_name_suffix", [3])
+    assert not [k for k in calls if k[1] in ("pkg/compiler.py#QueryDict.pop", "pkg/compiler.py#ContentFile.write")
+                and calls[k][0] == "receiver_name_suffix"]

@@ -439,7 +439,8 @@ class _Resolver:
             if top:
                 return path, top[-1], "import"
         if f.language in ("go", "java", "csharp", "rust"):   # same package / namespace: sibling files
-            hits = [(p, i) for p in self.ix.dirs[posixpath.dirname(f.path)] if p != f.path
+            hits = [(p, i) for p in self.ix.dirs[posixpath.dirname(f.path)]
+                    if p != f.path and self.files[p].language == f.language   # not a Python `make` beside g.go
                     for i in self.ix.top.get(p, {}).get(name, [])]
             if len(hits) == 1:
                 return hits[0][0], hits[0][1], "same_package"

@@ -38,6 +38,18 @@ def test_a_receiver_named_after_a_type_of_another_language_is_not_taken_for_it()
     assert not [k for k in res.edges if k[0] == "CALLS"]
 
 
+def test_a_go_call_never_lands_on_a_sibling_file_of_another_language() -> None:
+    """Go's same-package rule looks at the files of the directory: only the Go ones are the package (a Python
+    `make` beside g.go is not Go's built-in `make`, found by a QA pass), while a Go sibling's function is."""
+    g = _facts("svc/g.go", [["Map", "function", "Map", None, 1, 5]], [[0, "make", None, 2, 9], [0, "helper", None, 3, 4]],
+               language="go")
+    py = _facts("svc/dup.py", [["make", "function", "make", None, 1, 2]], [], language="python")
+    sibling = _facts("svc/h.go", [["helper", "function", "helper", None, 1, 2]], [], language="go")
+    res = resolve("r", {f.path: f for f in (g, py, sibling)})
+    calls = {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {"r:svc/h.go#helper": "same_package"}
+
+
 def test_a_cpp_member_named_after_its_type_keeps_its_trailing_underscore_apart() -> None:
     b = _facts("build.h", [["Builder", "class", "Builder", None, 1, 5], ["Build", "method", "Builder.Build", 0, 2, 2]],
                [], language="cpp")

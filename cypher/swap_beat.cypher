@@ -5,8 +5,8 @@
 // while the lease is fresh; one that finds it stale (the swapping run died) completes the repository instead of
 // trusting its half-written edges. Only while the repository belongs to the run; returns the run it belongs to
 // (the caller stops, and its transaction rolls back, when that is another).
-// returns: running
+// returns: running, deleting
 // params: repo, run, at
 MATCH (r:Repository {id: $repo})
 FOREACH (_ IN CASE WHEN r.running = $run THEN [1] ELSE [] END | SET r.swapping = $run, r.swap_beat = $at)
-RETURN r.running AS running
+RETURN r.running AS running, r.deleting AS deleting

@@ -370,7 +370,7 @@ class _Run:
                    lsp_rows: list[dict] | None) -> dict:
         with self.graph.transaction() as tx:
             claimed = tx.run("repo_claim", repo=self.repo, run=self.run_id)
-            self._claim(claimed[0]["running"] if claimed else None)
+            self._claim(claimed[0] if claimed else None)
             if touched:
                 tx.run("delete_files", repo=self.repo, paths=sorted(touched))
             tx.run("promote", repo=self.repo, run=self.run_id)
@@ -435,7 +435,7 @@ class _Run:
         """Renew this run's lease on the repository (``swap_beat``); stop, rolling the transaction back, unless
         the repository still belongs to the run."""
         rows = tx.run("swap_beat", repo=self.repo, run=self.run_id, at=time.time())
-        self._claim(rows[0]["running"] if rows else None)
+        self._claim(rows[0] if rows else None)
 
     def _writes(self, tx: Tx, diff: "_Diff", new: dict, resolution: Resolution, lsp_rows: list[dict] | None,
                 start: int, size: int) -> None:
@@ -462,10 +462,14 @@ class _Run:
                props={**props, **counts, "edges": json.dumps(counts["edges"])})
         return counts
 
-    def _claim(self, running: str | None) -> None:
+    def _claim(self, row: dict | None) -> None:
         """Stop unless this run is still the repository's latest: a run that started later has read the graph
         as it was and will write its own snapshot, so this one's must not land (``index_repository`` then
         deletes what this run staged)."""
+        if row is None or row.get("deleting"):     # gone, or repo_mark_deleted: a delete has started
+            raise IndexingError(f"repository {self.repo!r} was deleted while this run indexed it; nothing was "
+                                f"written", hint="index it again to re-create it")
+        running = row.get("running")
         if running != self.run_id:
             raise IndexingError(f"another index run of {self.repo!r} (run {running}) started while this one "
                                 f"(run {self.run_id}) ran; the later run's snapshot replaces this one's",
@@ -588,7 +592,10 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     # edges made with and without language servers differ: switching modes re-resolves even on the same commit
     lsp_mode = ",".join(settings.lsp_languages) or None
     same_mode = not previous or previous[0]["repo"].get("lsp_mode") == lsp_mode
-    graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id, started_at=_now())
+    if graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id,
+                 started_at=_now())[0]["deleting"]:
+        raise IndexingError(f"repository {repo!r} is being deleted (or a delete stopped half-way)",
+                            hint=f"let the delete finish, or run `graphrag-code delete {repo}` again; then index")
     while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
         pass
     run._lap("prepare")
@@ -704,7 +711,7 @@ def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: 
     snapshot, or counted when an older version indexed it)."""
     if not graph.run("repo_finish", repo=run.repo, run=run.run_id, props=_repo_props(snap, settings, extractor, files)):
         now = graph.run("repo_get", repo=run.repo)
-        run._claim(now[0]["repo"].get("running") if now else None)
+        run._claim(now[0]["repo"] if now else None)
     s = run.summary
     s.files_unchanged = s.files_indexed = files
     stored = previous[0]["repo"] if previous else {}
@@ -722,6 +729,9 @@ def list_repositories(graph: Graph) -> list[dict]:
 
 
 def delete_repository(graph: Graph, repo: str) -> int:
+    """Delete a repository's nodes in batches, then its own node; marked first, so that a run indexing it stops
+    instead of promoting what the batches have not reached yet."""
+    graph.run("repo_mark_deleted", repo=repo)
     total = 0
     while True:
         n = graph.run("repo_delete", repo=repo, limit=10_000)[0]["deleted"]

@@ -467,12 +467,49 @@ def test_a_repository_deleted_during_a_run_stays_deleted(graph: Graph, git_repo,
             with Graph(graph.settings) as other:      # another connection, as the CLI's would be
                 deleted.append(delete_repository(other, name))
 
-    with graph.trace(delete_it), pytest.raises(IndexingError, match="another index run"):
+    with graph.trace(delete_it), pytest.raises(IndexingError, match="was deleted while this run indexed it"):
         index_repository(graph, git_repo.root, name=name)
     assert deleted and deleted[0] > len(V1)      # the live and staged nodes and the repository node went
     assert graph.run("repo_dump", repo=name)[0]["nodes"] == []
     assert graph.run("pending_count", repo=name)[0]["pending"] == 0
     assert graph.run("repo_get", repo=name) == []
+
+
+@pytest.mark.parametrize("several", [False, True], ids=["one-transaction", "several-transactions"])
+def test_a_run_meeting_a_delete_half_way_stops_and_a_run_starting_then_refuses(graph: Graph, git_repo, repos,
+                                                                               several: bool) -> None:
+    """A delete removes nodes in batches and the repository node last. A run that reaches its swap in between (here
+    the delete is held after its first batch) must not promote what the batches have not reached: it stops with
+    "was deleted" (it had promoted a few hundred nodes and exited 0, found by a QA pass), and a run that starts
+    then refuses; the finished delete leaves nothing."""
+    from graphrag_code.errors import IndexingError
+    from graphrag_code.indexer import delete_repository
+
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    name = repos("test-halfdeleted")
+    settings = IndexSettings(swap_max_rows=0, swap_batch_rows=3) if several else IndexSettings()
+    index_repository(graph, git_repo.root, name=name, settings=settings)
+    git_repo.write("pkg/core.py", "def parse(text):\n    return []\n")
+    git_repo.commit("v2")
+    started: list[bool] = []
+
+    def start_deleting(event) -> None:      # staged, facts being read: the delete marks and takes a first batch
+        if event.name == "file_facts" and not started:
+            started.append(True)
+            with Graph(graph.settings) as other:
+                other.run("repo_mark_deleted", repo=name)
+                other.run("repo_delete", repo=name, limit=2)
+
+    with graph.trace(start_deleting), pytest.raises(IndexingError, match="was deleted while this run indexed it"):
+        index_repository(graph, git_repo.root, name=name, settings=settings)
+    assert graph.run("pending_count", repo=name)[0]["pending"] == 0         # what it staged went with it
+    with pytest.raises(IndexingError, match="is being deleted"):
+        index_repository(graph, git_repo.root, name=name)
+    delete_repository(graph, name)
+    assert graph.run("repo_dump", repo=name)[0]["nodes"] == [] and graph.run("repo_get", repo=name) == []
+    assert index_repository(graph, git_repo.root, name=name).files_parsed == len(V1)   # and it indexes again
 
 
 @pytest.mark.parametrize("several", [False, True], ids=["one-transaction", "several-transactions"])

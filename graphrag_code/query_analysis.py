@@ -142,6 +142,9 @@ def analyze(query: str) -> QueryAnalysis:
             a.names.insert(0, a.target)                  # only where the repository has a symbol of that name)
         if a.identifiers or a.target:
             a.relation = relation
+    alone = _WORD.findall(rest)
+    if not a.names and len(alone) == 1 and rest.strip().strip("`'\"()") == alone[0] and alone[0].lower() not in _STOP:
+        a.names.append(alone[0])     # `helper` alone: a one-word query is most often a name (QA: `helper2` ranked first)
     a.identifiers = list(dict.fromkeys(a.identifiers))
     a.names = list(dict.fromkeys(a.names))
     a.names = a.names[:12]

@@ -410,3 +410,16 @@ def test_what_a_plain_word_calls_and_what_calls_it(graph, git_repo, repo_name) -
     assert unknown.analysis.relation == "caller" and unknown.hits
     assert [h.id for h in unknown.hits] == [h.id for h in searcher.search("calls ledger", Filters(repo=repo_name),
                                                                           OPTS).hits]
+
+
+def test_a_query_of_one_plain_word_finds_the_symbol_of_that_name_first(graph, git_repo, repo_name) -> None:
+    """`search helper`: a one-word query is most often a name; the symbol of that name comes before `helper2`,
+    which calls it and mentions it twice (a QA pass saw `helper2` first: plain words never reached the symbol
+    channel). A word no symbol has changes nothing."""
+    git_repo.write("pkg/util.py", "from pkg.core import helper\n\n\ndef helper2(x):\n    return helper(x) + helper(1)\n")
+    git_repo.write("pkg/core.py", "def helper(x):\n    return x\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("helper", Filters(repo=repo_name), OPTS)
+    assert res.hits[0].qualified_name == "helper" and "symbol" in res.hits[0].channels
+    assert analyze("helper").names == ["helper"] and analyze("the").names == []

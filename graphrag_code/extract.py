@@ -241,6 +241,7 @@ class _Builder:
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
             **(self._signature_types(core) if kind in ("function", "method") else {}),
+            **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -293,6 +294,8 @@ class _Builder:
             return self._python_types(core)
         if self.spec.name in ("typescript", "tsx"):
             return _ts_signature_types(core)
+        if self.spec.name == "go" and core.type in ("function_declaration", "method_declaration"):
+            return {"param_types": _go_param_types(core), "return_type": _go_result_type(core)}
         return {}
 
     def _python_types(self, core: Node) -> dict:
@@ -949,6 +952,68 @@ def _ts_type(text: str) -> str | None:
         return None
     last = name.rsplit(".", 1)[-1]
     return last if last[:1].isupper() and not last.isupper() else None
+
+
+_GO_BUILTIN_TYPES = frozenset("""bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune
+string uint uint8 uint16 uint32 uint64 uintptr any comparable""".split())
+
+
+def _go_type(node: Node | None) -> str:
+    """The named type a Go parameter is of (`*Store`, `Stack[T]`, `pkg.Client`), or "" (a built-in, a slice, a map,
+    a function type: nothing whose methods the repository defines)."""
+    while node is not None and node.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        node = node.child_by_field_name("type") or (node.named_children[0] if node.named_children else None)
+    if node is None or node.type not in ("type_identifier", "qualified_type"):
+        return ""
+    name = _text(node)
+    return "" if name in _GO_BUILTIN_TYPES else name
+
+
+def _go_param_types(core: Node) -> dict[str, str]:
+    """Go: a method's receiver (`func (s *Store) Put`: s -> Store) and a function's parameters (`c *Client`), each
+    name to the named type it is of, or "" (every parameter shadows an outer name)."""
+    out: dict[str, str] = {}
+    for field in ("receiver", "parameters"):
+        params = core.child_by_field_name(field)
+        for p in params.named_children if params is not None else []:
+            if p.type != "parameter_declaration":
+                continue
+            kind = _go_type(p.child_by_field_name("type"))
+            for name in p.children_by_field_name("name"):
+                if _text(name) != "_":
+                    out[_text(name)] = kind
+    return out
+
+
+def _go_result_type(core: Node) -> str:
+    """The named type a Go function returns (`*Command`; `(*Command, error)`: the one result besides an error)."""
+    result = core.child_by_field_name("result")
+    if result is None or result.type != "parameter_list":
+        return _go_type(result)
+    kinds = [_go_type(p.child_by_field_name("type")) for p in result.named_children
+             if p.type == "parameter_declaration" and _text(p.child_by_field_name("type") or p) != "error"]
+    return kinds[0] if len(kinds) == 1 else ""
+
+
+def _go_field_types(node: Node) -> dict[str, str]:
+    """A Go struct's named fields -> the named type each is of (`parent *Command`); embedded ones are bases."""
+    found = [node] if node.type == "struct_type" else []
+    stack = list(node.named_children)
+    while stack and not found:
+        child = stack.pop(0)
+        if child.type == "struct_type":
+            found.append(child)
+        elif child.type in ("type_spec", "type_declaration"):
+            stack.extend(child.named_children)
+    out: dict[str, str] = {}
+    for fields in (c for c in found[0].named_children if c.type == "field_declaration_list") if found else []:
+        for decl in fields.named_children:
+            if decl.type == "field_declaration":
+                kind = _go_type(decl.child_by_field_name("type"))
+                for name in decl.children_by_field_name("name"):
+                    if kind:
+                        out[_text(name)] = kind
+    return out
 
 
 def _ts_signature_types(core: Node) -> dict:

@@ -491,7 +491,19 @@ class _Resolver:
         hit = self.ix.members.get((path, cls), {}).get(name)
         if hit is not None:
             return path, hit
+        if self.files[path].language == "go":
+            found = self._go_method(path, cls, name)
+            if found:
+                return found
         return self._from_bases(path, cls, depth, lambda p, c, d: self.class_member(p, c, name, d))
+
+    def _go_method(self, path: str, cls: int, name: str) -> tuple[str, int] | None:
+        """Go: a method is declared apart from its type (`func (s *Store) Put`, qualified `Store.Put`), in any
+        file of the type's package (its directory)."""
+        home = posixpath.dirname(path)
+        hits = [h for h in self.ix.qualified.get(f"{self.files[path].defs[cls][0]}.{name}", [])
+                if posixpath.dirname(h[0]) == home and self.files[h[0]].language == "go"]
+        return hits[0] if len(hits) == 1 else None
 
     def _from_bases(self, path: str, cls: int, depth: int, find):
         """The first answer ``find(path, class, depth)`` gives for a base of ``cls`` (bases of bases up to
@@ -794,7 +806,7 @@ class _Resolver:
         return self._receivers[key]
 
     def _receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
-        if not LANGUAGES[f.language].self_names:
+        if not LANGUAGES[f.language].self_names and f.language != "go":   # Go: typed receivers and parameters
             return None
         called = _called_chain(receiver)
         if called:                        # `innerFrom(notifier).subscribe()`: what the call returns

@@ -2455,3 +2455,47 @@ class Upload:
         ("receiver_name_suffix", [3])
     assert not [k for k in calls if k[1] in ("pkg/compiler.py#QueryDict.pop", "pkg/compiler.py#ContentFile.write")
                 and calls[k][0] == "receiver_name_suffix"]
+
+
+def test_go_receivers_parameters_fields_and_results_type_method_calls() -> None:
+    """Go methods are declared apart from their type (`func (c *Command) Name()`, in any file of the package):
+    a call on the method's receiver, on a parameter of a named type, on a struct field of one (`c.parent`) or on
+    what a function returns (`c.Root()`, also `(*Command, error)`) reaches the type's method; a parameter of a
+    built-in type does not (before: all unresolved, cobra's hand-checked names recall 0.276 -> 0.828)."""
+    from graphrag_code.extract import extract
+
+    sources = {"cmd/command.go": """package cmd
+
+type Command struct {
+	parent *Command
+	name   string
+}
+
+func (c *Command) Root() *Command { return c }
+func (c *Command) Find(args []string) (*Command, error) { return c, nil }
+func (c *Command) Name() string { return c.name }
+""", "cmd/help.go": """package cmd
+
+func (c *Command) Help(n int) {
+	c.Name()
+	c.parent.Name()
+	c.Root().Name()
+	c.Find(nil).Name()
+	n.Name()
+}
+
+func usage(cmd *Command) string {
+	return cmd.Name()
+}
+"""}
+    files = {}
+    for path, source in sources.items():
+        f = FileFacts(path, "go", **extract(source.encode(), "go").facts())
+        f.ids = symbol_ids("r", path, f.defs)
+        files[path] = f
+    res = resolve("r", files)
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): (v["resolved_by"], v["lines"])
+             for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls[("Command.Help", "Command.Name")] == ("annotation", [4, 5, 6, 7])
+    assert calls[("usage", "Command.Name")] == ("annotation", [12])
+    assert "n.Name@8:unknown" in res.unresolved["r:cmd/help.go#Command.Help"]

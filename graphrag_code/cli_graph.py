@@ -226,6 +226,29 @@ def _print_tree(r: ImpactResult) -> None:
         walk(t.node.id, "", 1)
 
 
+def _print_removed(r: ImpactResult) -> None:
+    """--diff: the definitions of REV the indexed commit lacks, each with the callers that still call it."""
+    base = _short(r.removed[0].commit)
+    click.echo(f"removed by the diff: {len(r.removed)} definition(s) of {base} not in the indexed commit")
+    quiet = [d for d in r.removed if not d.callers]
+    for d in [d for d in r.removed if d.callers] + quiet[:12]:
+        where = f"{d.citation} @ {base}" + (f" (file renamed to {d.moved_to})" if d.moved_to else
+                                             " (file gone)" if d.file_gone else "")
+        state = f"still called by {len({c.node.id for c in d.callers})}" if d.callers else "no caller left"
+        click.echo(f"  {d.qualified_name:<34s} {d.kind:<9s} {where:<40s} {state}{'  [test]' if d.is_test else ''}")
+        for c in d.callers[:15]:
+            if c.kind == "unresolved" or c.now_calls is None:
+                how = f"{c.call}  unresolved ({c.reason})"
+            else:
+                how = f"{c.call}  now bound by its name alone to {c.now_calls.display} ({c.now_calls.location})"
+            click.echo(f"      {c.node.display:<32s} at {', '.join(c.citations):<26s} {how}"
+                       f"{'  [test]' if c.node.is_test else ''}")
+        if len(d.callers) > 15:
+            click.echo(f"      ... {len(d.callers) - 15} more (--json)")
+    if len(quiet) > 12:
+        click.echo(f"  ... and {len(quiet) - 12} more with no caller left (--json)")
+
+
 def _print_impact(r: ImpactResult, tree: bool) -> None:
     click.echo(f"impact in {r.repo} @ {_short(r.commit)}")
     if r.diff:
@@ -238,7 +261,8 @@ def _print_impact(r: ImpactResult, tree: bool) -> None:
     if len(r.targets) > len(shown):
         click.echo(f"... and {len(r.targets) - len(shown)} more targets (--json)")
     if not r.targets:
-        click.echo("no indexed symbol is touched")
+        click.echo("no indexed symbol is touched" + (f" (the diff removes {len(r.removed)} definition(s): below)"
+                                                      if r.removed else ""))
     if r.resolution and r.resolution.ambiguous:
         others = [c for c in r.resolution.candidates if c.id != r.resolution.node.id]
         click.echo("        other candidates: " + "; ".join(f"{c.display} ({c.location})" for c in others[:8]))
@@ -260,6 +284,8 @@ def _print_impact(r: ImpactResult, tree: bool) -> None:
             click.echo(f"  {c.node.display:<34s} {c.node.location:<30s} depth {c.depth}")
     else:
         click.echo(f"tests exercising the target: none found (searched to depth {r.test_depth})")
+    if r.removed:
+        _print_removed(r)
     comp = r.completeness
     click.echo("")
     if comp.complete:

@@ -11,7 +11,12 @@ Targets: a symbol (any form :func:`graphrag_code.paths.resolve_endpoint` takes),
 (every symbol of the file, plus the files importing it), or the symbols whose line ranges a git diff touches
 (``diff="REV"``: ``git diff -U0 REV <indexed commit>`` in the repository's root, new-side lines;
 ``staged=True``: ``git diff -U0 --cached <indexed commit>``, old-side lines, i.e. the indexed lines). A changed
-line inside no definition makes the file's module-level code a target.
+line inside no definition makes the file's module-level code a target. What ``diff="REV"`` removes is no target
+(the graph does not have it): the definitions of REV (read with ``git cat-file`` and the extractor) overlapping
+removed lines, or in a file deleted or renamed away, whose qualified name the indexed file lacks are listed under
+``removed``, each with the callers at the indexed commit that still call its name (unresolved calls of it, calls
+resolution binds by that name alone to another definition); callers left make the answer a lower bound and
+count as impacted.
 
 The walk goes up CALLS edges one level per Cypher call (``callers_step``), including dynamic dispatch (callers
 of a base-class method that the target overrides). Callers up to ``depth`` are listed by depth; the walk goes on
@@ -193,6 +198,61 @@ class Target:
 
 
 @dataclass
+class RemovedCaller:
+    """A caller, at the indexed commit, of a definition the diff removed: call sites of its name that resolution
+    leaves unresolved (kind 'unresolved': the call no longer reaches a definition in the graph), or binds by that
+    name alone to another definition of it (kind 'rebound': the name was not unique while the removed one was
+    there, so the removal made that edge)."""
+
+    node: NodeRef
+    kind: str                            # unresolved | rebound
+    call: str                            # the call as written ("receiver.name"); rebound: the name
+    lines: list[int]
+    reason: str                          # unresolved: resolution's reason (unknown, dynamic, ...); rebound: resolved_by
+    now_calls: NodeRef | None = None     # rebound: the definition the call reaches now
+    confidence: float | None = None      # rebound: the edge's
+
+    @property
+    def citations(self) -> list[str]:
+        return [f"{self.node.path}:{ln}" for ln in self.lines]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"node": self.node.to_dict(), "kind": self.kind, "call": self.call, "lines": self.lines,
+                "citations": self.citations, "reason": self.reason,
+                "now_calls": self.now_calls.to_dict() if self.now_calls else None, "confidence": self.confidence,
+                "is_test": self.node.is_test}
+
+
+@dataclass
+class Removed:
+    """A definition the diff's base (REV) has and the indexed commit lacks (deleted, or moved or renamed away):
+    its lines are those of REV; its callers those of the indexed commit."""
+
+    name: str
+    qualified_name: str
+    kind: str
+    path: str
+    start_line: int
+    end_line: int
+    commit: str                          # REV's commit: where path:start_line-end_line are
+    is_test: bool
+    file_gone: bool                      # the whole file is gone at the indexed commit (deleted or renamed away)
+    callers: list[RemovedCaller] = field(default_factory=list)
+    moved_to: str | None = None          # the file was renamed to this path, which defines the qualified name
+    top_level: bool = field(default=True, repr=False)    # not nested in another definition (unique-name rules)
+
+    @property
+    def citation(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "qualified_name": self.qualified_name, "kind": self.kind, "path": self.path,
+                "start_line": self.start_line, "end_line": self.end_line, "commit": self.commit,
+                "citation": self.citation, "is_test": self.is_test, "file_gone": self.file_gone,
+                "moved_to": self.moved_to, "callers": [c.to_dict() for c in self.callers]}
+
+
+@dataclass
 class Completeness:
     verdict: str                                     # "complete" | "lower_bound"
     reasons: list[str]
@@ -241,6 +301,7 @@ class ImpactResult:
     diff: dict[str, Any] | None = None               # for --diff / --staged: command and hunks
     notes: list[str] = field(default_factory=list)
     edges: list[Caller] = field(default_factory=list)   # every caller -> callee edge walked (for trees)
+    removed: list[Removed] = field(default_factory=list)   # --diff: definitions of REV the indexed commit lacks
 
     def by_depth(self, items: list[Caller] | None = None) -> dict[int, list[Caller]]:
         out: dict[int, list[Caller]] = defaultdict(list)
@@ -250,9 +311,12 @@ class ImpactResult:
 
     @property
     def impacted(self) -> int:
-        """What --fail-on counts: non-test callers and non-test importing files within the depth."""
+        """What --fail-on counts: non-test callers and non-test importing files within the depth, and the non-test
+        callers still calling a definition the diff removed (each node once)."""
+        counted = {c.node.id for c in (*self.callers, *self.importers)}
+        broken = {c.node.id for r in self.removed for c in r.callers if not c.node.is_test} - counted
         return sum(1 for c in self.callers if not c.node.is_test) + \
-            sum(1 for c in self.importers if not c.node.is_test)
+            sum(1 for c in self.importers if not c.node.is_test) + len(broken)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -271,7 +335,7 @@ class ImpactResult:
                        "entry_points": len(self.entry_points), "impacted": self.impacted},
             "completeness": self.completeness.to_dict(),
             "notes": self.notes,
-        }
+        } | ({"removed": [r.to_dict() for r in self.removed]} if self.diff is not None else {})
 
 
 # -- targets ------------------------------------------------------------------------------------------------------
@@ -369,7 +433,7 @@ def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
 
 
 def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None,
-                  staged: bool) -> tuple[list[Target], dict[str, Any], list[str]]:
+                  staged: bool) -> tuple[list[Target], dict[str, Any], list[str], list[Removed]]:
     root, commit = info.get("root"), info.get("commit")
     if not commit:
         raise InputError(f"{repo} was indexed from a directory without git: --diff / --staged need a git checkout")
@@ -377,12 +441,14 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
         raise SourceError(f"the indexed root of {repo} ({root}) is not there any more",
                           hint="re-index the checkout, or run from a machine that has it")
     _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
+    base = None
     if staged:
         args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--cached", commit, "--"], "old"
     else:
         base = _commit_of(root, rev or "HEAD")
         args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", base, commit, "--"], "new"
-    ranges, notes = parse_diff(_git(root, *args), side)
+    text = _git(root, *args)
+    ranges, notes = parse_diff(text, side)
     head = _git(root, "rev-parse", "HEAD").strip()
     if head != commit:
         notes.append(f"the checkout's HEAD ({head[:12]}) is not the indexed commit ({commit[:12]}): lines are "
@@ -421,17 +487,19 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
             if module_lines and files[path].id not in chosen:
                 chosen[files[path].id] = Target(files[path],
                                                 f"diff touches module-level code at {path}:{module_lines[0]}")
-    return list(chosen.values()), diff_info, notes
+    # --staged maps the indexed (old-side) lines: what it removes is among the targets, with its callers
+    removed = _removed_definitions(graph, repo, root, base, commit, text, notes) if base else []
+    return list(chosen.values()), diff_info, notes, removed
 
 
-def _targets(graph: Graph, repo: str, info: dict[str, Any], target: str | None, rev: str | None,
-             staged: bool) -> tuple[list[Target], Resolved | None, dict[str, Any] | None, list[str]]:
+def _targets(graph: Graph, repo: str, info: dict[str, Any], target: str | None, rev: str | None, staged: bool,
+             ) -> tuple[list[Target], Resolved | None, dict[str, Any] | None, list[str], list[Removed]]:
     commit = info.get("commit")
     if (rev is not None or staged) and target:
         raise InputError("give either a TARGET or --diff/--staged, not both")
     if rev is not None or staged:
-        targets, diff_info, notes = _diff_targets(graph, repo, info, rev, staged)
-        return targets, None, diff_info, notes
+        targets, diff_info, notes, removed = _diff_targets(graph, repo, info, rev, staged)
+        return targets, None, diff_info, notes, removed
     if not target:
         raise InputError("nothing to analyse: give a TARGET (symbol, file:line or file path), --diff REV or --staged")
     res = resolve_endpoint(graph, repo, target, commit=commit, allow_file=True)
@@ -439,11 +507,210 @@ def _targets(graph: Graph, repo: str, info: dict[str, Any], target: str | None, 
         syms = symbols_in_lines(graph, repo, commit, [(res.node.path, 1, 10**9)]).get((res.node.path, 1, 10**9), [])
         targets = [Target(res.node, res.reason + " (its module-level code and importers)")]
         targets += [Target(s, f"defined in {res.node.path}") for s in syms]
-        return targets, res, None, []
+        return targets, res, None, [], []
     targets = [Target(res.node, res.reason)]
     targets += [Target(v, f"another definition of {v.qualified_name} in {v.path} (overload or redefinition)")
                 for v in res.variants]
-    return targets, res, None, []
+    return targets, res, None, [], []
+
+
+# -- definitions a diff removes -----------------------------------------------------------------------------------
+# resolutions by a repository-unique name and nothing else (resolve.py's _NAME_ONLY). A removed definition of that
+# name kept it from being unique at REV, so such an edge into another definition of the name is one the removal
+# made: global_unique among top-level definitions, method_unique among methods when no top-level one has the name
+_BY_UNIQUE_NAME = ("global_unique", "method_unique")
+_OWN_OBJECT = frozenset({"self", "cls", "this", "super()", "super"})
+
+
+def parse_removals(text: str) -> tuple[dict[str, list[tuple[int, int]]], dict[str, str | None]]:
+    """The old-side line ranges ``git diff -U0`` output removes, by old path, and the old paths it takes away
+    whole: deleted (None) or renamed (to the new path). A copy's hunks remove nothing from its source."""
+    removed: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    gone: dict[str, str | None] = {}
+    old: str | None = None
+    copy = deleted = in_hunks = False
+    for line in text.splitlines():
+        if line.startswith("diff --git "):
+            old, copy, deleted, in_hunks = None, False, False, False
+        elif line.startswith("@@ "):
+            in_hunks = True
+            m = _HUNK.match(line)
+            count = int(m[2]) if m and m[2] is not None else 1
+            if m and old is not None and not copy and count:
+                removed[old].append((int(m[1]), int(m[1]) + count - 1))
+        elif in_hunks:
+            continue                          # hunk lines ("--- x" may be a removed line "-- x")
+        elif line.startswith("rename from "):
+            old = _unquote(line[len("rename from "):])
+            gone[old] = None
+        elif line.startswith("rename to ") and old is not None:
+            gone[old] = _unquote(line[len("rename to "):])
+        elif line.startswith("copy from "):
+            copy = True
+        elif line.startswith("deleted file mode"):
+            deleted = True
+        elif line.startswith("--- "):
+            p = line[4:].rstrip("\t")
+            if p != "/dev/null":
+                old = _unquote(p).removeprefix("a/")
+                if deleted:
+                    gone[old] = None
+    return dict(removed), gone
+
+
+def _blobs(root: str, commit: str, paths: Iterable[str]) -> dict[str, bytes]:
+    """The contents of ``paths`` at ``commit`` (a SHA), read by one ``git cat-file --batch`` (no option, no
+    path is ever an argument); a path that is no file there is left out."""
+    wanted = [p for p in paths if "\n" not in p and "\r" not in p]
+    if not wanted:
+        return {}
+    try:
+        proc = subprocess.run(["git", "cat-file", "--batch"], cwd=root, capture_output=True, check=False,
+                              input="".join(f"{commit}:{p}\n" for p in wanted).encode("utf-8"))
+    except OSError as exc:
+        raise SourceError(f"cannot run git in {root}: {exc}") from exc
+    if proc.returncode != 0:
+        raise SourceError(f"git cat-file --batch failed in {root}: {proc.stderr.decode('utf-8', 'replace').strip()}")
+    out, pos, found = proc.stdout, 0, {}
+    for path in wanted:
+        end = out.find(b"\n", pos)
+        if end < 0:
+            break
+        header = out[pos:end].split(b" ")
+        pos = end + 1
+        if len(header) == 3 and re.fullmatch(rb"[0-9a-f]{40,64}", header[0]) and header[2].isdigit():
+            size = int(header[2])
+            if header[1] == b"blob":
+                found[path] = out[pos:pos + size]
+            pos += size + 1                                    # the contents and their newline
+    return found
+
+
+def _definitions_of(path: str, data: bytes) -> list[Any] | None:
+    """The definitions the indexer would extract from ``data`` at ``path`` (graphrag_code.extract), or None for a
+    file it would not parse (no language, a text format, binary, minified, generated, too large)."""
+    from .config import DEFAULT_MAX_FILE_BYTES
+    from .discovery import content_skip_reason, decode
+    from .extract import extract
+    from .languages import refine_language
+
+    language = language_for_path(path)
+    if language is None or len(data) > DEFAULT_MAX_FILE_BYTES:
+        return None
+    language = refine_language(language, path, data)
+    if language not in LANGUAGES or content_skip_reason(path, data) is not None:
+        return None
+    text, _ = decode(data)
+    return extract(text.encode("utf-8"), language).definitions
+
+
+def _definitions_at(path: str, data: bytes, commit: str, notes: list[str]) -> list[Any] | None:
+    try:
+        return _definitions_of(path, data)
+    except Exception as exc:  # a grammar crash on one file must not lose the rest of the answer
+        notes.append(f"{path}: its definitions at {commit[:12]} could not be read ({type(exc).__name__}); what "
+                     f"the diff removes there is not listed")
+        return None
+
+
+def _removed_definitions(graph: Graph, repo: str, root: str, base: str, commit: str, text: str,
+                         notes: list[str]) -> list[Removed]:
+    """The definitions of ``base`` (REV) that the diff ``text`` removes: those overlapping removed old-side lines
+    (every one of a file deleted or renamed away) whose qualified name the indexed file at that path lacks, each
+    with the callers at the indexed commit that still call its name (``_callers_of_removed``). A definition moved
+    to another file or renamed is removed under its old name: callers that still name it there break."""
+    from .languages import is_test_path
+
+    lines, gone = parse_removals(text)
+    paths = sorted({p for p in (*lines, *gone) if language_for_path(p) in LANGUAGES})
+    if not paths:
+        return []
+    defs = {p: found for p, data in _blobs(root, base, paths).items()
+            if (found := _definitions_at(p, data, base, notes))}
+    if not defs:
+        return []
+    renamed = {p: gone[p] for p in defs if gone.get(p)}
+    rows = {r["path"]: r for r in graph.run("defined_names", repo=repo, paths=sorted({*defs, *renamed.values()}))}
+    present = {p: set(r["names"]) for p, r in rows.items() if r["indexed"] and p in defs}
+    unindexed = _blobs(root, commit, [p for p in defs if p not in present])   # there, but skipped by the indexer
+    for path, data in unindexed.items():
+        present[path] = {d.qualified_name for d in _definitions_at(path, data, commit, notes) or []}
+    removed: list[Removed] = []
+    for path, found in sorted(defs.items()):
+        whole = path not in present
+        language = language_for_path(path) or ""
+        seen: set[str] = set()
+        for d in found:
+            qualified = d.qualified_name or d.name
+            if not d.name or qualified in seen or qualified in present.get(path, ()):
+                continue
+            if not whole and not any(d.start_line <= e and d.end_line >= s for s, e in lines.get(path, [])):
+                continue
+            seen.add(qualified)
+            spec = LANGUAGES.get(language)
+            is_test = is_test_path(language, path) or bool(spec and spec.test_name.match(d.name))
+            new_path = renamed.get(path)
+            moved_to = new_path if new_path and qualified in rows.get(new_path, {}).get("names", ()) else None
+            removed.append(Removed(d.name, qualified, d.kind, path, d.start_line, d.end_line, base, is_test, whole,
+                                   moved_to=moved_to, top_level=d.parent is None))
+    _callers_of_removed(graph, repo, commit, removed)
+    return removed
+
+
+def _callers_of_removed(graph: Graph, repo: str, commit: str, removed: list[Removed]) -> None:
+    """Fill each removed definition's callers from what the graph says at the indexed commit: unresolved calls
+    of its name (not bound to an external module; for a definition that is no method, not on self / this), and
+    calls resolution binds by that name alone to another definition of it in the same language."""
+    names = sorted({r.name for r in removed if not _DUNDER.match(r.name)})    # dunders: the language calls them
+    if not names:
+        return
+    found: dict[tuple[int, str, str, str], RemovedCaller] = {}
+    for row in graph.run("unresolved_named", repo=repo, names=names):
+        u = parse_unresolved(row["call"], node_ref(row["node"], repo, commit))
+        if u is None or u.external:
+            continue
+        for i, r in enumerate(removed):
+            if not _names_any(u.name, {r.name}) or _DUNDER.match(r.name):
+                continue
+            if r.kind != "method" and u.receiver in _OWN_OBJECT:
+                continue                         # `self.foo()` is no call of a function foo
+            key = (i, u.node.id, "unresolved", u.label)
+            c = found.setdefault(key, RemovedCaller(u.node, "unresolved", u.label, [], u.reason))
+            c.lines.append(u.line)
+            if u.reason not in c.reason.split(", "):
+                c.reason += f", {u.reason}"
+    for row in graph.run("calls_by_unique_name", repo=repo, names=names, methods=list(_BY_UNIQUE_NAME)):
+        callee = node_ref(row["callee"], repo, commit)
+        caller = node_ref(row["caller"], repo, commit)
+        for i, r in enumerate(removed):
+            if r.name != callee.name or language_for_path(callee.path) != language_for_path(r.path):
+                continue
+            if not (r.top_level or (row["resolved_by"] == "method_unique" and r.kind == "method")):
+                continue
+            key = (i, caller.id, "rebound", callee.id)
+            found.setdefault(key, RemovedCaller(caller, "rebound", r.name, sorted(row["lines"] or []),
+                                                row["resolved_by"], callee, row["confidence"]))
+    for (i, *_), c in sorted(found.items(), key=lambda kv: (kv[0][0], kv[1].node.path, kv[1].lines)):
+        c.lines = sorted(set(c.lines))
+        removed[i].callers.append(c)
+
+
+def _still_called(completeness: Completeness, removed: list[Removed]) -> None:
+    """A removed definition that callers still call makes the answer no complete one: those callers are impacted
+    (listed under ``removed``) and the graph cannot tell where their calls go now."""
+    called = [r for r in removed if r.callers]
+    if not called:
+        return
+    sites = sum(len(c.lines) for r in called for c in r.callers)
+    nodes = {c.node.id for r in called for c in r.callers}
+    named = ", ".join(r.qualified_name for r in called[:5]) + (" ..." if len(called) > 5 else "")
+    reason = (f"{len(called)} definition(s) the diff removed ({named}) are still called: {sites} call site(s) in "
+              f"{len(nodes)} caller(s) name them, unresolved now or bound by name alone to another definition; "
+              f"those callers are impacted")
+    if completeness.complete:
+        completeness.reasons.pop(0)          # "no unresolved call ... has the name of the target": not the answer
+        completeness.verdict = "lower_bound"
+    completeness.reasons.insert(0, reason)
 
 
 # -- entry points -------------------------------------------------------------------------------------------------
@@ -484,7 +751,7 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
     test_depth = max(test_depth, depth)
     info = repository(graph, repo)
     commit = info.get("commit")
-    targets, resolution, diff_info, notes = _targets(graph, repo, info, target, diff, staged)
+    targets, resolution, diff_info, notes, removed = _targets(graph, repo, info, target, diff, staged)
     target_ids = {t.node.id for t in targets}
     nodes: dict[str, NodeRef] = {t.node.id: t.node for t in targets}
     best: dict[str, Caller] = {}
@@ -555,8 +822,9 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
 
     edges_shown = [e for e in edges if e.depth <= depth]
     completeness = _completeness(graph, repo, commit, targets, callers, edges_shown, depth, truncated)
+    _still_called(completeness, removed)
     return ImpactResult(repo, commit, info.get("root"), depth, targets, callers, importers, tests, entry_points,
-                        completeness, resolution, test_depth, diff_info, notes, edges_shown)
+                        completeness, resolution, test_depth, diff_info, notes, edges_shown, removed)
 
 
 def _strength(c: Caller) -> tuple:

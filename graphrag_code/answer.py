@@ -312,7 +312,7 @@ def _flag_stale(ans: Answer) -> None:
         ans.flag("stale citations: " + ", ".join(f"[{c.n}] {c.reason}" for c in stale))
     moved = [c for c in ans.citations if c.ok and c.worktree_changed]
     if moved:
-        ans.notes.append("stale: working tree differs at " + ", ".join(f"[{c.n}]" for c in moved)
+        ans.notes.append("working tree differs at " + ", ".join(f"[{c.n}]" for c in moved)
                          + " (the citations show the indexed commit)")
 
 
@@ -370,7 +370,7 @@ def _extractive(graph: Graph, ans: Answer, verifier: Verifier, why: str) -> None
         lines.append(f"[{s.n}] {c.location} [{h.kind or h.chunk_kind}, {s.category}]")
         lines.append(f"    {_first_line(h)}" if c.ok else f"    [STALE: {c.reason}; lines not shown]")
         if c.ok and c.worktree_changed:
-            lines.append(f"    (stale: working tree differs: {c.reason})")
+            lines.append(f"    (working tree differs: {c.reason})")
         for via in h.via[:2]:
             lines.append(f"    found as {via}")
         ans.claims.append(Claim(f"[{s.n}] {c.location}", [s.n]))

@@ -22,7 +22,7 @@ from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from . import __version__
-from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, check_repo_name
+from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
 from .errors import Ambiguous, ConfigError, GraphragError, InputError, NotFound
 
@@ -74,6 +74,11 @@ _SEARCH_FIELDS = {
 _ONE_REPO = Field(str, description="Default: the only indexed repository (the only one the token may read)",
                   max_length=200)
 
+# what paths.resolve_endpoint takes without allow_file (find_paths): no file paths, no retrieval
+_ENDPOINT_FORMS = ("A symbol id (path#Qualified.name), a qualified or bare name (OrderService.cancel, cancel), "
+                   "file:line (the innermost symbol there), or words spelling an identifier ('cancel order' "
+                   "finds cancel_order, cancelOrder)")
+
 ENDPOINTS: dict[str, Endpoint] = {
     "healthz": Endpoint("GET", "/healthz", "Liveness: the process answers"),
     "readyz": Endpoint("GET", "/readyz", "Readiness: Neo4j reachable, schema current, embedder loadable"),
@@ -89,8 +94,8 @@ ENDPOINTS: dict[str, Endpoint] = {
         example={"question": "where is JWT expiry validated?", "repo": "shop"}),
     "paths": Endpoint("POST", "/v1/paths", "How does X reach Y: the k best call paths with call-site citations", {
         "repo": _ONE_REPO,
-        "source": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
-        "target": Field(str, True, "Qualified name, file:line, or a phrase", max_length=500),
+        "source": Field(str, True, _ENDPOINT_FORMS, max_length=500),
+        "target": Field(str, True, _ENDPOINT_FORMS, max_length=500),
         "max_hops": Field(int, minimum=1, maximum=10), "k": Field(int, minimum=1, maximum=16)},
         example={"source": "refresh_route", "target": "sign"}),
     "impact": Endpoint("POST", "/v1/impact", "What breaks if X changes: transitive callers, entry points, tests", {
@@ -178,8 +183,9 @@ class Job:
     stage: str = ""
     done: int = 0
     total: int = 0
-    summary: dict[str, Any] | None = None
+    summary: dict[str, Any] | None = None     # the index summary; "vectors": the vector fill after it
     error: dict[str, str] | None = None
+    warnings: list[str] = field(default_factory=list)   # a done job's shortfalls (vectors not filled)
     created_at: float = field(default_factory=time.time)
     finished_at: float | None = None
 
@@ -204,10 +210,13 @@ def indexed_elsewhere(graph: Graph, repo: str, root: Path) -> str | None:
 
 
 class JobRunner:
-    """Indexing jobs in background threads, one at a time per repository name."""
+    """Indexing jobs in background threads, one at a time per repository name. With an embedder a job then fills
+    the repository's vectors, as `graphrag-code index` does; without one it says why it did not."""
 
-    def __init__(self, graph: Graph, settings: IndexSettings) -> None:
+    def __init__(self, graph: Graph, settings: IndexSettings, embedder: Any = None, *,
+                 no_embedder: str = "this server has no embedder", cache_path: Path | None = None) -> None:
         self.graph, self.settings = graph, settings
+        self.embedder, self.no_embedder, self.cache_path = embedder, no_embedder, cache_path
         self.jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
 
@@ -232,9 +241,13 @@ class JobRunner:
             raise
         self._check_same_root(repo, root, "name" if name else "path")
         with self._lock:
-            if any(j.state in ("queued", "running") and (j.name or default_repo_name(Path(j.path))) == repo
-                   for j in self.jobs.values()):
-                raise InputError(f"repository {repo!r} is being indexed already")
+            running = next((j for j in self.jobs.values() if j.state in ("queued", "running")
+                            and (j.name or default_repo_name(Path(j.path))) == repo), None)
+            if running is not None:
+                err = Conflict(f"repository {repo!r} is being indexed already (job {running.id})",
+                               hint=f"wait for GET /v1/jobs/{running.id} to end")
+                err.field = "name" if name else "path"
+                raise err
             job = Job(uuid.uuid4().hex[:16], str(root), repo)
             self.jobs[job.id] = job
         threading.Thread(target=self._run, args=(job,), daemon=True, name=f"index-{job.id}").start()
@@ -274,15 +287,41 @@ class JobRunner:
 
         job.state = "running"
         try:
-            job.summary = index_repository(self.graph, Path(job.path), name=job.name, settings=self.settings,
-                                           progress=progress).to_dict()
-            job.state = "done"
-        except GraphragError as exc:
+            summary = index_repository(self.graph, Path(job.path), name=job.name, settings=self.settings,
+                                       progress=progress)
+        except GraphragError as exc:        # the stage stays where it failed
             job.state, job.error = "failed", {"code": exc.code, "message": exc.message}
         except Exception as exc:  # a bug: keep the service up and say so in the job
             log.exception("indexing job %s crashed", job.id)
             job.state, job.error = "failed", {"code": "internal_error", "message": exc.__class__.__name__}
+        else:
+            job.summary = summary.to_dict()
+            job.summary["vectors"] = self._fill_vectors(job, summary.repo, progress)
+            job.stage, job.state = "done", "done"
         job.finished_at = time.time()
+
+    def _fill_vectors(self, job: Job, repo: str, progress: Callable[[str, int, int], None]) -> dict[str, Any]:
+        """The vector fill after the index committed: {"status": "filled", counts...}, "skipped" with the reason, or
+        "failed" with the error. A failure keeps the job done (the index is there; search runs without vectors
+        until a fill) and says so in its warnings."""
+        from .embeddings import EmbeddingCache
+        from .vectors import fill_embeddings
+
+        if self.embedder is None:
+            return {"status": "skipped", "reason": self.no_embedder}
+        progress("embed", 0, 0)
+        try:
+            with EmbeddingCache(self.cache_path) as cache:      # the cache `index` and `embed` share
+                return {"status": "filled", **fill_embeddings(self.graph, repo, self.embedder, cache,
+                                                              progress=progress)}
+        except GraphragError as exc:
+            error = {"code": exc.code, "message": exc.message}
+        except Exception as exc:  # a bug: the index result stands all the same
+            log.exception("filling the vectors of job %s crashed", job.id)
+            error = {"code": "internal_error", "message": exc.__class__.__name__}
+        job.warnings.append(f"indexed, but the vectors were not filled ({error['message']}): search runs without "
+                            f"them until `graphrag-code embed --repo {repo}` or another indexing job fills them")
+        return {"status": "failed", "error": error}
 
 
 # -- the app ------------------------------------------------------------------------------------------------------
@@ -296,6 +335,8 @@ class ApiConfig:
     reranker_loader: Callable[[], Any] | None = None    # returns a reranker (or None: off) or raises
     # directories under which POST /v1/repositories may index (none: indexing over the API is off)
     index_roots: tuple[Path, ...] = ()
+    # the embedding cache indexing jobs share with `graphrag-code index` / `embed` (None: an in-memory one)
+    embedding_cache: Path | None = field(default_factory=lambda: Settings().state_dir / "embeddings.sqlite")
     # tokens limited to some repositories (a token in ``tokens`` but not here may read every repository)
     token_repos: dict[str, frozenset[str]] = field(default_factory=dict)
     extra_endpoints: Callable[[Flask, "ApiContext"], None] | None = None
@@ -355,12 +396,16 @@ def create_app(config: ApiConfig | None = None) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     graph = Graph(config.neo4j, retry_seconds=2.0)
-    ctx = ApiContext(config, graph, JobRunner(graph, config.index))
+    embedder, embedder_error = None, None
     if config.embedder_loader is not None:
         try:
-            ctx.embedder = config.embedder_loader()
+            embedder = config.embedder_loader()
         except Exception as exc:
-            ctx.embedder_error = str(exc)
+            embedder_error = str(exc)
+    # indexing jobs fill vectors with the embedder searches use
+    jobs = JobRunner(graph, config.index, embedder, cache_path=config.embedding_cache,
+                     no_embedder=f"no embedder: {embedder_error}" if embedder_error else "this server has no embedder")
+    ctx = ApiContext(config, graph, jobs, embedder=embedder, embedder_error=embedder_error)
     if config.reranker_loader is not None:
         try:
             ctx.reranker = config.reranker_loader()
@@ -691,6 +736,10 @@ def _schema(fields: dict[str, Field]) -> dict[str, Any]:
     return schema
 
 
+_NOT_FOUND = {"paths": "The repository, or a symbol or file named in 'source' / 'target', is not indexed",
+              "impact": "The repository, or the symbol or file named in 'target', is not indexed"}
+
+
 def openapi_document() -> dict[str, Any]:
     error = {"type": "object", "required": ["error"], "properties": {"error": {
         "type": "object", "required": ["code", "message"],
@@ -731,7 +780,10 @@ def openapi_document() -> dict[str, Any]:
                                       "content": {"application/json": {"schema": error}}}
         if name == "repos_index":
             op["responses"]["409"] = {"description": "The name is taken by a repository indexed from another "
-                                                      "directory", "content": {"application/json": {"schema": error}}}
+                                                      "directory, or a job is indexing that repository already",
+                                      "content": {"application/json": {"schema": error}}}
+        if name in _NOT_FOUND:
+            op["responses"]["404"]["description"] = _NOT_FOUND[name]
         paths.setdefault(path, {})[ep.method.lower()] = op
     return {"openapi": "3.0.3",
             "info": {"title": "graphrag-code", "version": __version__,

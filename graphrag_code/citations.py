@@ -20,8 +20,10 @@ An answer cites sources by number, ``[N]`` (also ``[1, 2]`` or ``[1][2]``), outs
   directory: the file on disk), redacted exactly as the indexer redacted them, and their sha1 compared with
   the chunk's ``content_hash``. A mismatch or an unreadable file/commit is ``status: "stale"`` with a
   ``reason`` and its lines are never shown. For a git repository whose commit still matches, a working-tree
-  file that differs at those lines (edited, rewritten, committed since, deleted) keeps ``status: "ok"`` and
-  sets ``worktree_changed``.
+  file that differs at those lines (edited, rewritten, committed since, deleted) keeps ``status: "ok"`` (the
+  cited lines are verified at the indexed commit) and sets ``worktree_changed``; the rendered text says the
+  working tree differs and what the link shows: a forge permalink the indexed commit, a ``file://`` link the
+  working tree (with the ``git show`` command for the indexed lines).
 
 ``citation_metrics(answers)`` gives the evaluation its two numbers: validity (share of rendered citations
 with status ok, which must be 100%) and coverage (share of claim sentences with at least one valid citation).
@@ -32,13 +34,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shlex
 import subprocess
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from .languages import language_for_path
 from .source import indexed_lines, is_safe_relative
@@ -281,9 +284,21 @@ class Citation:
         line = f"[{self.n}] {self.location}" + (f"  {self.url}" if self.url else "")
         if not self.ok:
             line += f"  [STALE: {self.reason}; lines not shown]"
-        elif self.worktree_changed:
-            line += f"  [stale: working tree differs ({self.reason}); the link shows the indexed commit]"
+        elif self.worktree_changed:    # status stays ok: the lines were verified at the indexed commit
+            line += f"  [working tree differs ({self.reason}); {self._link_note()}]"
         return line
+
+    def _link_note(self) -> str:
+        """What the link of a citation whose working tree changed shows: a forge permalink is pinned to the
+        indexed commit; a file:// link opens the working tree, so say how to see the indexed text."""
+        if self.url and not self.url.startswith("file:"):
+            return "the link shows the indexed commit"
+        commit = (self.commit or "")[:12]
+        show = f"git show {commit}:./{self.path}"
+        if self.url:        # -C the file's directory: the command works from anywhere, whatever the root's depth
+            target = Path(unquote(urlsplit(self.url).path))
+            show = f"git -C {shlex.quote(str(target.parent))} show {shlex.quote(f'{commit}:./{target.name}')}"
+        return f"the link opens the working tree, not the indexed commit {commit}; `{show}` shows the indexed lines"
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

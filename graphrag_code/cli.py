@@ -231,6 +231,15 @@ def _lsp_languages(value: str) -> tuple[str, ...]:
     return names
 
 
+def _api_embedder():
+    """The API's embedder, raising with the reason when there is none (the API shows it in /readyz and in the
+    indexing jobs that could not fill vectors)."""
+    embedder, why = _load_embedder(True)
+    if embedder is None:
+        raise ConfigError(why or "no embedder")
+    return embedder
+
+
 def _load_embedder(enabled: bool):
     """The configured query embedder, or None (with the reason) when vectors are off or unavailable."""
     if not enabled:
@@ -519,7 +528,7 @@ def _api_config(host: str):
 
     tokens, token_repos = parse_tokens(os.environ.get("GRAPHRAG_API_TOKENS", ""))
     roots = tuple(Path(p) for p in os.environ.get("GRAPHRAG_INDEX_ROOTS", "").split(os.pathsep) if p.strip())
-    return ApiConfig(tokens=tokens, host=host, embedder_loader=lambda: _load_embedder(True)[0], index_roots=roots,
+    return ApiConfig(tokens=tokens, host=host, embedder_loader=_api_embedder, index_roots=roots,
                      token_repos=token_repos, reranker_loader=make_reranker)
 
 

@@ -7,11 +7,11 @@ The library behind ``graphrag-code path X Y`` (and the future ``/v1/paths``)::
 
 Endpoints (:func:`resolve_endpoint`) may be a symbol id (``repo:path#Q.name`` or ``path#Q.name``), a
 qualified name or its suffix (``OrderService.cancel``, ``service.OrderService.cancel``), a bare name,
-``file:line`` (the innermost symbol containing the line; module-level code gives the file) or, for now, a
-phrase whose words are joined into identifier spellings (``cancel order`` -> ``cancel_order``,
-``cancelOrder``, ``CancelOrder``); retrieval-based phrase resolution comes with issue 3. Every resolution says
-which node was chosen and why; ambiguous ones list the candidates and pick the best (exact qualified name >
-suffix > name, non-test > test) while saying so.
+``file:line`` (the innermost symbol containing the line; module-level code gives the file) or a phrase whose
+words are joined into identifier spellings (``cancel order`` -> ``cancel_order``, ``cancelOrder``,
+``CancelOrder``); finding code by description is ``search``'s job. Unknown symbols and files are NotFound.
+Every resolution says which node was chosen and why; ambiguous ones list the candidates and pick the best
+(exact qualified name > suffix > name, non-test > test) while saying so.
 
 Paths are found by two Cypher statements (``call_paths``: over CALLS; ``call_paths_dispatch``: with one
 dynamic-dispatch step from a base-class method to an override of it in a subclass) using Neo4j's ``SHORTEST``
@@ -246,8 +246,10 @@ def repository(graph: Graph, repo: str) -> dict[str, Any]:
     rows = graph.run("repo_get", repo=repo)
     if not rows:
         known = [r["repo"]["id"] for r in graph.run("repo_list")]
+        more = f" ... and {len(known) - 20} more; `graphrag-code status` lists them" if len(known) > 20 else ""
         raise NotFound(f"repository {repo!r} is not indexed",
-                         hint=f"indexed: {', '.join(known[:20]) or 'none'}; index it with `graphrag-code index PATH`")
+                       hint=f"indexed: {', '.join(known[:20]) or 'none'}{more}; index it with "
+                            f"`graphrag-code index PATH`")
     return rows[0]["repo"]
 
 
@@ -418,7 +420,7 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
             reason = "exact id" + (f"; {len(variants)} other definition(s) of {node.qualified_name} in {node.path} "
                                    f"(overloads or redefinitions) are searched too" if variants else "")
             return Resolved(text, node, "id", reason, [node, *variants], variants=variants)
-        raise InputError(f"no symbol with id {node_id!r} in {repo}")
+        raise NotFound(f"no symbol with id {node_id!r} in {repo}")
     m = _FILE_LINE.match(text)
     if m and _looks_like_path(m["path"]):
         return _resolve_file_line(graph, repo, commit, text, m["path"], int(m["line"]))
@@ -439,10 +441,10 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
         for spelling in spellings:
             cands += [(n, "name") for n, h in _by_name(graph, repo, commit, spelling)
                       if h in ("name", "exact_qualified")]
-        if not cands:
-            raise InputError(f"no symbol matches the phrase {text!r} (tried {', '.join(spellings) or 'nothing'})",
-                             hint="phrase search through retrieval is not built yet: give a symbol name, an id "
-                                  "or file:line")
+        if not cands:       # words are only joined into identifiers here; finding code by meaning is search's job
+            raise NotFound(f"no symbol matches the phrase {text!r} (tried {', '.join(spellings) or 'nothing'})",
+                           hint=f"give a symbol name, id{', file:line or file path' if allow_file else ' or file:line'}"
+                                f"; `search` finds code by description")
         resolved = _choose(text, list({c[0].id: c for c in cands}.values()),
                            f"phrase joined into an identifier ({', '.join(spellings)})")
         resolved.how = "phrase"
@@ -452,14 +454,14 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
         hint = "names are matched exactly (qualified name, its suffix, or the bare name); ids look like path#Q.name"
         if allow_file:
             hint += "; files are matched by path"
-        raise InputError(f"no symbol named {text!r} in {repo}", hint=hint)
+        raise NotFound(f"no symbol named {text!r} in {repo}", hint=hint)
     return _choose(text, cands, "name")
 
 
 def _resolve_file_line(graph: Graph, repo: str, commit: str | None, text: str, path: str, line: int) -> Resolved:
     rows = _file_rows(graph, repo, path)
     if not rows:
-        raise InputError(f"no indexed file {path!r} in {repo}")
+        raise NotFound(f"no indexed file {path!r} in {repo}")
     files = [(node_ref(r["node"], repo, commit), bool(r["exact"])) for r in rows]
     exact = [f for f, e in files if e]
     file = exact[0] if exact else files[0][0]

@@ -27,9 +27,14 @@ def safe_relative(path: str) -> str:
 
 
 def indexed_lines(data: bytes) -> list[str]:
-    """A file's lines exactly as the indexer chunked them: secrets redacted over the whole file, decoded."""
+    """A file's lines exactly as the indexer chunked them: secrets redacted over the whole file, decoded, split
+    at line feeds. A final newline ends the last line rather than starting another (as the File node's ``lines``
+    counts); a CRLF line keeps its carriage return, which the chunks' content hashes cover."""
     text, _ = decode(secrets.redact_bytes(data)[0])
-    return text.split("\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def read_file_at(root: str, commit: str | None, path: str) -> bytes:
@@ -53,10 +58,15 @@ def read_file_at(root: str, commit: str | None, path: str) -> bytes:
 
 
 def read_lines(root: str, commit: str | None, path: str, start: int, end: int) -> list[str]:
-    """Lines start..end (1-based, inclusive) as indexed: decoded and with secrets redacted."""
+    """Lines start..end (1-based, inclusive) as indexed: decoded and with secrets redacted, without their line
+    terminators (LF or CRLF)."""
     if start < 1 or end < start:
         raise InputError(f"bad line range {start}-{end}")
-    lines = indexed_lines(read_file_at(root, commit, path))
+    data = read_file_at(root, commit, path)
+    lines = indexed_lines(data)
     if end > len(lines):
         raise InputError(f"{path} has {len(lines)} lines; asked for {start}-{end}")
-    return lines[start - 1:end]
+    # every line but an unterminated last one ended in "\n": a "\r" before it was part of the terminator
+    terminated = len(lines) if data.endswith(b"\n") else len(lines) - 1
+    return [line.removesuffix("\r") if n <= terminated else line
+            for n, line in enumerate(lines[start - 1:end], start)]

@@ -7,6 +7,7 @@ survive, what is flagged, what the SDK retried, and what reached the server.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -425,10 +426,30 @@ def test_git_new_commit_keeps_the_indexed_commit_and_flags_the_working_tree(grap
     assert (c.status, c.commit, c.worktree_changed) == ("ok", commit, True) and new_commit != commit
     assert c.reason == "the working-tree file differs at these lines"
     assert c.url == gh(commit, "app/auth.py", "L5-L10")
-    assert c.render().endswith("[stale: working tree differs (the working-tree file differs at these lines); "
+    assert c.render().endswith("[working tree differs (the working-tree file differs at these lines); "
                                "the link shows the indexed commit]")
-    assert "stale: working tree differs at [2] (the citations show the indexed commit)" in a.notes
+    assert "working tree differs at [2] (the citations show the indexed commit)" in a.notes
     assert not a.flagged and citation_metrics([a])["validity"] == 1.0
+
+
+def test_a_file_link_of_a_changed_working_tree_says_it_opens_the_working_tree(graph, git_repo, repo_name) -> None:
+    """Without a forge remote the link is file://, the working tree: the text says so (not "the link shows the
+    indexed commit") and gives the git command that shows the indexed lines; status stays ok (verified at the
+    indexed commit), so the text does not call the citation stale either."""
+    for path, text in FILES.items():
+        git_repo.write(path, text)
+    commit = git_repo.commit("tokens")
+    index_repository(graph, git_repo.root, name=repo_name)
+    git_repo.write("app/auth.py", "# moved down by one line\n" + AUTH)         # not committed
+    c = _citation(extractive(graph, repo_name, PICKS), "app/auth.py")
+    assert (c.status, c.worktree_changed) == ("ok", True) and c.url.startswith("file://")
+    command = (f"git -C {git_repo.root / 'app'} show {commit[:12]}:./auth.py")
+    assert c.render() == (f"[2] app/auth.py:5–10 (validate_refresh_token)  {c.url}  [working tree differs (the "
+                          f"working-tree file differs at these lines); the link opens the working tree, not the "
+                          f"indexed commit {commit[:12]}; `{command}` shows the indexed lines]")
+    assert "stale" not in c.render().lower() and c.to_dict()["rendered"] == c.render()
+    shown = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True, cwd="/")
+    assert shown.stdout == AUTH
 
 
 def test_git_file_rewritten_in_the_working_tree_is_flagged(graph, indexed) -> None:
@@ -437,7 +458,7 @@ def test_git_file_rewritten_in_the_working_tree_is_flagged(graph, indexed) -> No
     a = extractive(graph, repo, PICKS)
     c = _citation(a, "app/auth.py")
     assert (c.status, c.worktree_changed, c.commit) == ("ok", True, commit)
-    assert "    (stale: working tree differs: the working-tree file differs at these lines)" in a.text
+    assert "    (working tree differs: the working-tree file differs at these lines)" in a.text
     assert _citation(a, "docs/tokens.md").worktree_changed is False
 
 

@@ -128,8 +128,8 @@ def test_neo4j_down_is_503_with_retry_after() -> None:
 
 
 def _finished(client, location: str) -> dict:
-    """The job at ``location`` once it is done or failed (or after 10 s)."""
-    for _ in range(200):
+    """The job at ``location`` once it is done or failed (or after 20 s: a job also fills vectors)."""
+    for _ in range(400):
         job = client.get(location).json
         if job["state"] in ("done", "failed"):
             break

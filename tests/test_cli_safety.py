@@ -140,3 +140,14 @@ def test_a_malformed_numeric_setting_names_the_variable(tmp_path, monkeypatch, v
     result = CliRunner().invoke(main, ["index", str(tmp_path), "--no-embed"])
     assert result.exit_code == 2, (result.output, result.exception)
     assert f"{variable}='abc' is not a int" in result.output
+
+
+def test_the_api_embedder_loader_raises_with_the_reason_there_is_none(monkeypatch) -> None:
+    """`serve` hands the API a loader that raises with the reason, so /readyz and an indexing job that could not
+    fill vectors say why (it returned None, and they said only "this server has no embedder")."""
+    import graphrag_code.cli as cli
+    from graphrag_code.errors import ConfigError
+
+    monkeypatch.setattr(cli, "_load_embedder", lambda enabled: (None, "model bge-small not installed"))
+    with pytest.raises(ConfigError, match="model bge-small not installed"):
+        cli._api_embedder()

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from graphrag_code.cli_graph import path_command
 from graphrag_code.db import Graph
-from graphrag_code.errors import InputError
+from graphrag_code.errors import InputError, NotFound
 from graphrag_code.indexer import delete_repository, index_repository
-from graphrag_code.paths import find_paths, resolve_endpoint
+from graphrag_code.paths import find_paths, repository, resolve_endpoint
 
 # A Python shop. Line numbers matter: the tests below cite them.
 SHOP = {
@@ -253,9 +253,10 @@ def test_endpoints_by_id_file_line_module_path_and_phrase(shop) -> None:
     assert (dotted.how, dotted.node.qualified_name) == ("module_qualified", "OrderService.cancel")
     phrase = resolve_endpoint(graph, repo, "cancel view")
     assert (phrase.how, phrase.node.name) == ("phrase", "cancel_view")
-    with pytest.raises(InputError, match="phrase search through retrieval is not built yet"):
+    with pytest.raises(NotFound, match="no symbol matches the phrase 'frobnicate the widgets'") as phrase_err:
         resolve_endpoint(graph, repo, "frobnicate the widgets")
-    with pytest.raises(InputError, match="no symbol named 'nope'"):
+    assert phrase_err.value.hint == "give a symbol name, id or file:line; `search` finds code by description"
+    with pytest.raises(NotFound, match="no symbol named 'nope'"):
         resolve_endpoint(graph, repo, "nope")
     # a line the file does not have is an error, not the file's module-level code
     for outside in ("app/cli.py:0", "app/cli.py:9999"):
@@ -361,3 +362,34 @@ def test_a_path_to_a_placeholder_ends_at_the_override_its_call_was_resolved_to(g
         ("export", "Exporter.run", ["app/export.py:15"]),
         ("Exporter.run", "CsvExporter.render", ["app/export.py:3"])]]
     assert any("only raises NotImplementedError" in n for n in r.notes)
+
+
+class _Repositories:
+    """A graph holding only repository nodes: all ``repository`` reads."""
+
+    def __init__(self, ids: list[str]) -> None:
+        self.ids = ids
+
+    def run(self, name: str, /, **params) -> list[dict]:
+        return [] if name == "repo_get" else [{"repo": {"id": i}} for i in self.ids]
+
+
+def test_the_unknown_repository_hint_says_how_many_it_leaves_out() -> None:
+    ids = [f"repo-{i:02d}" for i in range(34)]
+    with pytest.raises(NotFound) as many:
+        repository(_Repositories(ids), "nope")
+    assert many.value.hint == (f"indexed: {', '.join(ids[:20])} ... and 14 more; `graphrag-code status` lists "
+                               f"them; index it with `graphrag-code index PATH`")
+    with pytest.raises(NotFound) as few:
+        repository(_Repositories(ids[:20]), "nope")
+    assert few.value.hint == f"indexed: {', '.join(ids[:20])}; index it with `graphrag-code index PATH`"
+
+
+def test_an_unmatched_phrase_of_a_target_that_may_be_a_file_offers_a_file_path(shop) -> None:
+    graph, names, _ = shop
+    with pytest.raises(NotFound, match="no symbol matches the phrase 'frobnicate the widgets'") as err:
+        resolve_endpoint(graph, names["py"], "frobnicate the widgets", allow_file=True)
+    assert err.value.hint == "give a symbol name, id, file:line or file path; `search` finds code by description"
+    for unknown in ("app/service.py#nope", "app/nowhere.py:3"):
+        with pytest.raises(NotFound):
+            resolve_endpoint(graph, names["py"], unknown)

@@ -198,17 +198,6 @@ def _under(path: Path, roots: tuple[Path, ...]) -> bool:
     return any(path == r.resolve() or r.resolve() in path.parents for r in roots)
 
 
-def indexed_elsewhere(graph: Graph, repo: str, root: Path) -> str | None:
-    """Where the indexed repository ``repo`` was indexed from, when that is not ``root``; None when it is, or when
-    ``repo`` is not indexed. index_repository replaces such a repository (benchmarks re-index a name from
-    another checkout); the API and `graphrag-code index` ask first."""
-    rows = graph.run("repo_get", repo=repo)
-    indexed_from = rows[0]["repo"].get("root") if rows else None
-    if not rows or (indexed_from and Path(indexed_from) == root.resolve()):
-        return None
-    return indexed_from or "an unknown directory"
-
-
 class JobRunner:
     """Indexing jobs in background threads, one at a time per repository name. With an embedder a job then fills
     the repository's vectors, as `graphrag-code index` does; without one it says why it did not."""
@@ -256,6 +245,8 @@ class JobRunner:
     def _check_same_root(self, repo: str, root: Path, field_name: str) -> None:
         """Conflict (409) when ``repo`` names a repository indexed from another directory: the job would replace
         it, possibly one this server may not touch (DELETE refuses those)."""
+        from .indexer import indexed_elsewhere
+
         elsewhere = indexed_elsewhere(self.graph, repo, root)
         if elsewhere is not None:
             err = Conflict(f"repository {repo!r} was indexed from {elsewhere}: indexing {root} under that name "
@@ -506,16 +497,6 @@ def check_indexed(graph: Graph, repo: str | None) -> None:
         raise
 
 
-def repository_view(props: dict[str, Any]) -> dict[str, Any]:
-    """A Repository node's properties as `GET /v1/repositories` and `status --json` show them: ``edges`` (stored
-    as a JSON string, Neo4j has no map properties) as an object; the counts a repository that never had a swap
-    (nothing to index) lacks as 0 / {}."""
-    out = {"files": 0, "symbols": 0, "chunks": 0, "unresolved_calls": 0, **props}
-    edges = out.get("edges")
-    out["edges"] = json.loads(edges) if isinstance(edges, str) else edges or {}
-    return out
-
-
 def the_repo(graph: Graph, repo: str | None) -> str:
     """The repository a request reads: the one it names (if the token may read it), else the only one indexed
     that the token may read; Ambiguous (409) listing them when there are several, NotFound when there is none."""
@@ -551,7 +532,7 @@ def _json_body(endpoint: Endpoint) -> dict[str, Any]:
 
 
 def _install_routes(app: Flask, ctx: ApiContext) -> None:
-    from .indexer import list_repositories
+    from .indexer import list_repositories, repository_view
     from .search import Filters, Searcher, SearchOptions, channels_for
     from .source import read_lines
 

@@ -21,6 +21,7 @@ import time
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -722,6 +723,27 @@ def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: 
     run._lap("noop")
     run.report(started, counts)
     return s
+
+
+def indexed_elsewhere(graph: Graph, repo: str, root: Path) -> str | None:
+    """Where the indexed repository ``repo`` was indexed from, when that is not ``root``; None when it is, or when
+    ``repo`` is not indexed. index_repository replaces such a repository (benchmarks re-index a name from
+    another checkout); the API and `graphrag-code index` ask first."""
+    rows = graph.run("repo_get", repo=repo)
+    indexed_from = rows[0]["repo"].get("root") if rows else None
+    if not rows or (indexed_from and Path(indexed_from) == root.resolve()):
+        return None
+    return indexed_from or "an unknown directory"
+
+
+def repository_view(props: dict[str, Any]) -> dict[str, Any]:
+    """A Repository node's properties as `GET /v1/repositories` and `status --json` show them: ``edges`` (stored
+    as a JSON string, Neo4j has no map properties) as an object; the counts a repository that never had a swap
+    (nothing to index) lacks as 0 / {}."""
+    out = {"files": 0, "symbols": 0, "chunks": 0, "unresolved_calls": 0, **props}
+    edges = out.get("edges")
+    out["edges"] = json.loads(edges) if isinstance(edges, str) else edges or {}
+    return out
 
 
 def list_repositories(graph: Graph) -> list[dict]:

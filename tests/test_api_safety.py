@@ -8,7 +8,8 @@ import uuid
 
 import pytest
 
-from graphrag_code.api import ApiConfig, create_app, repository_view
+from graphrag_code.api import ApiConfig, create_app
+from graphrag_code.indexer import repository_view
 from graphrag_code.indexer import delete_repository, index_repository
 
 V1 = "def handler(request):\n    return load_user(request.user_id)\n\n\ndef load_user(user_id):\n    return user_id\n"

@@ -328,6 +328,11 @@ def _fill_vectors(graph: Graph, repo: str, embedder, quiet: bool = False) -> dic
     try:
         with EmbeddingCache(_cache_path()) as cache:
             return fill_embeddings(graph, repo, embedder, cache, progress=bar)
+    except KeyboardInterrupt:
+        # the index (if one ran) is committed: say so, rather than click's bare "Aborted!"
+        click.echo(f"\ninterrupted while filling the vectors of {repo}: what was indexed stays; the vectors written "
+                   f"so far are kept and `graphrag-code embed --repo {repo}` fills the rest", err=True)
+        raise SystemExit(130) from None
     finally:
         bar.close()
 

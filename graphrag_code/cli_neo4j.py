@@ -143,6 +143,10 @@ def status_cmd(ctx: click.Context, as_json: bool) -> None:
     except GraphragError as err:
         _fail(err)
     _print_status(status, as_json)
+    other = os.environ.get("NEO4J_URI")
+    if other and other.rstrip("/") != status.bolt_uri and not as_json:
+        # the other commands use NEO4J_URI's server; this one only knows the launcher's
+        click.echo(f"note: NEO4J_URI={other}: the other commands use that server, not this local one", err=True)
     sys.exit(0 if status.ready else 1)
 
 

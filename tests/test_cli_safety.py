@@ -151,3 +151,20 @@ def test_the_api_embedder_loader_raises_with_the_reason_there_is_none(monkeypatc
     monkeypatch.setattr(cli, "_load_embedder", lambda enabled: (None, "model bge-small not installed"))
     with pytest.raises(ConfigError, match="model bge-small not installed"):
         cli._api_embedder()
+
+
+def test_ctrl_c_while_filling_vectors_says_the_index_stands(graph, repo_name, tmp_path, monkeypatch) -> None:
+    """Interrupted during the vector fill, `index` has committed the graph already: it says so and how to finish
+    (it printed only click's "Aborted!"), and exits 130."""
+    import graphrag_code.vectors as vectors
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    (tmp_path / "lib.py").write_text("def f():\n    return 1\n")
+    monkeypatch.setattr(vectors, "fill_embeddings", interrupted)
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--name", repo_name])
+    assert result.exit_code == 130, result.output
+    assert f"interrupted while filling the vectors of {repo_name}" in result.output
+    assert f"graphrag-code embed --repo {repo_name}" in result.output
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["status"] == "ready"    # the index was committed

@@ -328,3 +328,17 @@ def test_start_takes_the_transaction_memory_and_says_what_it_is_for() -> None:
     bad = CliRunner().invoke(main, ["neo4j", "start", "--tx-memory", "lots", "--timeout", "1"])
     assert bad.exit_code == 2, bad.output
     assert "tx_memory must look like 512m or 1g" in bad.output
+
+
+def test_status_says_when_neo4j_uri_points_at_another_server(tmp_path: Path, monkeypatch) -> None:
+    """`neo4j status` reports the launcher's own server; with NEO4J_URI set elsewhere it says that the other
+    commands use that one (it said "running, ready" of the local one, and a connection error then suggested
+    `neo4j start`)."""
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+
+    monkeypatch.setenv("NEO4J_URI", "neo4j+s://example.databases.neo4j.io")
+    result = CliRunner().invoke(main, ["neo4j", "--state-dir", str(tmp_path), "status"])
+    assert result.exit_code == 1          # no local server in that state dir
+    assert "NEO4J_URI=neo4j+s://example.databases.neo4j.io: the other commands use that server" in result.output

@@ -654,6 +654,12 @@ class _Resolver:
             if hit:
                 return hit[0], hit[1], "annotation"
             return "unresolved", "self-unknown"
+        if spec.member_assignments and _CHAIN.fullmatch(receiver) and \
+                self._declared(f, caller, receiver.split(".")[0]) is None:
+            # `obj.run()` where the file defines `obj.run` (`const obj = { run() {} }`, `obj.run = function`)
+            own = [h for h in self.ix.qualified.get(f"{receiver}.{name}", []) if h[0] == f.path]
+            if len(own) == 1:
+                return own[0][0], own[0][1], "same_file"
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         whole = self.bindings[f.path].get(receiver)
         bind = whole or self.bindings[f.path].get(head)

@@ -2499,3 +2499,35 @@ func usage(cmd *Command) string {
     assert calls[("Command.Help", "Command.Name")] == ("annotation", [4, 5, 6, 7])
     assert calls[("usage", "Command.Name")] == ("annotation", [12])
     assert "n.Name@8:unknown" in res.unresolved["r:cmd/help.go#Command.Help"]
+
+
+def test_javascript_object_literal_functions_are_definitions_and_their_calls_resolve() -> None:
+    """`const obj = { run() {}, stop: () => 1, go: function () {} }`: each function is a definition named by the
+    variable and key (`obj.run`, as `obj.run = function` is), reached by `obj.run()` in the file, by `this.run()`
+    inside another of them, and through `module.exports = obj` from another file (a QA pass saw them attributed to
+    the file's module code and `main -> obj.run()` lost). A getter is a definition too; a nested object is not."""
+    from graphrag_code.extract import extract
+
+    sources = {"w.js": """const obj = {
+  run() { return helper(); },
+  stop: () => 1,
+  go: function () { return this.run(); },
+  get value() { return 3; },
+  nested: { deep() { return 4; } },
+};
+function helper() { return 0; }
+function main() { obj.run(); obj.stop(); }
+module.exports = obj;
+""", "u.js": "const w = require('./w');\nfunction use() { return w.go(); }\n"}
+    files = {}
+    for path, source in sources.items():
+        f = FileFacts(path, "javascript", **extract(source.encode(), "javascript").facts())
+        f.ids = symbol_ids("r", path, f.defs)
+        files[path] = f
+    assert [d[2] for d in files["w.js"].defs if d[2].startswith("obj.")] == ["obj.run", "obj.stop", "obj.go",
+                                                                            "obj.value"]
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"]
+             for k, v in resolve("r", files).edges.items() if k[0] == "CALLS"}
+    assert calls[("main", "obj.run")] == calls[("main", "obj.stop")] == "same_file"
+    assert calls[("obj.go", "obj.run")] == "self" and calls[("obj.run", "helper")] == "same_file"
+    assert calls[("use", "obj.go")] == "module_attr"

@@ -33,6 +33,24 @@
            (member_expression object: [(identifier) (member_expression)])] @name
     right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 
+; `const api = { run() {}, stop: () => {}, go: function () {} }` (a top-level declaration): each function of the
+; object literal, named by the variable and its key (`api.run`, as `api.run = function` would be)
+(program
+  [(lexical_declaration
+    (variable_declarator
+      name: (identifier) @owner
+      value: (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))
+   (variable_declaration
+    (variable_declarator
+      name: (identifier) @owner
+      value: (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))])
+
 ; `exports = module.exports = function () {}`: named by the innermost left-hand side
 (expression_statement
   (assignment_expression

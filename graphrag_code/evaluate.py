@@ -181,14 +181,21 @@ def refusal_rule(threshold: float) -> Callable[[Ranked], bool]:
 
 
 def fit_threshold(questions: list[Question], results: dict[str, Ranked]) -> float:
-    """The abstention threshold that best separates answerable from negative questions (training repos)."""
+    """The abstention threshold that best separates answerable from negative questions (training repos), by
+    balanced accuracy: the mean of the share of answerable questions answered and of negative ones refused. By
+    plain accuracy the two negatives among express's 21 questions were outvoted: when one answerable question's
+    top hit moved from one channel's rank 1 to rank 2, refusing both negatives and that question tied with refusing
+    nothing, and the tie went to refusing nothing (the CI slice's refusal 1.00 -> 0.00)."""
+    positives = [q for q in questions if not q.negative and q.id in results]
+    negatives = [q for q in questions if q.negative and q.id in results]
     scores = sorted({round(r.items[0]["score"], 5) for r in results.values() if r.items})
     best, best_acc = 0.0, -1.0
     for t in [0.0, *scores]:
         rule = refusal_rule(t)
-        acc = sum(rule(results[q.id]) == q.negative for q in questions) / max(1, len(questions))
-        if acc > best_acc:
-            best, best_acc = t, acc
+        answered = sum(not rule(results[q.id]) for q in positives) / len(positives) if positives else 1.0
+        refused = sum(rule(results[q.id]) for q in negatives) / len(negatives) if negatives else 1.0
+        if (answered + refused) / 2 > best_acc:
+            best, best_acc = t, (answered + refused) / 2
     return best
 
 

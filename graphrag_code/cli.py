@@ -537,7 +537,10 @@ def _api_config(host: str):
                      token_repos=token_repos, reranker_loader=make_reranker)
 
 
-def _serve(host: str, port: int, threads: int) -> None:
+def _bind_api(host: str, port: int, threads: int, embedder=None):
+    """The REST API's app and its waitress server, bound to host:port (ConfigError when it cannot listen). `up`
+    binds before indexing, so a port in use fails before the work and stays held during it, and hands over the
+    embedder it loaded for the vectors (the app would load the model again)."""
     import logging
 
     from waitress import create_server
@@ -545,14 +548,22 @@ def _serve(host: str, port: int, threads: int) -> None:
     from .api import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    app = create_app(_api_config(host))
-    auth = "bearer tokens from GRAPHRAG_API_TOKENS" if app.extensions["graphrag"].config.tokens else \
-        "no auth (loopback only)"
+    config = _api_config(host)
+    if embedder is not None:
+        config.embedder_loader = lambda: embedder
+    app = create_app(config)
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="graphrag-code")
     except OSError as exc:      # it binds here: fail before the banner says the API is up
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
                           hint="is another server on that port? choose another with --port") from exc
+    return app, server
+
+
+def _run_api(app, server, host: str, port: int) -> None:
+    """Print where the API answers, then serve until interrupted."""
+    auth = "bearer tokens from GRAPHRAG_API_TOKENS" if app.extensions["graphrag"].config.tokens else \
+        "no auth (loopback only)"
     url = api_url(host, port)
     where = f"listening on {host}, every interface; " if host in _ANY_ADDRESS else ""
     click.echo(f"API: {url}  ({where}OpenAPI: {url}openapi.json; {auth})")
@@ -560,22 +571,12 @@ def _serve(host: str, port: int, threads: int) -> None:
     server.run()
 
 
+def _serve(host: str, port: int, threads: int) -> None:
+    _run_api(*_bind_api(host, port, threads), host, port)
+
+
 _ANY_ADDRESS = ("0.0.0.0", "::", "")
 
-
-def _check_port_free(host: str, port: int) -> None:
-    """ConfigError now, when the API could not listen on host:port, rather than after indexing."""
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        with socket.socket(family, kind, proto) as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as waitress binds
-            sock.bind(address)
-    except OSError as exc:
-        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-                          hint="is another server on that port? choose another with --port") from exc
 
 
 def api_url(host: str, port: int) -> str:
@@ -612,19 +613,16 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
        lsp_languages: str, replace: bool) -> None:
     """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
     and print the API and Browser URLs."""
-    from .api import check_listen
     from .indexer import index_repository
     from .neo4j_local import LocalNeo4j
 
-    if serve_api:
-        check_listen(_api_config(host))     # before the work, not after it
-        _check_port_free(host, port)
+    embedder, why = _load_embedder(True) if embed else (None, None)
+    api = _bind_api(host, port, 8, embedder) if serve_api else None    # before the work, not after it
     browser = None
     if not no_neo4j:
         server = LocalNeo4j().start()
         browser = server.browser_url
         click.echo(f"Neo4j running: {server.bolt_uri}  (Browser {server.browser_url})")
-    embedder, why = _load_embedder(True) if embed else (None, None)
     bar = _Bar(enabled=sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env()) as graph:
         if not replace:
@@ -648,9 +646,9 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
         click.echo("Explore the graph with this Cypher:")
     click.echo(f"  :param repo => '{summary.repo}'")
     click.echo(f"  {SAMPLE_CYPHER}")
-    if serve_api:
+    if api is not None:
         click.echo("")
-        _serve(host, port, 8)
+        _run_api(*api, host, port)
 
 
 if __name__ == "__main__":

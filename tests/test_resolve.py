@@ -530,16 +530,21 @@ def test_python_attribute_and_local_variable_types_from_annotations_and_assignme
     assert calls[("walk", "Param.run")][:2] == ("annotation", [69])        # items of a parameter's collection
 
 
-def _python_files(sources: dict[str, str]) -> tuple:
-    """Extract and resolve several Python files together: (CALLS edges as in ``_python``, resolution)."""
+def _extracted(sources: dict[str, str], language: str = "python") -> dict[str, FileFacts]:
+    """The facts of several files of one language, as the indexer extracts them."""
     from graphrag_code.extract import extract
 
     files = {}
     for path, source in sources.items():
-        f = FileFacts(path, "python", **extract(source.encode(), "python").facts())
+        f = FileFacts(path, language, **extract(source.encode(), language).facts())
         f.ids = symbol_ids("r", path, f.defs)
         files[path] = f
-    res = resolve("r", files)
+    return files
+
+
+def _python_files(sources: dict[str, str]) -> tuple:
+    """Extract and resolve several Python files together: (CALLS edges as in ``_python``, resolution)."""
+    res = resolve("r", _extracted(sources))
     calls = {(k[1].split(":", 1)[1], k[2].split(":", 1)[1]): (v["resolved_by"], v["lines"],
                                                               v.get("via", "").split("#")[-1])
              for k, v in res.edges.items() if k[0] == "CALLS"}
@@ -2462,8 +2467,6 @@ def test_go_receivers_parameters_fields_and_results_type_method_calls() -> None:
     a call on the method's receiver, on a parameter of a named type, on a struct field of one (`c.parent`) or on
     what a function returns (`c.Root()`, also `(*Command, error)`) reaches the type's method; a parameter of a
     built-in type does not (before: all unresolved, cobra's hand-checked names recall 0.276 -> 0.828)."""
-    from graphrag_code.extract import extract
-
     sources = {"cmd/command.go": """package cmd
 
 type Command struct {
@@ -2488,11 +2491,7 @@ func usage(cmd *Command) string {
 	return cmd.Name()
 }
 """}
-    files = {}
-    for path, source in sources.items():
-        f = FileFacts(path, "go", **extract(source.encode(), "go").facts())
-        f.ids = symbol_ids("r", path, f.defs)
-        files[path] = f
+    files = _extracted(sources, "go")
     res = resolve("r", files)
     calls = {(k[1].split("#")[1], k[2].split("#")[1]): (v["resolved_by"], v["lines"])
              for k, v in res.edges.items() if k[0] == "CALLS"}
@@ -2506,8 +2505,6 @@ def test_javascript_object_literal_functions_are_definitions_and_their_calls_res
     variable and key (`obj.run`, as `obj.run = function` is), reached by `obj.run()` in the file, by `this.run()`
     inside another of them, and through `module.exports = obj` from another file (a QA pass saw them attributed to
     the file's module code and `main -> obj.run()` lost). A getter is a definition too; a nested object is not."""
-    from graphrag_code.extract import extract
-
     sources = {"w.js": """const obj = {
   run() { return helper(); },
   stop: () => 1,
@@ -2519,11 +2516,7 @@ function helper() { return 0; }
 function main() { obj.run(); obj.stop(); }
 module.exports = obj;
 """, "u.js": "const w = require('./w');\nfunction use() { return w.go(); }\n"}
-    files = {}
-    for path, source in sources.items():
-        f = FileFacts(path, "javascript", **extract(source.encode(), "javascript").facts())
-        f.ids = symbol_ids("r", path, f.defs)
-        files[path] = f
+    files = _extracted(sources, "javascript")
     assert [d[2] for d in files["w.js"].defs if d[2].startswith("obj.")] == ["obj.run", "obj.stop", "obj.go",
                                                                             "obj.value"]
     calls = {(k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"]

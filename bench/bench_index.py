@@ -114,7 +114,7 @@ def _import_indexer() -> tuple[types.ModuleType, str]:
 
 
 indexer, SECRETS_IMPL = _import_indexer()
-from graphrag_code import discovery  # noqa: E402
+from graphrag_code import discovery, staging  # noqa: E402
 from graphrag_code.config import IndexSettings  # noqa: E402
 from graphrag_code.db import Graph, TraceEvent  # noqa: E402
 from graphrag_code.extract import extract, get_parser  # noqa: E402
@@ -159,16 +159,26 @@ class Sampler:
         except psutil.Error:
             return 0
 
+    def _children_rss(self) -> int:
+        try:
+            return sum(self._rss(c) for c in self.me.children(recursive=True))
+        except psutil.Error:
+            return 0
+
     @contextmanager
     def measure(self):
         """Yields a dict filled in on exit: py_peak_rss_mb, py_cpu_s (incl. git children), neo4j_*."""
         stop, out = threading.Event(), {}
-        peak = {"py": self._rss(self.me), "neo4j": self._rss(self.neo) if self.neo else 0}
+        peak = {"py": self._rss(self.me), "neo4j": self._rss(self.neo) if self.neo else 0, "children": 0}
         cpu0 = (self._cpu(self.me), self._cpu(self.neo) if self.neo else 0.0, self._busy())
 
         def loop() -> None:
+            tick = 0
             while not stop.wait(0.01):
                 peak["py"] = max(peak["py"], self._rss(self.me))
+                tick += 1
+                if tick % 10 == 0:   # the indexer's worker processes (and git): a scan of /proc, so less often
+                    peak["children"] = max(peak["children"], self._children_rss())
                 if self.neo is not None:
                     peak["neo4j"] = max(peak["neo4j"], self._rss(self.neo))
 
@@ -181,6 +191,7 @@ class Sampler:
             t.join()
             peak["py"] = max(peak["py"], self._rss(self.me))
             out["py_peak_rss_mb"] = round(peak["py"] / 2**20, 1)
+            out["children_peak_rss_mb"] = round(peak["children"] / 2**20, 1)
             out["py_cpu_s"] = round(self._cpu(self.me) - cpu0[0], 3)
             if self.neo is not None:
                 out["neo4j_peak_rss_mb"] = round(peak["neo4j"] / 2**20, 1)
@@ -340,53 +351,54 @@ class _Timers:
 
 def breakdown(root: Path, repo: str) -> dict:
     """The indexer's per-file Python work without Neo4j, step by step (no profiler overhead: each step is a
-    wrapped call to the indexer's own function). ``_Run._stage_file`` is called exactly as ``_Run.stage``
-    calls it, then the staged rows are packed with the driver's PackStream encoder (what ``stage_nodes``
+    wrapped call to the indexer's own function). ``staging.stage_file`` is called as the indexer calls it (in
+    this process: one core's work, whatever the workers of a real run), then the staged rows are packed with the driver's PackStream encoder (what ``stage_nodes``
     costs this process before a byte reaches Neo4j), then ``resolve`` runs over all facts.
 
-    Steps nest: extract and chunk_file are inside _extract; search_text is inside _rows. ``*_own`` values
+    Steps nest: extract and chunk_file are inside _extract (extract_file); search_text is inside _rows
+    (file_rows). ``*_own`` values
     subtract the nested steps."""
     from graphrag_code import resolve as resolve_mod
     from neo4j._codec.packstream.v1 import Packer
 
     t = _Timers()
-    saved = {"extract": indexer.extract, "chunk_file": indexer.chunk_file, "search_text": indexer.search_text,
-             "secrets": indexer.secrets, "content_skip_reason": discovery.content_skip_reason,
-             "decode": discovery.decode}
+    names = ("extract", "chunk_file", "search_text", "secrets", "extract_file", "file_rows")
+    saved = {n: getattr(staging, n) for n in names}
+    saved.update(content_skip_reason=discovery.content_skip_reason, decode=discovery.decode)
     t0 = time.perf_counter()
     snap = discovery.snapshot(root)
     t.seconds["snapshot (git ls-tree)"] = time.perf_counter() - t0
-    run = indexer._Run(None, snap, repo, IndexSettings(), None)   # type: ignore[arg-type]  # never touches it
+    ctx = staging.StageContext(repo, "bench", IndexSettings())
+    facts: dict = {}
     rows: list[dict] = []
     try:
-        indexer.extract = t.wrap("extract (tree-sitter parse + tags query)", saved["extract"])
-        indexer.chunk_file = t.wrap("chunk_file", saved["chunk_file"])
-        indexer.search_text = t.wrap("search_text", saved["search_text"])
-        indexer.secrets = types.SimpleNamespace(redact_bytes=t.wrap("secrets.redact_bytes",
+        staging.extract = t.wrap("extract (tree-sitter parse + tags query)", saved["extract"])
+        staging.chunk_file = t.wrap("chunk_file", saved["chunk_file"])
+        staging.search_text = t.wrap("search_text", saved["search_text"])
+        staging.secrets = types.SimpleNamespace(redact_bytes=t.wrap("secrets.redact_bytes",
                                                                     saved["secrets"].redact_bytes))
+        staging.extract_file = t.wrap("_extract", saved["extract_file"])
+        staging.file_rows = t.wrap("_rows", saved["file_rows"])
         discovery.content_skip_reason = t.wrap("content_skip_reason", saved["content_skip_reason"])
         discovery.decode = t.wrap("decode", saved["decode"])
-        stage_file = t.wrap("_stage_file (all per-file work)", run._stage_file)
-        run._rows = t.wrap("_rows", run._rows)                     # type: ignore[method-assign]
-        run._extract = t.wrap("_extract", run._extract)            # type: ignore[method-assign]
+        stage_file = t.wrap("_stage_file (all per-file work)", staging.stage_file)
         with discovery.SourceReader(snap) as reader:
             read = t.wrap("read (git cat-file)", reader.read)
             for f in snap.files:
-                staged = stage_file(f, read(f))
-                if staged is not None:
+                staged = stage_file(f, read(f), ctx)
+                if staged.skip is None:
                     rows.extend(staged.rows)
-                    run.facts[f.path] = staged.facts
+                    facts[f.path] = staged.facts
     finally:
-        indexer.extract, indexer.chunk_file, indexer.search_text = (saved["extract"], saved["chunk_file"],
-                                                                    saved["search_text"])
-        indexer.secrets = saved["secrets"]
+        for n in names:
+            setattr(staging, n, saved[n])
         discovery.content_skip_reason, discovery.decode = saved["content_skip_reason"], saved["decode"]
     t0 = time.perf_counter()
     for start in range(0, len(rows), IndexSettings().write_batch):
         Packer(io.BytesIO()).pack({"rows": rows[start:start + IndexSettings().write_batch]})
     t.seconds["PackStream encode of staged rows (driver)"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    resolve_mod.resolve(repo, run.facts)
+    resolve_mod.resolve(repo, facts)
     t.seconds["resolve"] = time.perf_counter() - t0
     sec = dict(t.seconds)
     sec["_extract_own (fallbacks, bookkeeping)"] = sec.pop("_extract", 0.0) - sec.get(
@@ -419,12 +431,13 @@ class Run:
                 f"{prefix}_db": self.db, f"{prefix}_resources": self.res}
 
 
-def run_index(graph: TimedGraph, sampler: Sampler, root: Path, repo: str) -> Run:
+def run_index(graph: TimedGraph, sampler: Sampler, root: Path, repo: str, workers: int | None = None) -> Run:
+    """One index run; ``workers`` as IndexSettings.workers (None: the indexer's own choice)."""
     gc.collect()
     graph.reset()
     with sampler.measure() as res:
         t0 = time.perf_counter()
-        summary = indexer.index_repository(graph, root, name=repo, settings=IndexSettings())
+        summary = indexer.index_repository(graph, root, name=repo, settings=IndexSettings(workers=workers))
         secs = time.perf_counter() - t0
     return Run(secs, summary, graph.snapshot(), res)
 
@@ -490,7 +503,7 @@ def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.
     # machine; each round first waits for the other processes on this shared machine to calm down.
     print(f"[bench] {name}: {args.index_runs} rounds of parse baseline + full index ...", file=sys.stderr,
           flush=True)
-    rounds, runs, parse_all, parse_cpu = [], [], [], []
+    rounds, runs, parse_all, parse_cpu, serial_runs = [], [], [], [], []
     for _ in range(args.index_runs):
         indexer.delete_repository(graph, repo)
         quiet = sampler.wait_quiet(args.quiet_timeout)
@@ -503,7 +516,14 @@ def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.
         rounds.append({"parse_s": round(pbest, 4), "index_s": round(run.seconds, 3),
                        "ratio": round(run.seconds / pbest, 1), "before": quiet,
                        "others_cpu_s_parse": pres["others_cpu_s"],
-                       "others_cpu_s_index": run.res["others_cpu_s"]})
+                       "others_cpu_s_index": run.res["others_cpu_s"], "workers": run.summary.workers})
+        if run.summary.workers and not args.no_serial:
+            # the same full index with every file parsed in the indexer's process: what the workers save
+            indexer.delete_repository(graph, repo)
+            sampler.wait_quiet(args.quiet_timeout)
+            serial = run_index(graph, sampler, root, repo, workers=0)
+            serial_runs.append(serial)
+            rounds[-1].update(index_serial_s=round(serial.seconds, 3), ratio_serial=round(serial.seconds / pbest, 1))
     best = min(parse_all)
     out["parse_seconds"] = round(best, 4)
     out["parse_runs"] = [round(t, 4) for t in parse_all]
@@ -515,6 +535,15 @@ def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.
     out["index_runs"] = [round(r.seconds, 3) for r in runs]
     s = full.summary
     out["ratio"] = round(full.seconds / best, 1) if best else None
+    out["workers"] = full.summary.workers
+    if serial_runs:
+        serial = best_of(serial_runs)
+        out["index_serial_seconds"] = round(serial.seconds, 3)
+        out["index_serial_runs"] = [round(r.seconds, 3) for r in serial_runs]
+        out["ratio_serial"] = round(serial.seconds / best, 1) if best else None
+        out["serial_stage_seconds"] = serial.summary.stage_seconds
+        out["serial_resources"] = serial.res
+        out["workers_speedup"] = round(serial.seconds / full.seconds, 2)
     out["ratio_rounds_median"] = sorted(r["ratio"] for r in rounds)[len(rounds) // 2]
     # CPU seconds are less disturbed by other load on a shared machine than wall seconds: the work the
     # indexer costs (its own CPU, git's, and the Neo4j server's) over the CPU that parsing costs
@@ -591,6 +620,11 @@ ROWS = [
     ("parse s (baseline)", "parse_seconds", "{:.3f}"),
     ("index s (full)", "index_seconds", "{:.2f}"),
     ("ratio index/parse", "ratio", "{:.1f}x"),
+    ("  worker processes parsing", "workers", "{:d}"),
+    ("  index s, parsed in-process", "index_serial_seconds", "{:.2f}"),
+    ("  ratio in-process/parse", "ratio_serial", "{:.1f}x"),
+    ("  in-process/workers", "workers_speedup", "{:.2f}x"),
+    ("  parse_and_stage s in-process", ("serial_stage_seconds", "parse_and_stage"), "{:.2f}"),
     ("  median of per-round ratios", "ratio_rounds_median", "{:.1f}x"),
     ("  CPU ratio (py+git+Neo4j)/parse", "cpu_ratio", "{:.1f}x"),
     ("python work w/o Neo4j s", ("breakdown", "total_seconds"), "{:.2f}"),
@@ -608,6 +642,7 @@ ROWS = [
     ("  Neo4j CPU s", ("index_resources", "neo4j_cpu_s"), "{:.2f}"),
     ("  other processes' CPU s", ("index_resources", "others_cpu_s"), "{:.2f}"),
     ("peak RSS MB (python)", ("index_resources", "py_peak_rss_mb"), "{:.0f}"),
+    ("  + its workers' peak RSS MB", ("index_resources", "children_peak_rss_mb"), "{:.0f}"),
     ("peak RSS MB (Neo4j)", ("index_resources", "neo4j_peak_rss_mb"), "{:.0f}"),
     ("no-op re-index s", "noop_seconds", "{:.2f}"),
     ("3-file change s", "change3_seconds", "{:.2f}"),
@@ -708,6 +743,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--neo4j-rust-ext", action="store_true", help=f"experiment: the driver's Rust codec "
                     f"({RUST_EXT_SPEC}, pip-installed into bench/.corpus/, not the venv)")
     ap.add_argument("--keep", action="store_true", help="keep the bench-* repositories in Neo4j afterwards")
+    ap.add_argument("--no-serial", action="store_true",
+                    help="where the indexer parses in worker processes, skip the same full index parsed in its "
+                         "own process (the comparison row)")
     ap.add_argument("--out", help="results file (default bench/results/index-<date>[-quick].json)")
     ap.add_argument("--show", metavar="RESULTS_JSON", help="print the table of an earlier results file and exit")
     args = ap.parse_args(argv)

@@ -105,7 +105,9 @@ def _print_summary(s: dict) -> None:
     if s.get("swap_transactions", 0) > 1:
         click.echo(f"  swap: {s['swap_transactions']} transactions (too large for one: readers saw the repository "
                    f"partly updated meanwhile; GRAPHRAG_SWAP_MAX_ROWS)")
-    click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items()) + ")")
+    workers = f"; files parsed by {s['workers']} worker processes" if s.get("workers") else ""
+    click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items())
+               + workers + ")")
     if s.get("lsp"):
         _print_lsp(s["lsp"])
     if s.get("vectors"):
@@ -171,6 +173,10 @@ def _print_vectors(v: dict) -> None:
                    "resolved_by=lsp. Default: off.")
 @click.option("--lsp-budget", type=click.FloatRange(1), default=1800, show_default=True, metavar="SECONDS",
               help="Upper bound on the language-server time; files left unasked keep their tree-sitter edges.")
+@click.option("--workers", type=click.IntRange(0, 64), default=None, envvar="GRAPHRAG_INDEX_WORKERS",
+              show_envvar=True, metavar="N",
+              help="Processes that parse the changed files (0: parse in this process). Default: one per core, at "
+                   "most 4, when there are 2 MB or more to parse; fewer files stay in this process.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (every skipped path included).")
 @click.option("--replace", is_flag=True,
               help="Index PATH even when the repository of that name was indexed from another directory "
@@ -178,7 +184,8 @@ def _print_vectors(v: dict) -> None:
                    "each other.")
 @click.option("--explain", is_flag=True, help="Also list the Cypher statements run, with timings.")
 def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, include_generated: bool,
-          embed: bool, lsp_languages: str, lsp_budget: float, as_json: bool, replace: bool, explain: bool) -> None:
+          embed: bool, lsp_languages: str, lsp_budget: float, workers: int | None, as_json: bool, replace: bool,
+          explain: bool) -> None:
     """Index the repository at PATH (default: the current directory) into Neo4j.
 
     A git checkout is indexed at its HEAD commit (uncommitted changes are not indexed), a plain directory as
@@ -198,7 +205,7 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
     settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
                              include_generated=include_generated, lsp_languages=_lsp_languages(lsp_languages),
-                             lsp_budget_seconds=lsp_budget)
+                             lsp_budget_seconds=lsp_budget, workers=workers)
     recorder = Recorder()
     bar = _Bar(enabled=not as_json and sys.stderr.isatty())
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError
+from .errors import ConfigError, InputError
 # the one parser of numeric settings: a value that is no number is a ConfigError naming the variable
 from .llm import _env_number
 
@@ -88,6 +88,9 @@ class IndexSettings:
     lsp_budget_seconds: float = 1800.0
     lsp_request_timeout: float = 10.0
     lsp_call_hierarchy: bool = True       # one request per function where the server supports it
+    # processes that parse changed files (staging.StagePool): None picks by cores and bytes to parse
+    # (staging.auto_workers); 0 parses in the indexer's own process
+    workers: int | None = field(default_factory=lambda: _env_workers())
     # A swap writing more than this many rows (staged nodes + edge and unresolved-list writes) is applied in
     # transactions of about swap_batch_rows each instead of one (which also bounds the deletes of staged nodes
     # a dead run left): a server refuses a transaction over its
@@ -95,6 +98,15 @@ class IndexSettings:
     # See docs/design.md, "Swaps too large for one transaction".
     swap_max_rows: int = field(default_factory=lambda: _env_number("GRAPHRAG_SWAP_MAX_ROWS", 40000, int))
     swap_batch_rows: int = field(default_factory=lambda: _env_number("GRAPHRAG_SWAP_BATCH_ROWS", 10000, int))
+
+
+def _env_workers() -> int | None:
+    if not os.environ.get("GRAPHRAG_INDEX_WORKERS", "").strip():
+        return None
+    workers = _env_number("GRAPHRAG_INDEX_WORKERS", 0, int)
+    if workers < 0:
+        raise ConfigError(f"GRAPHRAG_INDEX_WORKERS={workers} is negative (0 parses in the indexer's process)")
+    return workers
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,9 @@ commit leaves the previous snapshot untouched; the next run first clears what th
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
-import posixpath
 import queue
 import signal
 import threading
@@ -26,16 +24,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import discovery, lsp, secrets
-from .chunking import chunk_file, file_chunks
-from .config import EXTRACTOR_VERSION, SCHEMA_VERSION, IndexSettings, check_repo_name
+from . import discovery, lsp, staging
+from .config import SCHEMA_VERSION, IndexSettings, check_repo_name
 from .db import Graph, Tx
 from .errors import IndexingError, InputError, TransactionTooLarge
-from .extract import extract
-from .languages import LANGUAGES, is_test_path, refine_language
-from .models import FileExtraction
 from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
-from .textutil import search_text
+from .staging import extractor_key
 
 Progress = Callable[[str, int, int], None]   # (stage, done, total)
 _EDGE_TYPES = ("CALLS", "CALLS_EXTERNAL", "IMPORTS", "INHERITS", "IMPLEMENTS")
@@ -78,15 +72,10 @@ class IndexSummary:
     lsp: dict | None = None            # the language-server pass's report, when it ran
     swap_transactions: int = 0         # 1: the swap was one transaction; more: too large for one (docs/design.md)
     recovered: bool = False            # this run completed a swap in several transactions that another run left
+    workers: int = 0                   # worker processes that parsed the files (0: the indexer's own process)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
-
-
-def extractor_key(settings: IndexSettings) -> str:
-    """What makes two extractions of the same blob equal: the extractor version and the chunk budget.
-    A file whose stored key differs is parsed again."""
-    return f"{EXTRACTOR_VERSION}:{settings.chunk_tokens}"
 
 
 def _now() -> str:
@@ -97,17 +86,6 @@ def _crash_point(name: str) -> None:
     """Fault injection for the crash-safety tests: GRAPHRAG_CRASH_AT=<name> kills the process right here."""
     if os.environ.get("GRAPHRAG_CRASH_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
-
-
-@dataclass
-class _Staged:
-    """What one file contributes: rows for the staged nodes and facts for resolution."""
-
-    rows: list[dict]
-    facts: FileFacts
-    symbols: int
-    chunks: int
-    warnings: list[str]
 
 
 @dataclass
@@ -207,121 +185,61 @@ class _Run:
     # -- staging ------------------------------------------------------------------------------------------------
     def stage(self, files: list["discovery.SourceFile"]) -> set[str]:
         """Read, parse and stage ``files``; returns the paths that made it into the new snapshot."""
+        workers = self.settings.workers
+        if workers is None:
+            workers = staging.auto_workers(sum(f.size for f in files))
+        self.summary.workers = workers
+        ctx = staging.StageContext(self.repo, self.run_id, self.settings)
+        with staging.StagePool(ctx, workers).start() as pool:
+            return self._stage_with(files, pool)
+
+    def _stage_with(self, files: list["discovery.SourceFile"], pool: staging.StagePool) -> set[str]:
         kept: set[str] = set()
         batch: list[dict] = []
-        writer = _StageWriter(self.graph)
+        writer = _StageWriter(self.graph)   # after the pool's fork: a forked worker holds no copy of it
         try:
             with discovery.SourceReader(self.snap) as reader:
-                for n, f in enumerate(files, 1):
-                    staged = self._stage_file(f, reader.read(f))
-                    if staged is not None:
-                        kept.add(f.path)
-                        self.staged_nodes[f.path] = len(staged.rows)
-                        if len(staged.rows) > FILE_SLICE_ROWS:
-                            # one transaction for all of a huge file's rows could outgrow the server's memory
-                            if batch:
-                                writer.put(batch)
-                                batch = []
-                            for rows, owner_ids in _file_slices(staged.rows, self.settings.write_batch):
-                                writer.put(rows, {"owner_ids": owner_ids, "repo": self.repo, "run": self.run_id}
-                                           if owner_ids else None)
-                        else:
-                            for row in staged.rows:   # owners by position: such a file's rows share a batch
-                                if row["owner"] is not None:
-                                    row["owner"] += len(batch)
-                            batch.extend(staged.rows)
-                        self.facts[f.path] = staged.facts
-                        self.summary.files_parsed += 1
-                        for w in staged.warnings:
-                            self.summary.warnings.append({"path": f.path, "warning": w})
+                for n, staged in enumerate(pool.map((f, reader.read(f)) for f in files), 1):
+                    if staged.skip is not None:
+                        self.skipped[staged.skip].append(staged.path)
+                    else:
+                        self._keep(staged, writer, batch)
+                        kept.add(staged.path)
                     if len(batch) >= self.settings.write_batch:
-                        writer.put(batch)
-                        batch = []
+                        writer.put(batch[:])
+                        batch.clear()
                     self.progress("parse", n, len(files))
+                # before the reader: a pool forked again after a worker died (once git had started) holds git's
+                # stdin, and git would wait for that copy to close too
+                pool.close()
             if batch:
                 writer.put(batch)
         finally:
             writer.close()
         return kept
 
-    def _stage_file(self, f: "discovery.SourceFile", data: bytes) -> _Staged | None:
-        reason = discovery.content_skip_reason(f.path, data, include_generated=self.settings.include_generated)
-        if reason is not None:
-            self.skipped[reason[0]].append(f.path)
-            return None
-        data, findings = secrets.redact_bytes(data)
-        warnings = []
-        if findings:
-            self.secret_counts.update(x.kind for x in findings)
-            warnings.append(f"{len(findings)} secret(s) redacted before indexing")
-        text, replaced = discovery.decode(data)
-        if replaced:
-            warnings.append("invalid UTF-8: undecodable bytes replaced with U+FFFD; lines unchanged")
-        language = refine_language(f.language, f.path, data)
-        if language != f.language:
-            f = dataclasses.replace(f, language=language)
-        extraction = self._extract(f, data, text, warnings)
-        return self._rows(f, text, extraction, warnings, len(findings))
-
-    def _extract(self, f: "discovery.SourceFile", data: bytes, text: str, warnings: list[str]) -> FileExtraction:
-        budget = self.settings.chunk_tokens
-        lang = f.language
-        try:
-            if lang in LANGUAGES:
-                result = extract(text.encode("utf-8"), lang)
-            else:
-                result = FileExtraction(language=lang, parse_status="text")
-            result.chunks = chunk_file(text.encode("utf-8"), text, lang, result.definitions, budget)
-        except Exception as exc:  # a grammar crash must not lose the file: fall back to file-level chunks
-            result = FileExtraction(language=lang, parse_status="failed")
-            lines = text.split("\n")
-            result.chunks = file_chunks(lines[:-1] if lines and lines[-1] == "" else lines, budget)
-            result.warnings.append(f"extraction failed ({exc.__class__.__name__}: {exc}); indexed as file chunks")
-        warnings.extend(result.warnings)
-        return result
-
-    def _rows(self, f: "discovery.SourceFile", text: str, ex: FileExtraction, warnings: list[str],
-              redactions: int) -> _Staged:
-        repo, run, path = self.repo, self.run_id, f.path
-        facts_dict = ex.facts()
-        ids = symbol_ids(repo, path, facts_dict["defs"])
-        fid = file_id(repo, path)
-        is_test = is_test_path(f.language, path)
-        is_generated = bool(getattr(f, "is_generated", False))
-        base = {"repo": repo, "path": path, "blob": f.blob, "language": f.language, "run": run,
-                "is_test": is_test, "is_generated": is_generated}
-
-        # a row's owner is its position among this file's rows: the file first, then its symbols in order
-        rows = [{"owner": None, "rel": None, "kind": "File", "props": {
-            **base, "id": fid, "name": posixpath.basename(path), "size": f.size,
-            "lines": text.count("\n") + (0 if text.endswith("\n") or not text else 1),
-            "parse_status": ex.parse_status, "warnings": warnings, "secrets_redacted": redactions,
-            "extractor_version": extractor_key(self.settings), "facts": json.dumps(facts_dict, separators=(",", ":"))}}]
-        for i, d in enumerate(ex.definitions):
-            test_symbol = is_test or bool(LANGUAGES[f.language].test_name.match(d.name))
-            owner_row = 0 if d.parent is None else 1 + d.parent
-            rows.append({"owner": owner_row, "rel": "CONTAINS", "kind": "Symbol", "props": {
-                **base, "id": ids[i], "name": d.name, "qualified_name": d.qualified_name, "kind": d.kind,
-                "signature": d.signature, "docstring": d.docstring, "start_line": d.start_line,
-                "end_line": d.end_line, "start_byte": d.start_byte, "end_byte": d.end_byte,
-                "visibility": d.visibility, "exported": d.exported, "is_test": test_symbol,
-                "placeholder": d.placeholder or None,
-                "parent_id": ids[d.parent] if d.parent is not None else None}})
-        for c in ex.chunks:
-            owner = ids[c.definition] if c.definition is not None else fid
-            suffix = f"part{c.part}" if c.part > 1 else ("chunk" if c.definition is not None else f"L{c.start_line}")
-            cid = f"{owner}::{suffix}"
-            d = ex.definitions[c.definition] if c.definition is not None else None
-            owner_row = 0 if c.definition is None else 1 + c.definition
-            rows.append({"owner": owner_row, "rel": "HAS_CHUNK", "kind": "Chunk", "props": {
-                **base, "id": cid, "kind": c.kind, "start_line": c.start_line, "end_line": c.end_line,
-                "text": c.text, "header": c.header, "title": c.title, "part": c.part,
-                "symbol_id": owner if d is not None else None,
-                "name": d.name if d else c.title, "qualified_name": d.qualified_name if d else c.title,
-                "content_hash": hashlib.sha1(c.text.encode("utf-8")).hexdigest(),
-                "search_text": search_text(path, d.qualified_name if d else c.title, c.header, c.text)}})
-        facts = FileFacts(path, f.language, ids=ids, **facts_dict)
-        return _Staged(rows, facts, len(ex.definitions), len(ex.chunks), warnings)
+    def _keep(self, staged: staging.StagedFile, writer: _StageWriter, batch: list[dict]) -> None:
+        """Add a parsed file's rows to ``batch`` (or, for a huge file, queue them in slices of their own)."""
+        self.staged_nodes[staged.path] = len(staged.rows)
+        if len(staged.rows) > FILE_SLICE_ROWS:
+            # one transaction for all of a huge file's rows could outgrow the server's memory
+            if batch:
+                writer.put(batch[:])
+                batch.clear()
+            for rows, owner_ids in _file_slices(staged.rows, self.settings.write_batch):
+                writer.put(rows, {"owner_ids": owner_ids, "repo": self.repo, "run": self.run_id}
+                           if owner_ids else None)
+        else:
+            for row in staged.rows:   # owners by position: such a file's rows share a batch
+                if row["owner"] is not None:
+                    row["owner"] += len(batch)
+            batch.extend(staged.rows)
+        assert staged.facts is not None
+        self.facts[staged.path] = staged.facts
+        self.secret_counts.update(staged.secret_kinds)
+        self.summary.files_parsed += 1
+        for w in staged.warnings:
+            self.summary.warnings.append({"path": staged.path, "warning": w})
 
     def report(self, started: float, counts: dict | None = None) -> None:
         """Fill the summary's skips, secrets, live counts (counted in the graph unless given) and total time

@@ -91,3 +91,17 @@ def free_ports(count: int = 2) -> list[int]:
     finally:
         for sock in socks:
             sock.close()
+
+
+@pytest.fixture
+def repos(graph: Graph):
+    """Unique repository ids made on demand (``repos("test-inc")``), every one deleted after the test."""
+    made: list[str] = []
+
+    def make(prefix: str) -> str:
+        made.append(f"{prefix}-{uuid.uuid4().hex[:8]}")
+        return made[-1]
+
+    yield make
+    for name in made:
+        delete_repository(graph, name)

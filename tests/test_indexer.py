@@ -248,21 +248,6 @@ def _normalized(graph_dump: dict, repo: str) -> tuple[list, list]:
     return nodes, edges
 
 
-@pytest.fixture
-def repos(graph: Graph):
-    """Unique repository ids made on demand (``repos("test-inc")``), every one deleted after the test."""
-    from graphrag_code.indexer import delete_repository
-    made: list[str] = []
-
-    def make(prefix: str) -> str:
-        made.append(f"{prefix}-{uuid.uuid4().hex[:8]}")
-        return made[-1]
-
-    yield make
-    for name in made:
-        delete_repository(graph, name)
-
-
 def test_incremental_index_equals_full_index(graph: Graph, git_repo, repos) -> None:
 
     for path, text in V1.items():

@@ -58,6 +58,12 @@ class Recorder:
 
 
 def _translate(exc: Exception, name: str) -> DatabaseError:
+    if isinstance(exc, neo4j_errors.IncompleteCommit):   # a ServiceUnavailable, but the outcome is what matters
+        return DatabaseUnavailable(f"the connection to Neo4j broke while {name} was committing: whether it "
+                                   f"committed is unknown ({exc})",
+                                   hint="check the server (`graphrag-code neo4j status`), then run the command "
+                                        "again: an index run starts over from the repository's last committed "
+                                        "state")
     if isinstance(exc, (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, ConnectionError, OSError)):
         return DatabaseUnavailable(f"Neo4j is not reachable ({exc.__class__.__name__}: {exc})",
                                    hint="start it with `graphrag-code neo4j start` or check NEO4J_URI")

@@ -182,11 +182,12 @@ def build_prompt(question: str, sources: list[Source]) -> str:
             f"If they do not answer the question, reply exactly: {REFUSAL}")
 
 
-def feedback(unknown: list[int], n_sources: int) -> str:
-    bad = ", ".join(f"[{n}]" for n in unknown)
-    return (f"Your answer cited {bad}, which {'is' if len(unknown) == 1 else 'are'} not among the sources: "
-            f"only [1]-[{n_sources}] exist. Write the answer again, citing only those numbers. If the sources "
-            f"do not answer the question, reply exactly: {REFUSAL}")
+def feedback(unknown: list[int], n_sources: int, malformed: list[str] | None = None) -> str:
+    bad = [f"[{n}]" for n in unknown] + (malformed or [])
+    ranges = " Cite each source by its own number: a range such as [1-3] names none." if malformed else ""
+    return (f"Your answer cited {', '.join(bad)}, which {'is' if len(bad) == 1 else 'are'} not among the sources: "
+            f"only [1]-[{n_sources}] exist.{ranges} Write the answer again, citing only those numbers. If the "
+            f"sources do not answer the question, reply exactly: {REFUSAL}")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -194,14 +195,16 @@ def feedback(unknown: list[int], n_sources: int) -> str:
 def answer(graph: Graph, question: str, *, repo: str | None = None, filters: Filters | None = None,
            search_options: SearchOptions | None = None, searcher: Searcher | None = None,
            llm: LLMSettings | None = None, no_llm: bool = False, require_llm: bool = False,
-           client: LLMClient | None = None) -> Answer:
+           client: LLMClient | None = None, no_llm_option: str = "--no-llm") -> Answer:
     """Answer ``question`` from the indexed code of ``repo`` (or every repository) with checked citations.
 
     ``filters`` / ``search_options`` / ``searcher`` configure retrieval (``repo`` fills ``filters.repo``);
-    ``llm`` the model (default ``LLMSettings.from_env()``); ``client`` reuses an open ``LLMClient``.
+    ``llm`` the model (default ``LLMSettings.from_env()``, not read with ``no_llm``: a bad LLM setting is no
+    reason to refuse an answer without the LLM); ``client`` reuses an open ``LLMClient``;
+    ``no_llm_option`` is how the caller's user asked for no LLM, as the extractive answer names it.
     """
     started = time.perf_counter()
-    settings = llm or (client.settings if client else LLMSettings.from_env())
+    settings = llm or (client.settings if client else None if no_llm else LLMSettings.from_env())
     filters = replace(filters or Filters(), **({"repo": repo} if repo is not None else {}))
     searcher = searcher or Searcher(graph)
     result = searcher.search(question, filters, search_options or SearchOptions())
@@ -209,7 +212,7 @@ def answer(graph: Graph, question: str, *, repo: str | None = None, filters: Fil
 
     mode, why = "llm", ""
     if no_llm:
-        mode, why = "extractive", "no LLM: --no-llm"
+        mode, why = "extractive", f"no LLM: {no_llm_option}"
     elif client is None and not settings.configured:
         if require_llm:
             raise LLMUnavailable("an LLM answer was asked for but ANTHROPIC_API_KEY is not set",
@@ -217,7 +220,7 @@ def answer(graph: Graph, question: str, *, repo: str | None = None, filters: Fil
         mode, why = "extractive", "no LLM: ANTHROPIC_API_KEY is not set"
         notes.append("ANTHROPIC_API_KEY is not set: extractive answer (set it for a generated one)")
 
-    budget = settings.context_budget if mode == "llm" else None
+    budget = settings.context_budget if settings and mode == "llm" else None
     sources, skipped = select_sources(result.hits, budget)
     if skipped:
         notes.append(f"{skipped} retrieved source(s) left out: over the context budget of {budget} tokens")
@@ -256,21 +259,21 @@ def _generate(client: LLMClient, ans: Answer, verifier: Verifier) -> None:
     text = completions[0].text
     checked = cit.check(text, n)
     regenerated = False
-    if checked.unknown and not checked.refused:
+    if not checked.valid and not checked.refused:
         regenerated = True
-        first_unknown = checked.unknown
+        first_bad = [f"[{x}]" for x in checked.unknown] + checked.malformed
         messages += [{"role": "assistant", "content": text},
-                     {"role": "user", "content": feedback(checked.unknown, n)}]
+                     {"role": "user", "content": feedback(checked.unknown, n, checked.malformed)}]
         completions.append(client.complete(SYSTEM_PROMPT, messages))
         text = completions[-1].text
         checked = cit.check(text, n)
-        ans.notes.append(f"the first answer cited {', '.join(f'[{x}]' for x in first_unknown)} (no such source): "
+        ans.notes.append(f"the first answer cited {', '.join(first_bad)} (no such source): "
                          "regenerated once with that error")
-        if checked.unknown:
-            bad = checked.unknown
-            text = cit.remove_citations(text, bad)
+        if not checked.valid:
+            bad = [f"[{x}]" for x in checked.unknown] + checked.malformed
+            text = cit.remove_citations(text, checked.unknown, checked.malformed)
             checked = cit.check(text, n)
-            ans.flag(f"citations of unknown sources removed: {', '.join(f'[{x}]' for x in bad)}")
+            ans.flag(f"citations of unknown sources removed: {', '.join(bad)}")
     last = completions[-1]
     ans.llm = {"model": last.model, "calls": len(completions), "retries": sum(c.retries for c in completions),
                "regenerated": regenerated, "stop_reason": last.stop_reason,

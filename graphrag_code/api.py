@@ -24,7 +24,8 @@ from werkzeug.exceptions import HTTPException
 from . import __version__
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
-from .errors import Ambiguous, ConfigError, GraphragError, InputError, NotFound
+from .errors import Ambiguous, ConfigError, GraphragError, IndexingError, InputError, NotFound, check_text
+from .search import GLOB_PATTERN, KINDS, LANGUAGE_NAMES
 
 log = logging.getLogger("graphrag_code.api")
 MAX_REQUEST_BYTES = 64 * 1024
@@ -42,6 +43,8 @@ class Field:
     min_length: int | None = None
     nullable: bool = True        # optional fields: null means "not given"
     choices: tuple[str, ...] | None = None
+    pattern: str | None = None       # a regular expression the value must match (re.search: anchor it)
+    pattern_problem: str = ""        # what a value that does not match is told
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,10 @@ _SEARCH_FIELDS = {
     "query": Field(str, True, "An identifier, a stack trace, an error message or a question", max_length=4000),
     "repo": Field(str, description="Only this repository", max_length=200),
     "k": Field(int, description="Number of hits", minimum=1, maximum=100),
-    "path": Field(str, description="Glob on paths, e.g. src/*/auth/*", max_length=500),
-    "language": Field(str, max_length=40),
-    "kind": Field(str, max_length=40),
+    "path": Field(str, description="Glob on paths, e.g. src/*/auth/*", max_length=500, pattern=GLOB_PATTERN,
+                  pattern_problem="must be a glob whose every '[' is closed by a ']'"),
+    "language": Field(str, description="Only this language", choices=LANGUAGE_NAMES),
+    "kind": Field(str, description="Only this kind of symbol or chunk", choices=KINDS),
     "include_tests": Field(bool, description="Default: only when the query is about tests"),
     "hops": Field(int, description="Graph expansion hops (default: 2 inside a small repository, else 1)",
                   minimum=0, maximum=2),
@@ -155,6 +159,12 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
             problem = f"must be at most {spec.max_length} characters"
         if ok and isinstance(value, str) and not value.strip() and (spec.required or spec.min_length):
             problem = "must not be empty"
+        if ok and isinstance(value, str):
+            check_text(value, name)     # JSON's "\ud800" decodes to a lone surrogate: no database call takes it
+        if ok and spec.choices and value not in spec.choices:
+            problem = f"must be one of {', '.join(spec.choices)} (got {value!r})"
+        if ok and spec.pattern and not re.search(spec.pattern, value):     # as JSON Schema reads a pattern
+            problem = spec.pattern_problem or f"must match {spec.pattern}"
         if problem:
             err = InputError(f"{name!r} {problem}")
             err.field = name
@@ -287,14 +297,19 @@ class JobRunner:
             job.state, job.error = "failed", {"code": "internal_error", "message": exc.__class__.__name__}
         else:
             job.summary = summary.to_dict()
-            job.summary["vectors"] = self._fill_vectors(job, summary.repo, progress)
-            job.stage, job.state = "done", "done"
+            try:
+                job.summary["vectors"] = self._fill_vectors(job, summary.repo, progress)
+            except IndexingError as exc:    # the repository was deleted meanwhile: nothing of the job is left
+                job.state, job.error = "failed", {"code": exc.code, "message": exc.message}
+            else:
+                job.stage, job.state = "done", "done"
         job.finished_at = time.time()
 
     def _fill_vectors(self, job: Job, repo: str, progress: Callable[[str, int, int], None]) -> dict[str, Any]:
         """The vector fill after the index committed: {"status": "filled", counts...}, "skipped" with the reason, or
         "failed" with the error. A failure keeps the job done (the index is there; search runs without vectors
-        until a fill) and says so in its warnings."""
+        until a fill) and says so in its warnings; but IndexingError (the repository was deleted meanwhile, so
+        the index is not there) is raised."""
         from .embeddings import EmbeddingCache
         from .vectors import fill_embeddings
 
@@ -305,6 +320,8 @@ class JobRunner:
             with EmbeddingCache(self.cache_path) as cache:      # the cache `index` and `embed` share
                 return {"status": "filled", **fill_embeddings(self.graph, repo, self.embedder, cache,
                                                               progress=progress)}
+        except IndexingError:
+            raise
         except GraphragError as exc:
             error = {"code": exc.code, "message": exc.message}
         except Exception as exc:  # a bug: the index result stands all the same
@@ -353,15 +370,26 @@ class ApiContext:
 
 
 def parse_tokens(spec: str) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
-    """`GRAPHRAG_API_TOKENS`: comma-separated tokens; `token=repo1|repo2` limits a token to those repositories."""
+    """`GRAPHRAG_API_TOKENS`: comma-separated tokens; `token=repo1|repo2` limits a token to those repositories.
+    ConfigError, naming the entry by its position and never echoing a token, for an entry with no token
+    (`=shop`: "" would match a request without one) or with nothing after `=` (an unset `$REPOS` in a template
+    must not grant every repository)."""
     tokens, limited = set(), {}
-    for item in (part.strip() for part in spec.split(",")):
+    for position, item in enumerate((part.strip() for part in spec.split(",")), 1):
         if not item:
             continue
-        token, _, repos = item.partition("=")
-        tokens.add(token.strip())
-        if repos:
-            limited[token.strip()] = frozenset(r.strip() for r in repos.split("|") if r.strip())
+        token, eq, repos = (part.strip() for part in item.partition("="))
+        if not token:
+            raise ConfigError(f"GRAPHRAG_API_TOKENS: entry {position} has no token before '='",
+                              hint="write token or token=repo1|repo2")
+        names = frozenset(r.strip() for r in repos.split("|") if r.strip())
+        if eq and not names:
+            raise ConfigError(f"GRAPHRAG_API_TOKENS: entry {position} has no repository after '='",
+                              hint="name the repositories (token=repo1|repo2), or drop '=' to let the token "
+                                   "read every repository")
+        tokens.add(token)
+        if eq:
+            limited[token] = names
     return frozenset(tokens), limited
 
 
@@ -428,7 +456,7 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
         if request.path not in ("/healthz", "/readyz", "/openapi.json", "/") and ctx.config.tokens:
             header = request.headers.get("Authorization", "")
             token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-            if token not in ctx.config.tokens:
+            if not token or token not in ctx.config.tokens:    # no token never matches, whatever the set holds
                 return _error(401, "unauthorized", "missing or invalid bearer token",
                               **{"WWW-Authenticate": "Bearer"})
             g.allowed_repos = ctx.config.token_repos.get(token)
@@ -592,11 +620,17 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
             raise err
         use_vectors = ctx.embedder is not None
         channels = channels_for(ctx.embedder if use_vectors else None)
-        result = answer(ctx.graph, args["question"], repo=args.get("repo"),
-                        search_options=SearchOptions(k=args.get("k", 8), channels=channels),
-                        searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker),
-                        no_llm=args.get("llm") is False, require_llm=args.get("llm") is True)
-        return jsonify(result.to_dict())
+        recorder = Recorder()
+        with ctx.graph.trace(recorder):
+            result = answer(ctx.graph, args["question"], repo=args.get("repo"),
+                            search_options=SearchOptions(k=args.get("k", 8), channels=channels),
+                            searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker),
+                            no_llm=args.get("llm") is False, require_llm=args.get("llm") is True,
+                            no_llm_option='"llm": false')
+        out = result.to_dict()
+        if args.get("debug"):     # what `ask --explain` prints: the statements run and the stage timings
+            out["debug"] = {"statements": recorder.debug(), "timings": result.timings}
+        return jsonify(out)
 
     @app.post("/v1/paths")
     def paths() -> Response:
@@ -708,7 +742,9 @@ def _schema(fields: dict[str, Field]) -> dict[str, Any]:
         if not f.required and f.nullable:
             p["nullable"] = True   # null means "not given"
         if f.choices:
-            p["enum"] = list(f.choices)
+            p["enum"] = list(f.choices) + ([None] if p.get("nullable") else [])   # OpenAPI 3.0: null listed too
+        if f.pattern:
+            p["pattern"] = f.pattern
         props[name] = p
     schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
     required = [n for n, f in fields.items() if f.required]
@@ -717,8 +753,43 @@ def _schema(fields: dict[str, Field]) -> dict[str, Any]:
     return schema
 
 
-_NOT_FOUND = {"paths": "The repository, or a symbol or file named in 'source' / 'target', is not indexed",
-              "impact": "The repository, or the symbol or file named in 'target', is not indexed"}
+# What each route can answer besides its success, and why: the handlers' statuses, nothing they cannot return.
+# Every /v1 route: 401 (tokens), 409 (the graph was written by another schema version) and 503 (Neo4j away).
+_V1 = {"401": "Missing or invalid token",
+       "409": "The graph was written by another schema version: reindex",
+       "503": "Neo4j unavailable; retry later"}
+_BODY = {"400": "Invalid input", "413": "Request too large"}
+_READER = {"403": "The token may not read that repository (or must name one)"}
+_ONE_REPO_409 = "No 'repo' given and several repositories are indexed, or the graph was written by another schema " \
+                "version: reindex"
+RESPONSES: dict[str, tuple[str, dict[str, str]]] = {
+    "healthz": ("200", {}),
+    "readyz": ("200", {"503": "Not ready: Neo4j unreachable or the schema mismatched; retry later"}),
+    "search": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed"}),
+    "ask": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed",
+                    "502": "The LLM answered, but not usably (key rejected, bad request, malformed reply)",
+                    "503": "Neo4j or the LLM unavailable; retry later, or ask with llm=false"}),
+    "paths": ("200", {**_V1, **_BODY, **_READER, "409": _ONE_REPO_409,
+                      "404": "The repository, or a symbol or file named in 'source' / 'target', is not indexed"}),
+    "impact": ("200", {**_V1, **_BODY, **_READER, "409": _ONE_REPO_409,
+                       "404": "The repository, or the symbol or file named in 'target', is not indexed"}),
+    "repos_list": ("200", _V1),
+    "repos_index": ("202", {**_V1, **_BODY, "403": "Indexing over the API is off, the path is outside the "
+                                                   "directories this server may index, or the token is limited "
+                                                   "to repositories",
+                            "409": "The name is taken by a repository indexed from another directory, or a job is "
+                                   "indexing that repository already"}),
+    "repos_delete": ("200", {**_V1, "403": "Deleting over the API is off, the repository was indexed from outside "
+                                           "the directories this server may index, or the token is limited to "
+                                           "repositories",
+                             "404": "The repository is not indexed", "409": "A job is indexing the repository"}),
+    "job": ("200", {**_V1, "404": "No such job (or not one this token may see)"}),
+    "symbol": ("200", {**_V1, **_READER, "404": "No such symbol"}),
+    "source": ("200", {**_V1, **_READER, "400": "Invalid input: a bad path or line range",
+                       "404": "The repository or the file is not indexed",
+                       "409": _ONE_REPO_409 + "; or the indexed commit is no longer in the repository (code "
+                                              "commit_missing: re-index it)"}),
+}
 
 
 def openapi_document() -> dict[str, Any]:
@@ -728,15 +799,12 @@ def openapi_document() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for name, ep in ENDPOINTS.items():
         path = ep.path.replace("<path:", "{").replace("<", "{").replace(">", "}")
-        op: dict[str, Any] = {"operationId": name, "summary": ep.summary, "responses": {
-            "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}},
-            "400": {"description": "Invalid input", "content": {"application/json": {"schema": error}}},
-            "401": {"description": "Missing or invalid token", "content": {"application/json": {"schema": error}}},
-            "403": {"description": "Not allowed", "content": {"application/json": {"schema": error}}},
-            "404": {"description": "Not found", "content": {"application/json": {"schema": error}}},
-            "413": {"description": "Request too large", "content": {"application/json": {"schema": error}}},
-            "503": {"description": "Neo4j or the LLM unavailable; retry later",
-                    "content": {"application/json": {"schema": error}}}}}
+        success, errors = RESPONSES[name]
+        responses: dict[str, Any] = {success: {"description": "Job accepted" if success == "202" else "OK",
+                                               "content": {"application/json": {"schema": {"type": "object"}}}}}
+        for status, description in sorted(errors.items()):
+            responses[status] = {"description": description, "content": {"application/json": {"schema": error}}}
+        op: dict[str, Any] = {"operationId": name, "summary": ep.summary, "responses": responses}
         if name in ("healthz", "readyz"):
             op["security"] = []
         params = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}}
@@ -750,21 +818,6 @@ def openapi_document() -> dict[str, Any]:
             if ep.one_of_required:
                 body_schema["oneOf"] = [{"required": [f]} for f in ep.one_of_required]
             op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body_schema}}}
-        if name == "repos_index":
-            op["responses"]["202"] = {"description": "Job accepted",
-                                      "content": {"application/json": {"schema": {"type": "object"}}}}
-        if ep.body.get("repo") is _ONE_REPO or ep.query.get("repo") is _ONE_REPO:
-            op["responses"]["409"] = {"description": "No 'repo' given and several repositories are indexed",
-                                      "content": {"application/json": {"schema": error}}}
-        if name == "repos_delete":
-            op["responses"]["409"] = {"description": "A job is indexing the repository",
-                                      "content": {"application/json": {"schema": error}}}
-        if name == "repos_index":
-            op["responses"]["409"] = {"description": "The name is taken by a repository indexed from another "
-                                                      "directory, or a job is indexing that repository already",
-                                      "content": {"application/json": {"schema": error}}}
-        if name in _NOT_FOUND:
-            op["responses"]["404"]["description"] = _NOT_FOUND[name]
         paths.setdefault(path, {})[ep.method.lower()] = op
     return {"openapi": "3.0.3",
             "info": {"title": "graphrag-code", "version": __version__,

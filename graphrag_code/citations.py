@@ -37,7 +37,7 @@ import re
 import shlex
 import subprocess
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,8 +51,9 @@ CLAIM_MIN_WORDS = 6
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
-_CITE = re.compile(r"\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]")
-_CITE_RUN = re.compile(r"^(?:\s*\[\d{1,4}(?:\s*,\s*\d{1,4})*\])+")
+_CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")      # any number of digits: [12345] names no source either
+_CITE_RUN = re.compile(r"^(?:\s*\[\d+(?:\s*,\s*\d+)*\])+")
+_CITE_RANGE = re.compile(r"\[\d+\s*[-–]\s*\d+\]")        # [1-3]: a marker that cites no one source
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[A-Za-z0-9_]+(?:['’][A-Za-z]+)?")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
@@ -151,10 +152,11 @@ class Check:
     uncited: list[str]                  # claims without any citation
     prose_locations: list[str]
     refused: bool
+    malformed: list[str] = field(default_factory=list)   # source markers that are no citation: [1-3]
 
     @property
     def valid(self) -> bool:
-        return not self.unknown
+        return not self.unknown and not self.malformed
 
 
 def is_claim(sentence: str) -> bool:
@@ -176,12 +178,15 @@ def check(text: str, n_sources: int) -> Check:
                                    if not m.group("file") or language_for_path(m.group("file"))))
     whole = sentences(text)
     refused = bool(whole) and all(is_refusal_sentence(s) for s in whole)
-    return Check(cited, unknown, claims, uncited, locations, refused)
+    malformed = list(dict.fromkeys(m.group() for line in _prose_lines(text)
+                                   for m in _CITE_RANGE.finditer(_mask(line))))
+    return Check(cited, unknown, claims, uncited, locations, refused, malformed)
 
 
-def remove_citations(text: str, bad: Iterable[int]) -> str:
-    """The text without citations of the given numbers (``[1, 7]`` becomes ``[1]``), outside code."""
-    bad = set(bad)
+def remove_citations(text: str, bad: Iterable[int], malformed: Iterable[str] = ()) -> str:
+    """The text without citations of the given numbers (``[1, 7]`` becomes ``[1]``) and without the given
+    malformed markers (``[1-3]``), outside code."""
+    bad, malformed = set(bad), set(malformed)
 
     def fix(m: re.Match[str]) -> str:
         keep = [n.strip() for n in m.group(1).split(",") if int(n) not in bad]
@@ -193,7 +198,8 @@ def remove_citations(text: str, bad: Iterable[int]) -> str:
             fenced = not fenced
         elif not fenced:
             pieces = re.split(r"(`[^`\n]*`)", line)
-            line = "".join(p if p.startswith("`") else _CITE.sub(fix, p) for p in pieces)
+            line = "".join(p if p.startswith("`") else _CITE.sub(fix, _CITE_RANGE.sub(
+                lambda m: "" if m.group() in malformed else m.group(), p)) for p in pieces)
             line = re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"(?<=\S)[ \t]{2,}", " ", line)).rstrip()
         out.append(line)
     return "\n".join(out)

@@ -19,7 +19,7 @@ from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
 from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
 from .db import Graph, Recorder
-from .errors import ConfigError, GraphragError, InputError
+from .errors import ConfigError, GraphragError, InputError, check_text
 from .rerankers import RERANKERS, make_reranker
 
 SAMPLE_CYPHER = ("MATCH (r:Repository {id: $repo})-[:CONTAINS]->(f:File)-[:CONTAINS]->(s:Symbol)"
@@ -202,6 +202,7 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     from .embeddings import load_embedder
     from .indexer import index_repository
 
+    check_text(name, "--name")
     embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
     settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
                              include_generated=include_generated, lsp_languages=_lsp_languages(lsp_languages),
@@ -283,6 +284,11 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
     from .paths import repository
     from .search import Filters, Searcher, SearchOptions, channels_for
 
+    for what, text in (("QUERY", query), ("--repo", repo), ("--path", path_glob), ("--language", language),
+                       ("--kind", kind)):
+        check_text(text, what)
+    filters = Filters(repo=repo, path_glob=path_glob, language=language, kind=kind, include_tests=include_tests)
+    filters.check()         # before loading a model or asking Neo4j
     ranker = make_reranker(reranker or "none", reranker_model)
     embedder, why = _load_embedder(not no_vectors)
     recorder = Recorder()
@@ -290,9 +296,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         if repo:
             repository(graph, repo)      # NotFound, as `impact` says, instead of "No results."
         searcher = Searcher(graph, embedder, ranker)
-        result = searcher.search(query, Filters(repo=repo, path_glob=path_glob, language=language, kind=kind,
-                                                include_tests=include_tests),
-                                 SearchOptions(k=k, hops=hops, channels=channels_for(embedder)))
+        result = searcher.search(query, filters, SearchOptions(k=k, hops=hops, channels=channels_for(embedder)))
     if why:
         result.notes.insert(0, why)
     if as_json:
@@ -355,6 +359,8 @@ def embed(repos: tuple[str, ...], as_json: bool) -> None:
     from .paths import repository
 
     results = []
+    for repo in repos:
+        check_text(repo, "--repo")
     with Graph(Neo4jSettings.from_env()) as graph:
         for repo in repos:
             repository(graph, repo)     # NotFound, as `impact` says, instead of "all chunks have one"
@@ -488,10 +494,13 @@ def status(as_json: bool) -> None:
         return
     for r in repos:
         commit = (r.get("commit") or "")[:12] or r.get("snapshot_id", "")
-        click.echo(f"{r['id']:24s} {r.get('status', '?'):9s} {commit:12s} files {r.get('files', 0):6d}  "
-                   f"symbols {r.get('symbols', 0):7d}  chunks {r.get('chunks', 0):7d}  "
-                   f"schema v{r.get('schema_version')} extractor {r.get('extractor_version')}  "
-                   f"indexed {r.get('indexed_at', '-')}")
+        if r.get("indexed_at") is None:   # a first run not finished (or stopped): no counts or versions yet
+            click.echo(f"{r['id']:24s} {r.get('status', '?'):9s} {commit:12s} no completed index yet")
+        else:
+            click.echo(f"{r['id']:24s} {r.get('status', '?'):9s} {commit:12s} files {r.get('files', 0):6d}  "
+                       f"symbols {r.get('symbols', 0):7d}  chunks {r.get('chunks', 0):7d}  "
+                       f"schema v{r.get('schema_version')} extractor {r.get('extractor_version')}  "
+                       f"indexed {r['indexed_at']}")
         if r.get("running"):
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
         if r.get("swapping"):
@@ -518,6 +527,7 @@ def delete(repo: str, yes: bool, as_json: bool) -> None:
     from .errors import NotFound
     from .indexer import delete_repository
 
+    check_text(repo, "REPO")
     with Graph(Neo4jSettings.from_env()) as graph:
         if not graph.run("repo_get", repo=repo):
             raise NotFound(f"no indexed repository {repo!r}",
@@ -623,6 +633,7 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
     from .indexer import index_repository
     from .neo4j_local import LocalNeo4j
 
+    check_text(name, "--name")
     embedder, why = _load_embedder(True) if embed else (None, None)
     api = _bind_api(host, port, 8, embedder) if serve_api else None    # before the work, not after it
     browser = None

@@ -12,6 +12,7 @@ import click
 
 from .config import Neo4jSettings
 from .db import Graph, Recorder
+from .errors import check_text
 
 
 @click.command("ask")
@@ -42,8 +43,11 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     from .rerankers import make_reranker
     from .search import Searcher, SearchOptions, channels_for
 
-    settings = LLMSettings.from_env(model=model, max_tokens=max_tokens, context_window=context_window,
-                                    timeout=timeout, max_retries=max_retries)
+    check_text(question, "QUESTION")
+    check_text(repo, "--repo")
+    # --no-llm reads no LLM setting: a bad one is no reason to refuse an answer that uses none
+    settings = None if use_llm is False else LLMSettings.from_env(
+        model=model, max_tokens=max_tokens, context_window=context_window, timeout=timeout, max_retries=max_retries)
     embedder, why = _embedder(not no_vectors)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
@@ -77,7 +81,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
                        + ", ".join(f"{c}#{r}" for c, r in h.channels.items()), err=True)
         click.echo(f"sources ~{result.tokens.get('sources_estimate')} of a {result.tokens.get('budget')}-token budget, "
                    f"whole prompt ~{result.tokens.get('prompt_estimate')} (estimates: UTF-8 bytes / 2.5)", err=True)
-        if result.llm:
+        if result.llm and settings is not None:
             click.echo(f"LLM: {result.llm['model']} at {settings.endpoint}, "
                        f"{result.llm['calls']} call(s), {result.llm['retries']} SDK retries, regenerated "
                        f"{result.llm['regenerated']}, stop {result.llm['stop_reason']}, tokens in "

@@ -15,6 +15,7 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     │   └── TransactionTooLarge       the server refused a transaction over its memory limit
     ├── LauncherError                 the local Neo4j could not be fetched, started or stopped
     ├── SourceError                   the repository could not be read (git failed, path missing)
+    │   └── CommitMissing             the indexed commit is gone from the repository: re-index (HTTP 409)
     ├── IndexingError                 indexing stopped; the previous graph of the repository is intact
     └── LLMError                      the LLM gave no usable answer: key rejected, bad request, malformed reply
         └── LLMUnavailable            no LLM to ask: key not set, unreachable, timed out, 429/5xx after retries
@@ -100,6 +101,14 @@ class SourceError(GraphragError):
     code = "source_error"
 
 
+class CommitMissing(SourceError):
+    """The commit a repository was indexed at is no longer in it (history rewritten, then garbage-collected).
+    HTTP 409: the graph and the repository disagree; the request is fine, and re-indexing mends it."""
+
+    http_status = 409
+    code = "commit_missing"
+
+
 class IndexingError(GraphragError):
     exit_code = 6
     code = "indexing_error"
@@ -120,6 +129,24 @@ class LLMUnavailable(LLMError):
 
     http_status = 503
     code = "llm_unavailable"
+
+
+def check_text(value: str | None, what: str) -> str | None:
+    """``value`` unchanged, or InputError (``field`` = ``what``) when it is not text UTF-8 can encode: lone
+    surrogates, which undecodable command-line bytes become (\\xff -> \\udcff) and JSON escapes such as \\ud800
+    make, would fail later inside the Neo4j driver, the tokenizer or git, reported as something else."""
+    if value is None:
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(value[exc.start])
+        byte = f"an undecodable byte \\x{code - 0xDC00:02x}, or " if 0xDC80 <= code <= 0xDCFF else ""
+        err = InputError(f"{what} is not valid UTF-8 text: \\u{code:04x} at character {exc.start + 1} ({byte}a "
+                         f"lone surrogate)", hint="give text encoded as UTF-8")
+        err.field = what
+        raise err from None
+    return value
 
 
 def script_main(main: Callable[[], object]) -> NoReturn:

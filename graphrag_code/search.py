@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from .db import Graph
-from .errors import GraphragError, InputError
+from .errors import GraphragError, InputError, check_text
+from .extract import DEFINITION_KINDS
+from .languages import LANGUAGES, TEXT_FORMATS
 from .query_analysis import QueryAnalysis, analyze
 from .textutil import split_identifier
 
@@ -45,6 +47,14 @@ PATH_PREFILTER = 2000
 LEXICAL_WEIGHTS = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "path": PATH_WEIGHT, "vector": 0.6}
 PROSE_WEIGHTS = {"symbol": 1.0, "location": 1.0, "fulltext": 1.0, "path": PATH_WEIGHT, "vector": 1.0}
 
+# what a filter may name: the indexer's language (and text format) names, the kinds of symbols and of chunks
+LANGUAGE_NAMES = tuple(sorted({*LANGUAGES, *TEXT_FORMATS}))
+CHUNK_KINDS = frozenset({"symbol", "part", "header", "module", "file", "section", "operation"})
+KINDS = tuple(sorted(DEFINITION_KINDS | CHUNK_KINDS))
+# a path glob whose every '[' is closed by a ']' (fnmatch takes an unclosed one literally, which nobody means). A
+# JSON Schema pattern too (re.search semantics, ECMA 262 syntax): no '[' without a ']' after it
+GLOB_PATTERN = r"^(?![\s\S]*\[[^\]]*$)"
+
 
 @dataclass
 class Filters:
@@ -54,6 +64,20 @@ class Filters:
     kind: str | None = None              # symbol kind (function, method, class, ...) or chunk kind
     include_tests: bool | None = None    # None: only when the query is about tests
     include_generated: bool = False
+
+    def check(self) -> None:
+        """InputError (``field`` as the API names it) for a filter that can match nothing indexed: an unknown
+        language or kind (a typo would silently return no hits), an unclosed '[' in the path glob."""
+        for name, value, known in (("language", self.language, LANGUAGE_NAMES), ("kind", self.kind, KINDS)):
+            if value is not None and value not in known:
+                err = InputError(f"unknown {name} {value!r}; expected one of {', '.join(known)}")
+                err.field = name
+                raise err
+        if self.path_glob is not None and not re.search(GLOB_PATTERN, self.path_glob):
+            err = InputError(f"bad path glob {self.path_glob!r}: a '[' is not closed by a ']'",
+                             hint="write [[] for a literal '['")
+            err.field = "path"
+            raise err
 
 
 @dataclass
@@ -249,7 +273,9 @@ class Searcher:
             raise InputError("empty query")
         if len(query) > 4000:
             raise InputError("query longer than 4000 characters")
+        check_text(query, "query")
         filters, opts = filters or Filters(), options or SearchOptions()
+        filters.check()
         started = time.perf_counter()
         a = analyze(query)
         timings: dict[str, float] = {}

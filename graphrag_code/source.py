@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 
 from . import secrets
 from .discovery import decode
-from .errors import InputError, SourceError
+from .errors import CommitMissing, InputError, SourceError
 
 
 def is_safe_relative(path: str) -> bool:
@@ -44,6 +44,7 @@ def read_file_at(root: str, commit: str | None, path: str) -> bytes:
     if commit:
         proc = subprocess.run(["git", "-C", root, "show", f"{commit}:./{path}"], capture_output=True, timeout=30)
         if proc.returncode != 0:
+            _check_commit(root, commit)     # git's own message ("exists on disk, but not in <sha>") misleads then
             raise SourceError(f"{path} is not readable at {commit[:12]}: {proc.stderr.decode(errors='replace').strip()}")
         return proc.stdout
     base = Path(root).resolve()
@@ -55,6 +56,16 @@ def read_file_at(root: str, commit: str | None, path: str) -> bytes:
         return real.read_bytes()
     except OSError as exc:
         raise SourceError(f"{path} is not readable: {exc.strerror}") from exc
+
+
+def _check_commit(root: str, commit: str) -> None:
+    """CommitMissing when ``commit`` is no longer in the repository at ``root`` (history rewritten, then
+    garbage-collected), as the citations of `ask` say."""
+    proc = subprocess.run(["git", "-C", root, "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True,
+                          timeout=30)
+    if proc.returncode != 0 and Path(root).is_dir():   # a repository moved away is another error
+        raise CommitMissing(f"the indexed commit {commit[:12]} is no longer in the repository at {root}",
+                            hint="re-index the repository: `graphrag-code index` or POST /v1/repositories")
 
 
 def read_lines(root: str, commit: str | None, path: str, start: int, end: int) -> list[str]:

@@ -16,7 +16,8 @@ import pytest
 
 from graphrag_code.config import Neo4jSettings
 from graphrag_code.db import Graph
-from graphrag_code.indexer import delete_repository
+from graphrag_code.api import ApiConfig, create_app
+from graphrag_code.indexer import delete_repository, index_repository
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
@@ -105,3 +106,28 @@ def repos(graph: Graph):
     yield make
     for name in made:
         delete_repository(graph, name)
+
+
+APP_PY = '''def handler(request):
+    """Handle a request by loading the user."""
+    return load_user(request.user_id)
+
+
+def load_user(user_id):
+    return {"id": user_id}
+'''
+
+
+# the REST API tests' repository (a module of its own tests may define another `indexed`)
+@pytest.fixture
+def indexed(graph, git_repo, repo_name):
+    git_repo.write("src/app.py", APP_PY)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    return repo_name, git_repo
+
+
+@pytest.fixture
+def client(neo4j_settings):
+    app = create_app(ApiConfig(neo4j=neo4j_settings))
+    return app.test_client()

@@ -692,3 +692,36 @@ def test_judge_skips_extractive_and_refused_answers(graph, indexed, stub) -> Non
     with LLMClient(llm(stub)) as client:
         assert judge([extractive], client).to_dict()["pairs"] == 0
     assert stub.requests == []
+
+
+# -- third QA pass: markers with more than four digits ([12345]) or a range ([1-3]) are handled as an invented
+# source number is: regenerated once with the error, then removed and flagged
+CLAIM = "`validate_refresh_token` rejects tokens whose expiry is in the past"
+
+
+def test_long_numbers_and_ranges_are_not_valid_citations() -> None:
+    checked = cit.check(f"{CLAIM} [12345]. It is called by the refresh route handler [1-3]. `x[1-3]` is code.", 4)
+    assert checked.unknown == [12345] and checked.malformed == ["[1-3]"] and not checked.valid
+    assert cit.remove_citations(f"{CLAIM} [2][12345]. Also [1-3]. `x[1-3]`", [12345], ["[1-3]"]) == \
+        f"{CLAIM} [2]. Also. `x[1-3]`"
+
+
+def test_a_range_marker_is_regenerated_once_with_the_error(graph, indexed, stub) -> None:
+    _, repo, _ = indexed
+    stub.reply(f"{CLAIM} [1-3].")
+    stub.reply(f"{CLAIM} [2].")
+    a = ask(graph, repo, llm(stub))
+    assert a.text == f"{CLAIM} [2]." and not a.flagged and a.llm["regenerated"] is True
+    assert stub.requests[1].last_user_text.startswith("Your answer cited [1-3], which is not among the sources")
+    assert "a range such as [1-3] names none" in stub.requests[1].last_user_text
+
+
+def test_long_numbers_and_ranges_left_after_regeneration_are_removed_and_flagged(graph, indexed, stub) -> None:
+    _, repo, _ = indexed
+    stub.reply(f"{CLAIM} [12345].")
+    stub.reply(f"{CLAIM} [2][12345]. The route handler parses the token and passes it on [1-3].")
+    a = ask(graph, repo, llm(stub))
+    assert a.text == f"{CLAIM} [2]. The route handler parses the token and passes it on."
+    assert "[12345]" in a.notes[-1] and len(stub.requests) == 2
+    assert a.flag_reasons[0] == "citations of unknown sources removed: [12345], [1-3]"
+    assert [c.n for c in a.citations] == [2]

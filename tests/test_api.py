@@ -15,28 +15,6 @@ from graphrag_code.errors import ConfigError
 from graphrag_code.indexer import delete_repository, index_repository
 from serving import waitress_server
 
-APP_PY = '''def handler(request):
-    """Handle a request by loading the user."""
-    return load_user(request.user_id)
-
-
-def load_user(user_id):
-    return {"id": user_id}
-'''
-
-
-@pytest.fixture
-def indexed(graph, git_repo, repo_name):
-    git_repo.write("src/app.py", APP_PY)
-    git_repo.commit()
-    index_repository(graph, git_repo.root, name=repo_name)
-    return repo_name, git_repo
-
-
-@pytest.fixture
-def client(neo4j_settings):
-    app = create_app(ApiConfig(neo4j=neo4j_settings))
-    return app.test_client()
 
 
 @pytest.fixture
@@ -204,7 +182,8 @@ def test_openapi_document_and_index_page(client) -> None:
     assert schema["required"] == ["query"] and schema["additionalProperties"] is False
     impact = doc["paths"]["/v1/impact"]["post"]
     assert "repo" not in impact["requestBody"]["content"]["application/json"]["schema"].get("required", [])
-    assert "409" in impact["responses"] and "409" not in doc["paths"]["/v1/search"]["post"]["responses"]
+    assert "several repositories" in impact["responses"]["409"]["description"]
+    assert "several repositories" not in doc["paths"]["/v1/search"]["post"]["responses"]["409"]["description"]
     page = client.get("/").get_data(as_text=True)
     assert "curl" in page and "/v1/search" in page
     assert "Authorization" not in page, "no tokens: the curl lines to paste must work without one"

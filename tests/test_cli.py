@@ -210,3 +210,14 @@ def test_serve_on_every_interface_prints_a_loopback_url(monkeypatch) -> None:
     assert served["host"] == "0.0.0.0" and served["port"] == 18080
     assert result.output.startswith("API: http://127.0.0.1:18080/  (listening on 0.0.0.0, every interface; "
                                     "OpenAPI: http://127.0.0.1:18080/openapi.json; bearer tokens")
+
+
+def test_status_of_a_first_run_not_finished_says_so_instead_of_zero_counts(graph, repos) -> None:
+    """A repository whose first run began (and stopped, or still runs) has no counts or versions yet: status says
+    so instead of 'files 0 ... schema vNone extractor None' (third QA pass)."""
+    name = repos("test-unfinished")
+    graph.run("repo_begin", repo=name, name=name, root="/nowhere", run="r1", started_at="2026-12-01T00:00:00+00:00")
+    out = CliRunner().invoke(main, ["status"])
+    assert out.exit_code == 0, out.output
+    (line,) = [ln for ln in out.output.splitlines() if ln.startswith(name)]
+    assert "no completed index yet" in line and "None" not in line

@@ -17,7 +17,7 @@ import click
 
 from .config import Neo4jSettings
 from .db import Graph, Recorder
-from .errors import GraphragError
+from .errors import GraphragError, check_text
 from .impact import DEFAULT_DEPTH, DEFAULT_TEST_DEPTH, Caller, ImpactResult, analyze_impact
 from .paths import (
     DEFAULT_MAX_HOPS,
@@ -29,6 +29,11 @@ from .paths import (
     default_repository,
     find_paths,
 )
+
+
+# `impact --fail-on N` found more than N impacted: a verdict for CI, not a failure, so neither 1 (an unhandled
+# error) nor an error's code (2-7, errors.py); the README lists it with them
+FAIL_ON_EXIT_CODE = 8
 
 
 def _reports_errors(fn: Callable) -> Callable:
@@ -149,6 +154,7 @@ def path_command(source: str, target: str, repo: str | None, max_hops: int, k: i
     a bare name, or file:line (the innermost symbol containing the line). With no path the answer shows the
     frontier: what SOURCE reaches per depth and the unresolved calls that could hide a path.
     """
+    check_text(source, "SOURCE"), check_text(target, "TARGET"), check_text(repo, "--repo")
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = repo or default_repository(graph, os.getcwd())
@@ -325,7 +331,8 @@ def _print_impact(r: ImpactResult, tree: bool) -> None:
 @click.option("--tree", is_flag=True, help="Print callers as a tree under each target.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--fail-on", type=click.IntRange(0), metavar="N",
-              help="Exit 1 when more than N non-test callers (and importing files) are impacted (for CI).")
+              help=f"Exit {FAIL_ON_EXIT_CODE} when more than N non-test callers (and importing files) are "
+                   f"impacted (for CI).")
 @click.option("--explain", is_flag=True, help="Also list the Cypher statements run, with timings.")
 @_reports_errors
 def impact_command(target: str | None, repo: str | None, rev: str | None, staged: bool, depth: int,
@@ -336,6 +343,7 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
     TARGET: a symbol (name, qualified name, id), file:line, or a file path (its symbols and importers); or
     --diff REV / --staged for the symbols a git diff of the indexed checkout touches.
     """
+    check_text(target, "TARGET"), check_text(repo, "--repo"), check_text(rev, "--diff")
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = repo or default_repository(graph, os.getcwd())
@@ -348,4 +356,4 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
         _explain(recorder)
     if fail_on is not None and result.impacted > fail_on:
         click.echo(f"fail-on: {result.impacted} impacted > {fail_on}", err=True)
-        click.get_current_context().exit(1)
+        click.get_current_context().exit(FAIL_ON_EXIT_CODE)

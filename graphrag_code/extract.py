@@ -646,8 +646,49 @@ class _Builder:
     def add_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         if self.spec.name == "python":
             self._python_binding(node, caps)
+        elif self.spec.name == "go":
+            self._go_binding(node, caps)
         else:
             self._script_binding(node, caps)
+
+    def _go_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Go, ``@reference.binding``: a variable bound in a function (``:=``, ``=``, ``var``, a ``range``, ``select``
+        or type-switch target, a function literal's parameter), with what tells its type: ``class:T`` for
+        ``T{...}``, ``&T{...}``, ``new(T)``, ``x.(T)`` and ``var x T``, ``call:f`` for what ``f(...)`` returns,
+        ``attr:`` / ``var:`` as ``_value_of``; "" when nothing does (``a, b := f()``, a ``range`` target), which
+        leaves the name untyped in the whole function (``finish_bindings``): scopes of blocks are not tracked."""
+        owner = self.enclosing(node.start_byte)
+        target = caps["name"][0]
+        name = _text(target)
+        if owner is None or name == "_" or self.result.definitions[owner].kind not in ("function", "method"):
+            return
+        if node.type == "func_literal":                      # `func(q *Square) {...}`: its parameter's type
+            kind = _go_type(target.parent.child_by_field_name("type"))
+            self._locals[owner][name].add(f"class:{kind}" if kind else "")
+            return
+        declared = node.child_by_field_name("type") if node.type == "var_spec" else None
+        if declared is not None:                             # `var sq Square` (`var s Shape = sq`: a Shape)
+            kind = _go_type(declared)
+            self._locals[owner][name].add(f"class:{kind}" if kind else "")
+            return
+        left = target.parent if target.parent.type == "expression_list" else None
+        right = node.child_by_field_name("value" if node.type == "var_spec" else "right")
+        if node.type in ("range_clause", "type_switch_statement", "receive_statement") or right is None:
+            self._locals[owner][name].add("")
+            return
+        names = [c for c in left.named_children if c.type != "comment"] if left is not None else \
+            node.children_by_field_name("name")             # `var a, b = x, y`
+        values = [c for c in right.named_children if c.type != "comment"] \
+            if right.type == "expression_list" else [right]
+        position = names.index(target)
+        value = ""
+        if node.type == "assignment_statement" and _text(node.child_by_field_name("operator") or node) != "=":
+            value = ""                                       # `n += 1`
+        elif len(values) == len(names):
+            value = _go_value(values[position])
+        elif len(values) == 1 and position == 0 and values[0].type == "type_assertion_expression":
+            value = _go_value(values[0])                     # `sq, ok := s.(Square)`
+        self._locals[owner][name].add(value)
 
     def _script_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """JavaScript/TypeScript, ``@reference.binding``: a variable's annotation or initializer (``const w = new
@@ -727,6 +768,8 @@ class _Builder:
         defs = self.result.definitions
         for i, seen in self._locals.items():
             defs[i].var_types = {n: "|".join(sorted(v)) for n, v in seen.items() if v and all(v)}
+            if self.spec.name == "go":       # an untyped local stays, as "": it hides a variable of an outer function
+                defs[i].var_types.update((n, "") for n, v in seen.items() if n not in defs[i].var_types)
         self.result.module_vars = {n: "|".join(sorted(v)) for n, v in self._module_vars.items() if v and all(v)}
         for i, values in self._returned.items():
             # an unannotated function returning values of one kind (`registry = util.Registry(); ...; return
@@ -967,6 +1010,31 @@ def _go_type(node: Node | None) -> str:
         return ""
     name = _text(node)
     return "" if name in _GO_BUILTIN_TYPES else name
+
+
+def _go_value(node: Node) -> str:
+    """What a Go variable is assigned, in ``_value_of``'s notation: ``class:T`` for ``T{...}``, ``&T{...}``,
+    ``new(T)`` and ``x.(T)``, ``call:f`` / ``call:pkg.F`` / ``call:c.Root`` for what the call returns (a conversion
+    ``T(x)`` is a call of the type: that type), ``attr:c.parent``, ``var:x``; else ""."""
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node.type == "unary_expression" and _text(node.child_by_field_name("operator") or node) == "&":
+        node = node.child_by_field_name("operand") or node
+    if node.type in ("composite_literal", "type_assertion_expression"):
+        kind = _go_type(node.child_by_field_name("type"))
+        return f"class:{kind}" if kind else ""
+    if node.type == "call_expression":
+        fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        text = _text(fn) if fn is not None else ""
+        if text == "new" and args is not None and len(args.named_children) == 1:
+            kind = _go_type(args.named_children[0])
+            return f"class:{kind}" if kind else ""
+        return f"call:{text}" if _CHAIN.fullmatch(text) else ""
+    if node.type == "selector_expression" and _CHAIN.fullmatch(_text(node)):
+        return f"attr:{_text(node)}"
+    if node.type == "identifier":
+        return f"var:{_text(node)}"
+    return ""
 
 
 def _go_param_types(core: Node) -> dict[str, str]:

@@ -97,7 +97,11 @@ _FILE_PROTOCOL = frozenset({"read", "read1", "readinto", "readline", "readlines"
 _FILE_CAPABILITIES = frozenset({"readable", "writable", "seekable", "fileno", "isatty", "read1", "readinto"})
 _DEFINES = re.compile(r"\b(?:(def|class|function|func|fn|interface|struct|enum|trait|type)\s+|function\s*\*\s*)$")
 _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
-                          r"#include|use\s)")
+                          r"#include|use\s|(?:global\s+)?using\s[^(]*;)")     # C#'s `using Shop.Validate;` too
+# what a package, namespace or module declaration names: Go's `package main` (where `main` is a caller), Java's
+# `package com.acme.validate;`, C#'s and PHP's `namespace App\Validate`, Rust's `pub mod parse;`, Ruby's
+# `module Validate`: a scope of that name, never a use of a function of that name
+_NAMESPACE_DECLARATION = re.compile(r"^\s*(?:package|namespace|module|(?:pub(?:\s*\([^)]*\))?\s+)?mod)\s+[\w.\\:]*$")
 # `List[name`, not `: [name` (a list literal holding the function, a value)
 _TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|(?<=[\w\]])\[|\|)\s*$"   # annotations, generics
                             r"|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
@@ -1394,8 +1398,8 @@ def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = 
     ``Cls.method()``) and naming it as a base class are not references."""
     for m in pattern.finditer(line):
         before, after = line[:m.start()], line[m.end():]
-        if _DEFINES.search(before):
-            continue                                              # the definition itself
+        if _DEFINES.search(before) or _NAMESPACE_DECLARATION.match(before):
+            continue                                              # the definition itself, a package's name
         if a_class and _not_a_construction(before, after):
             continue
         if re.match(r"\s*\(", after):

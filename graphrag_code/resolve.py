@@ -920,6 +920,8 @@ class _Resolver:
     def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
         """The class of a local variable's value (``extract._value_of``); of several values (``a|b``), the one
         class they all are."""
+        if not value:                     # a Go local bound to something untyped (it hides outer ones)
+            return None
         if "|" in value:
             found = {self._value_class(f, scope, one) for one in value.split("|")}
             return found.pop() if len(found) == 1 else None

@@ -18,7 +18,7 @@ from typing import Any
 
 from .db import Graph
 from .embeddings import EmbeddingCache, Embedder, embed_cached, embedding_text
-from .errors import ConfigError, SchemaMismatch
+from .errors import ConfigError, DatabaseError, IndexingError, SchemaMismatch
 
 Progress = Callable[[str, int, int], None]   # (stage, done, total), as the indexer's
 DEFAULT_FILL_BATCH = 256                     # chunks per page read, embedded and written together
@@ -49,6 +49,15 @@ def _check_dimensions(graph: Graph, embedder: Embedder) -> None:
         raise SchemaMismatch(f"the vector index chunk_embedding has {dim} dimensions, the embedder "
                              f"{embedder.model_id} makes {embedder.dim}; vectors of two models never mix",
                              hint="use the model the graph was built for, or drop the graph and re-index")
+
+
+def _check_live(graph: Graph, repo: str, written: dict[str, int]) -> None:
+    """IndexingError when ``repo`` was deleted (or a delete started) while its vectors were filled: its chunks
+    vanish from under the reader and the writer, which would otherwise end as though all had their vectors."""
+    if not graph.run("repo_live", repo=repo)[0]["live"]:
+        raise IndexingError(f"repository {repo!r} was deleted while its vectors were filled; the fill stopped "
+                            f"after {written['written']} vectors, which went with it",
+                            hint="index it again to re-create it")
 
 
 class _Worker(threading.Thread):
@@ -114,7 +123,8 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     pipeline keeps the model fed), read_seconds / write_seconds (time inside database calls, overlapped
     with the model). With ``raw_sample=N``, N of the page texts (a seeded reservoir sample) are embedded
     once more alone afterwards: raw_chunks_per_s is the embedder's throughput without the pipeline, and
-    pipeline_ratio = (model_texts / seconds) / raw_chunks_per_s.
+    pipeline_ratio = (model_texts / seconds) / raw_chunks_per_s. A delete of ``repo`` meanwhile (from the CLI
+    while an API job fills, or the other way round) stops the fill with IndexingError.
     """
     if batch < 1:
         raise ConfigError(f"fill batch must be at least 1 (got {batch})")
@@ -138,6 +148,7 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
                              upper=upper, limit=batch)
             busy["read"] += time.perf_counter() - t0
             if not rows:
+                _check_live(graph, repo, counts)      # no page left, or no repository left?
                 break
             counts["read"] += len(rows)
             cursor = rows[-1]["id"]
@@ -156,10 +167,18 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
             if item is _DONE:
                 return
             t0 = time.perf_counter()
-            written = graph.run("set_embeddings", rows=item, model_id=embedder.model_id)[0]["written"]
+            try:
+                written = graph.run("set_embeddings", rows=item, model_id=embedder.model_id)[0]["written"]
+            except DatabaseError:
+                # a chunk deleted between the statement's MATCH and its vector write fails the procedure
+                # (EntityNotFoundException): a delete under way says so; anything else is Neo4j's error
+                _check_live(graph, repo, counts)
+                raise
             busy["write"] += time.perf_counter() - t0
             counts["written"] += written
             counts["stale"] += len(item) - written
+            if written < len(item):                  # re-indexed meanwhile (new chunk ids), or deleted?
+                _check_live(graph, repo, counts)
 
     reader, writer = _Worker(read, "embed-reader"), _Worker(write, "embed-writer")
     reader.start()

@@ -79,6 +79,27 @@ def test_a_failed_vector_fill_keeps_the_index_result_and_says_so(neo4j_settings,
     assert repo_name in listed
 
 
+def test_a_job_whose_repository_is_deleted_during_the_vector_fill_fails(neo4j_settings, graph, git_repo,
+                                                                         repo_name) -> None:
+    """`graphrag-code delete` from the CLI while an API job fills the vectors: the job fails, it does not end
+    done with the fill 'filled' (third QA pass). The embedder deletes the repository at its first batch."""
+    from graphrag_code.indexer import delete_repository
+
+    class DeletingEmbedder(_BrokenEmbedder):
+        model_id = "deleting-model@0"
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            delete_repository(graph, repo_name)
+            return [[0.1] * self.dim for _ in texts]
+
+    job, client = _index_over_the_api(neo4j_settings, git_repo, repo_name, embedder_loader=DeletingEmbedder,
+                                      embedding_cache=None)
+    assert job["state"] == "failed", job
+    assert job["error"]["code"] == "indexing_error" and "was deleted while its vectors were filled" in \
+        job["error"]["message"]
+    assert repo_name not in {r["id"] for r in client.get("/v1/repositories").json["repositories"]}
+
+
 # -- bug 2: status codes -------------------------------------------------------------------------------------------
 def test_a_second_job_for_a_repository_being_indexed_is_a_409(neo4j_settings, git_repo, repo_name) -> None:
     git_repo.write("lib.py", LIB)

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from test_paths import SHOP, SHOP_JS, build
 
-from graphrag_code.cli_graph import impact_command
+from graphrag_code.cli_graph import FAIL_ON_EXIT_CODE, impact_command
 from graphrag_code.db import Graph
 from graphrag_code.errors import InputError
 from graphrag_code.impact import analyze_impact, parse_diff
@@ -215,10 +215,18 @@ def test_cli_table_tree_json_and_fail_on(shops) -> None:
     assert data["counts"]["impacted"] == 8 and data["completeness"]["verdict"] == "complete"
 
     over = runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--fail-on", "7"])
-    assert over.exit_code == 1 and "fail-on: 8 impacted > 7" in over.output
+    # its own exit code: neither a crash's 1 nor an error's, so CI tells "too many impacted" from "impact failed"
+    assert over.exit_code == FAIL_ON_EXIT_CODE == 8 and "fail-on: 8 impacted > 7" in over.output
     assert runner.invoke(impact_command, ["save_row", "--repo", names["py"], "--fail-on", "8"]).exit_code == 0
     nothing = runner.invoke(impact_command, ["--repo", names["py"]])
     assert nothing.exit_code == InputError.exit_code and "nothing to analyse" in nothing.output
+
+
+def test_the_fail_on_exit_code_is_no_errors_code() -> None:
+    from graphrag_code import errors
+
+    codes = {c.exit_code for c in vars(errors).values() if isinstance(c, type) and issubclass(c, errors.GraphragError)}
+    assert FAIL_ON_EXIT_CODE not in codes | {0, 1, 130}
 
 
 @pytest.mark.parametrize("line, name, kind", [
@@ -240,6 +248,32 @@ def test_reference_kinds(line, name, kind) -> None:
     from graphrag_code.impact import _reference_kind
 
     assert _reference_kind(line, re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")) == kind
+
+
+@pytest.mark.parametrize("line, name", [
+    ("package main", "main"),                                   # Go: `main` the function is a caller
+    ("package com.acme.validate;", "validate"),                 # Java
+    ("namespace Shop.Validate", "Validate"),                    # C#
+    ("namespace Shop.Validate;", "Validate"),
+    ("namespace App\\Validate;", "Validate"),                    # PHP
+    ("mod parse;", "parse"),                                    # Rust
+    ("pub(crate) mod parse {", "parse"),
+    ("module Validate", "Validate"),                            # Ruby
+    ("module Shop::Validate", "Validate"),
+])
+def test_a_package_namespace_or_module_declaration_is_no_reference(line, name) -> None:
+    from graphrag_code.impact import _reference_kind
+
+    pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    assert _reference_kind(line, pattern) is None
+    assert _reference_kind(f"    run({name})", pattern) == "value"          # the same name handed on still is one
+
+
+def test_csharp_using_directive_is_an_import_line() -> None:
+    from graphrag_code.impact import _EXPORT_LINE
+
+    assert _EXPORT_LINE.match("using Shop.Validate;") and _EXPORT_LINE.match("global using static Shop.Validate;")
+    assert not _EXPORT_LINE.match("using (var s = Open(validate)) {")
 
 
 def test_comments_strings_and_local_bindings_are_not_references() -> None:

@@ -11,7 +11,7 @@ import json
 
 from click.testing import CliRunner
 
-from graphrag_code.cli_graph import impact_command
+from graphrag_code.cli_graph import FAIL_ON_EXIT_CODE, impact_command
 from graphrag_code import impact
 from graphrag_code.impact import analyze_impact
 from graphrag_code.indexer import index_repository
@@ -71,7 +71,7 @@ def test_a_removed_function_still_called_elsewhere_is_impacted(graph, git_repo, 
 
     runner = CliRunner()
     text = runner.invoke(impact_command, ["--diff", "HEAD~1", "--repo", repo_name, "--fail-on", "1"])
-    assert text.exit_code == 1 and "fail-on: 2 impacted > 1" in text.output
+    assert text.exit_code == FAIL_ON_EXIT_CODE and "fail-on: 2 impacted > 1" in text.output
     assert "COMPLETE" not in text.output and "completeness: LOWER BOUND" in text.output
     out = text.output
     assert out.index("removed by the diff: 1 definition(s)") < out.index("completeness:")
@@ -112,7 +112,7 @@ def test_a_deleted_file_whose_function_is_still_called(graph, git_repo, repo_nam
     assert [x.moved_to for x in r.removed] == ["new_name.py", None, None]
 
     out = CliRunner().invoke(impact_command, ["--diff", "HEAD~2", "--repo", repo_name, "--fail-on", "0"])
-    assert out.exit_code == 1 and "fail-on: 1 impacted > 0" in out.output
+    assert out.exit_code == FAIL_ON_EXIT_CODE and "fail-on: 1 impacted > 0" in out.output
     assert "no indexed symbol is touched (the diff removes 3 definition(s): below)" in out.output
     assert "COMPLETE" not in out.output
     assert out.output.index("util.py:1-2 @") < out.output.index("completeness:") < out.output.index(

@@ -2500,6 +2500,79 @@ func usage(cmd *Command) string {
     assert "n.Name@8:unknown" in res.unresolved["r:cmd/help.go#Command.Help"]
 
 
+def test_go_locals_are_typed_by_what_they_are_bound_to_in_the_function() -> None:
+    """A Go local bound to `T{...}`, `&T{...}`, `new(T)`, a call whose result type is known, `x.(T)` or declared
+    `var x T` is of that type (a QA pass saw `sq := Square{S: 2}; sq.Area()` unresolved without --lsp). A name
+    bound to something untyped anywhere in the function, or to two types, stays untyped, and hides a variable of
+    the function around it; a function literal's parameter has its declared type."""
+    sources = {"shapes/shapes.go": """package shapes
+
+type Square struct{ S float64 }
+type Circle struct{ R float64 }
+
+func (q Square) Area() float64 { return q.S * q.S }
+func (c *Circle) Area() float64 { return c.R * c.R }
+func NewSquare(s float64) *Square { return &Square{S: s} }
+func Pick() (Square, Circle) { return Square{}, Circle{} }
+""", "shapes/use.go": """package shapes
+
+func Literal() float64 {
+	sq := Square{S: 2}
+	return sq.Area()
+}
+
+func Pointer() float64 {
+	sq := &Square{S: 2}
+	p := new(Circle)
+	return sq.Area() + p.Area()
+}
+
+func Built(s any) float64 {
+	sq := NewSquare(2)
+	var v Square
+	c, ok := s.(Circle)
+	_ = ok
+	return sq.Area() + v.Area() + c.Area()
+}
+
+func Reassigned(flag bool) float64 {
+	sq := Square{S: 1}
+	if flag {
+		sq := Circle{R: 1}
+		_ = sq
+	}
+	two, _ := Pick()
+	return sq.Area() + two.Area()
+}
+
+func Outer() float64 {
+	sq := Square{S: 1}
+	inner := func(n int) float64 {
+		sq := make([]int, n)
+		_ = sq
+		return sq.Area()
+	}
+	visit := func(c *Circle) float64 { return c.Area() }
+	return sq.Area() + inner(1) + visit(nil)
+}
+"""}
+    res = resolve("r", _extracted(sources, "go"))
+    calls: dict[tuple[str, str], tuple[str, list[int]]] = {}
+    for k, v in res.edges.items():
+        if k[0] == "CALLS":
+            calls[(k[1].split("#")[1], k[2].split("#")[1])] = (v["resolved_by"], v["lines"])
+    assert calls[("Literal", "Square.Area")] == ("annotation", [5])
+    assert calls[("Pointer", "Square.Area")] == calls[("Pointer", "Circle.Area")] == ("annotation", [11])
+    assert calls[("Built", "Square.Area")] == ("annotation", [19])
+    assert calls[("Built", "Circle.Area")] == ("annotation", [19])
+    # bound to a Square and (in a block) to a Circle: no type; bound to one of a call's several results: none
+    assert ("Reassigned", "Square.Area") not in calls and ("Reassigned", "Circle.Area") not in calls
+    assert {"sq.Area@29:unknown", "two.Area@29:unknown"} <= set(res.unresolved["r:shapes/use.go#Reassigned"])
+    assert calls[("Outer", "Square.Area")] == ("annotation", [40])
+    assert ("Outer.inner", "Square.Area") not in calls          # its own `sq`, untyped, hides Outer's
+    assert calls[("Outer.visit", "Circle.Area")] == ("annotation", [39])
+
+
 def test_javascript_object_literal_functions_are_definitions_and_their_calls_resolve() -> None:
     """`const obj = { run() {}, stop: () => 1, go: function () {} }`: each function is a definition named by the
     variable and key (`obj.run`, as `obj.run = function` is), reached by `obj.run()` in the file, by `this.run()`

@@ -8,8 +8,8 @@ import pytest
 
 from graphrag_code.db import Graph
 from graphrag_code.embeddings import EmbeddingCache, OnnxEmbedder, load_embedder
-from graphrag_code.errors import SchemaMismatch
-from graphrag_code.indexer import index_repository
+from graphrag_code.errors import IndexingError, SchemaMismatch
+from graphrag_code.indexer import delete_repository, index_repository
 from graphrag_code.vectors import embedding_status, fill_embeddings, vector_search
 
 pytestmark = pytest.mark.neo4j
@@ -196,3 +196,40 @@ def test_an_interrupted_fill_keeps_what_it_wrote_and_the_next_one_resumes(graph:
     rest = fill_embeddings(graph, repo_name, embedder, batch=4)
     assert rest["chunks_missing"] == rest["chunks_embedded"] == 8
     assert embedding_status(graph, repo_name, embedder.model_id)["missing"] == 0
+
+
+def test_a_delete_while_the_vectors_are_filled_stops_the_fill_with_an_error(graph: Graph, git_repo, repo_name: str,
+                                                                           embedder: OnnxEmbedder) -> None:
+    """`graphrag-code delete` while an API job fills the repository's vectors: the fill used to run dry and report
+    the chunks it had written as if it were done ("filled", 1650 of 18896). It stops with IndexingError (exit 6;
+    a failed fill in the job), and writes nothing for the deleted repository."""
+    for i in range(6):
+        git_repo.write(f"m{i}.py", f"def f{i}(x):\n    return x + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n")
+    git_repo.commit("many")
+    index_repository(graph, git_repo.root, name=repo_name)
+    assert embedding_status(graph, repo_name, embedder.model_id)["chunks"] == 12
+    deleted: list[int] = []
+
+    def delete_after_the_first_page(stage: str, done: int, total: int) -> None:
+        if not deleted:
+            deleted.append(delete_repository(graph, repo_name))     # between pages: the reader is one page ahead
+
+    counting = CountingEmbedder(embedder)
+    with pytest.raises(IndexingError, match="was deleted while its vectors were filled") as caught:
+        fill_embeddings(graph, repo_name, counting, progress=delete_after_the_first_page, batch=2)
+    assert caught.value.exit_code == 6
+    assert deleted and deleted[0] > 12
+    assert counting.texts < 12                                       # it stopped, not ran dry
+    assert graph.run("repo_get", repo=repo_name) == []
+    assert graph.run("repo_dump", repo=repo_name)[0]["nodes"] == []
+    assert embedding_status(graph, repo_name, embedder.model_id)["chunks"] == 0
+
+
+def test_a_fill_of_a_repository_deleted_before_it_started_is_an_error(graph: Graph, git_repo, repo_name: str,
+                                                                      embedder: OnnxEmbedder) -> None:
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("a")
+    index_repository(graph, git_repo.root, name=repo_name)
+    delete_repository(graph, repo_name)
+    with pytest.raises(IndexingError, match="was deleted"):
+        fill_embeddings(graph, repo_name, embedder)

@@ -12,7 +12,8 @@
 ; - imports: one per spec, @import.module = the path without quotes, @import.alias = the local name;
 ;   `import . "x"` is a wildcard; `import _ "x"` has no alias.
 ; - embedded struct fields and embedded interfaces -> @reference.inherits (Go has no `implements`).
-; Not captured: consts and vars (other than function literals), methods promoted from embedded types.
+; - variables bound in a function -> @reference.binding (their types type receivers: `sq.Area()`).
+; Not captured: consts and package-level vars (other than function literals), methods promoted from embedded types.
 
 ; ---- functions and methods ---------------------------------------------------------------------------------
 (function_declaration
@@ -107,6 +108,17 @@
   type: (qualified_type
     package: (package_identifier) @receiver
     name: (type_identifier) @name)) @reference.call
+
+; ---- variables bound in a function (@reference.binding): what may tell a receiver's type (`sq := Square{}`,
+; `var sq Square`, `sq := NewSquare()`); every other binding of a name is captured too (`a, b := f()`, `range`
+; targets), so that a name bound to something unknown, or to two types, is left untyped in the function
+(short_var_declaration left: (expression_list (identifier) @name)) @reference.binding
+(assignment_statement left: (expression_list (identifier) @name)) @reference.binding
+(var_spec name: (identifier) @name) @reference.binding
+(range_clause left: (expression_list (identifier) @name)) @reference.binding
+(receive_statement left: (expression_list (identifier) @name)) @reference.binding
+(type_switch_statement alias: (expression_list (identifier) @name)) @reference.binding
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name))) @reference.binding
 
 ; ---- imports -----------------------------------------------------------------------------------------------
 (import_spec

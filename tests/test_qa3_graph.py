@@ -1,0 +1,95 @@
+"""Findings of the third QA pass on the graph side, end to end against the real Neo4j: Go impact verdicts that a
+`package main` clause made lower bounds, Go methods called on locals, and `embed` racing a delete."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from click.testing import CliRunner
+
+from graphrag_code.cli import main
+from graphrag_code.cli_graph import impact_command
+from graphrag_code.db import Graph
+from graphrag_code.indexer import delete_repository, index_repository
+
+GO = {
+    "go.mod": "module example.com/flow\n\ngo 1.22\n",
+    "main.go": """package main
+
+func main() {
+	run()
+}
+
+func run() {
+	_ = Validate("x")
+	_ = Report()
+}
+""",
+    "worker.go": """package main
+
+func Validate(s string) bool {
+	return s != ""
+}
+
+type Square struct{ S float64 }
+
+func (q Square) Area() float64 { return q.S * q.S }
+
+func Report() float64 {
+	sq := Square{S: 2}
+	return sq.Area()
+}
+""",
+}
+
+
+def test_go_impact_is_complete_despite_package_main_and_reaches_methods_of_locals(graph: Graph, git_repo,
+                                                                                  repo_name: str) -> None:
+    """`package main` in every file of the package named the caller `main` as a value: every target reaching
+    main was a lower bound. `sq := Square{S: 2}; sq.Area()` had no caller without --lsp."""
+    for path, text in GO.items():
+        git_repo.write(path, text)
+    git_repo.commit("flow")
+    index_repository(graph, git_repo.root, name=repo_name)
+    runner = CliRunner()
+
+    out = runner.invoke(impact_command, ["Validate", "--repo", repo_name, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert sorted(c["node"]["qualified_name"] for cs in data["callers"].values() for c in cs) == ["main", "run"]
+    assert data["completeness"]["value_references"] == []
+    assert data["completeness"]["verdict"] == "complete", data["completeness"]["reasons"]
+
+    area = json.loads(runner.invoke(impact_command, ["Square.Area", "--repo", repo_name, "--json"]).output)
+    first = area["callers"]["1"]
+    assert [(c["node"]["qualified_name"], c["citations"]) for c in first] == [("Report", ["worker.go:13"])]
+    assert area["completeness"]["verdict"] == "complete", area["completeness"]["reasons"]
+
+
+def test_embed_of_a_repository_deleted_meanwhile_fails_with_the_indexing_exit_code(graph: Graph, git_repo,
+                                                                                   repo_name: str, monkeypatch,
+                                                                                   tmp_path) -> None:
+    """`graphrag-code delete` while the vectors are filled: `embed` ends with an error and exit 6, not with the
+    vectors counted as filled."""
+    from graphrag_code import embeddings
+
+    marker = uuid.uuid4().hex           # text no cache holds: the model runs on it
+    git_repo.write("a.py", f"def f():\n    return '{marker}'\n\n\ndef g():\n    return f()\n")
+    git_repo.commit("a")
+    index_repository(graph, git_repo.root, name=repo_name)
+    real = embeddings.load_embedder(None)
+
+    class DeletesTheRepository:
+        model_id, dim, max_tokens = real.model_id, real.dim, real.max_tokens
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            delete_repository(graph, repo_name)         # as `graphrag-code delete` from another shell
+            return real.embed(texts)
+
+    monkeypatch.setattr(embeddings, "load_embedder", lambda *_: DeletesTheRepository())
+    monkeypatch.setenv("GRAPHRAG_STATE_DIR", str(tmp_path))
+    out = CliRunner().invoke(main, ["embed", "--repo", repo_name])
+    assert out.exit_code == 6, out.output
+    assert f"repository {repo_name!r} was deleted while its vectors were filled" in out.output
+    assert graph.run("repo_get", repo=repo_name) == []

@@ -7,6 +7,7 @@ on stderr and the error's exit code; anything else is a bug and keeps its traceb
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,9 @@ def main() -> None:
     Neo4j is selected by NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD (default: the local server that
     `graphrag-code neo4j start` runs on bolt://127.0.0.1:7687).
     """
+    # the driver logs each broken connection and each retry to stderr ("[#DF72] _: <CONNECTION> error",
+    # "Transaction failed and will be retried"): a command reports the outcome itself, translated (db._translate)
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)
 
 
 main.add_command(neo4j_group)
@@ -558,8 +562,6 @@ def _bind_api(host: str, port: int, threads: int, embedder=None):
     """The REST API's app and its waitress server, bound to host:port (ConfigError when it cannot listen). `up`
     binds before indexing, so a port in use fails before the work and stays held during it, and hands over the
     embedder it loaded for the vectors (the app would load the model again)."""
-    import logging
-
     from waitress import create_server
 
     from .api import create_app

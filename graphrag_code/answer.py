@@ -255,7 +255,8 @@ def _generate(client: LLMClient, ans: Answer, verifier: Verifier) -> None:
     n = len(ans.sources)
     messages = [{"role": "user", "content": build_prompt(ans.question, ans.sources)}]
     ans.tokens["prompt_estimate"] = estimate_tokens(SYSTEM_PROMPT) + estimate_tokens(messages[0]["content"])
-    completions: list[Completion] = [client.complete(SYSTEM_PROMPT, messages)]
+    deadline = client.deadline()     # one for the answer: the regeneration gets what is left
+    completions: list[Completion] = [client.complete(SYSTEM_PROMPT, messages, deadline)]
     text = completions[0].text
     checked = cit.check(text, n)
     regenerated = False
@@ -264,7 +265,7 @@ def _generate(client: LLMClient, ans: Answer, verifier: Verifier) -> None:
         first_bad = [f"[{x}]" for x in checked.unknown] + checked.malformed
         messages += [{"role": "assistant", "content": text},
                      {"role": "user", "content": feedback(checked.unknown, n, checked.malformed)}]
-        completions.append(client.complete(SYSTEM_PROMPT, messages))
+        completions.append(client.complete(SYSTEM_PROMPT, messages, deadline))
         text = completions[-1].text
         checked = cit.check(text, n)
         ans.notes.append(f"the first answer cited {', '.join(first_bad)} (no such source): "

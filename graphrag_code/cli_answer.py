@@ -83,7 +83,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
                    f"whole prompt ~{result.tokens.get('prompt_estimate')} (estimates: UTF-8 bytes / 2.5)", err=True)
         if result.llm and settings is not None:
             click.echo(f"LLM: {result.llm['model']} at {settings.endpoint}, "
-                       f"{result.llm['calls']} call(s), {result.llm['retries']} SDK retries, regenerated "
+                       f"{result.llm['calls']} call(s), {result.llm['retries']} retries, regenerated "
                        f"{result.llm['regenerated']}, stop {result.llm['stop_reason']}, tokens in "
                        f"{result.tokens['input']} / out {result.tokens['output']}, request ids "
                        f"{', '.join(result.llm['request_ids']) or '-'}", err=True)

@@ -37,6 +37,11 @@ DEFAULT_CONTEXT_SHARE = 0.35
 DEFAULT_LLM_TIMEOUT = 60.0
 DEFAULT_LLM_CONNECT_TIMEOUT = 10.0
 DEFAULT_LLM_MAX_RETRIES = 2
+# the most one answer spends waiting on the LLM, every attempt, retry wait and the regeneration included: a
+# per-attempt timeout alone let one /v1/ask hold a server thread for minutes (3 attempts x 60 s, plus each 429's
+# retry-after, twice when the answer is regenerated)
+DEFAULT_LLM_DEADLINE = 180.0
+_RETRY_AFTER_CAP = 60.0      # seconds: a longer retry-after gives up at once
 # The SDK's own default endpoint. Passed explicitly because, given none, the SDK reads ANTHROPIC_BASE_URL itself
 # and takes an empty value (`ANTHROPIC_BASE_URL=`, docker-compose.yml's `${ANTHROPIC_BASE_URL:-}`) as the URL.
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -63,6 +68,7 @@ class LLMSettings:
     timeout: float = DEFAULT_LLM_TIMEOUT
     connect_timeout: float = DEFAULT_LLM_CONNECT_TIMEOUT
     max_retries: int = DEFAULT_LLM_MAX_RETRIES
+    deadline: float = DEFAULT_LLM_DEADLINE
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "LLMSettings":
@@ -74,7 +80,8 @@ class LLMSettings:
                 context_window=_env_number("GRAPHRAG_LLM_CONTEXT_WINDOW", DEFAULT_CONTEXT_WINDOW, int),
                 context_share=_env_number("GRAPHRAG_LLM_CONTEXT_SHARE", DEFAULT_CONTEXT_SHARE),
                 timeout=_env_number("GRAPHRAG_LLM_TIMEOUT", DEFAULT_LLM_TIMEOUT),
-                max_retries=_env_number("GRAPHRAG_LLM_MAX_RETRIES", DEFAULT_LLM_MAX_RETRIES, int))
+                max_retries=_env_number("GRAPHRAG_LLM_MAX_RETRIES", DEFAULT_LLM_MAX_RETRIES, int),
+                deadline=_env_number("GRAPHRAG_LLM_DEADLINE", DEFAULT_LLM_DEADLINE))
         s = replace(s, **{k: v for k, v in overrides.items() if v is not None})
         s.check()
         return s
@@ -86,8 +93,8 @@ class LLMSettings:
             raise ConfigError(f"context window of {self.context_window} tokens is too small")
         if not 0 < self.context_share <= 0.9:
             raise ConfigError(f"context share must be in (0, 0.9] (got {self.context_share})")
-        if self.timeout <= 0 or self.connect_timeout <= 0:
-            raise ConfigError("LLM timeouts must be positive")
+        if self.timeout <= 0 or self.connect_timeout <= 0 or self.deadline <= 0:
+            raise ConfigError("LLM timeouts and the deadline must be positive")
         if self.max_retries < 0:
             raise ConfigError(f"max_retries must be >= 0 (got {self.max_retries})")
 
@@ -113,7 +120,7 @@ class Completion:
     stop_reason: str | None
     input_tokens: int
     output_tokens: int
-    retries: int              # retries the SDK took (429/5xx/connection) before this response
+    retries: int              # retries (429/5xx/connection/timeout) before this response
     request_id: str | None
     seconds: float
 
@@ -129,8 +136,9 @@ class LLMClient:
         import anthropic  # imported here: ~2 s, and only answers that use the LLM need it
 
         self._anthropic = anthropic
+        # retries are ours (complete): the SDK's would wait past the deadline
         self._client = anthropic.Anthropic(
-            api_key=settings.api_key, base_url=settings.endpoint, max_retries=settings.max_retries,
+            api_key=settings.api_key, base_url=settings.endpoint, max_retries=0,
             timeout=anthropic.Timeout(settings.timeout, connect=settings.connect_timeout))
 
     def close(self) -> None:
@@ -142,16 +150,58 @@ class LLMClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def complete(self, system: str, messages: list[dict[str, str]]) -> Completion:
-        started = time.perf_counter()
-        try:
-            raw = self._client.messages.with_raw_response.create(
-                model=self.settings.model, max_tokens=self.settings.max_tokens, system=system,
-                messages=messages)   # type: ignore[arg-type]
-            message = raw.parse()
-        except Exception as exc:
-            raise self._translate(exc) from exc
-        return _completion(message, raw, self.settings, time.perf_counter() - started)
+    def deadline(self) -> float:
+        """A deadline (``time.monotonic()``) for one answer's calls: now plus ``settings.deadline``."""
+        return time.monotonic() + self.settings.deadline
+
+    def complete(self, system: str, messages: list[dict[str, str]], deadline: float | None = None) -> Completion:
+        """One conversation's reply. 429, 5xx, timeouts and broken connections are retried up to
+        ``max_retries`` times (after the server's retry-after, else 0.5 s doubling), each attempt's timeout cut to
+        what is left before ``deadline`` (default: ``settings.deadline`` from now); LLMUnavailable when it
+        passes."""
+        s = self.settings
+        deadline = deadline if deadline is not None else self.deadline()
+        started, retries = time.perf_counter(), 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._past_deadline(retries)
+            try:
+                client = self._client.with_options(timeout=self._anthropic.Timeout(
+                    min(s.timeout, left), connect=min(s.connect_timeout, left)))
+                raw = client.messages.with_raw_response.create(
+                    model=s.model, max_tokens=s.max_tokens, system=system, messages=messages)  # type: ignore[arg-type]
+                message = raw.parse()
+            except Exception as exc:
+                wait = self._retry_wait(exc, retries)
+                if wait is None:
+                    raise self._translate(exc) from exc
+                if wait >= deadline - time.monotonic():
+                    raise self._past_deadline(retries) from exc
+                time.sleep(wait)
+                retries += 1
+                continue
+            return _completion(message, raw, s, time.perf_counter() - started, retries)
+
+    def _retry_wait(self, exc: Exception, retries: int) -> float | None:
+        """Seconds to wait before retrying after ``exc``, or None when it is not to be retried."""
+        a = self._anthropic
+        if retries >= self.settings.max_retries:
+            return None
+        if isinstance(exc, a.APIStatusError):
+            if exc.status_code not in (408, 409, 429) and exc.status_code < 500:
+                return None
+            after = _retry_after(exc.response.headers)
+            if after is not None:
+                return after if after <= _RETRY_AFTER_CAP else None
+        elif not isinstance(exc, (a.APITimeoutError, a.APIConnectionError)):
+            return None
+        return min(0.5 * 2 ** retries, 8.0)
+
+    def _past_deadline(self, retries: int) -> LLMUnavailable:
+        return LLMUnavailable(f"no answer from the Anthropic API within the deadline of {self.settings.deadline:g}s "
+                              f"({self.settings.endpoint}, {retries} retries)",
+                              hint="raise GRAPHRAG_LLM_DEADLINE or retry later")
 
     def _translate(self, exc: Exception) -> GraphragError:
         a, s = self._anthropic, self.settings
@@ -192,7 +242,19 @@ def _api_message(exc: Any) -> str:
     return str(msg or exc.message)[:300]
 
 
-def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float) -> Completion:
+def _retry_after(headers: Any) -> float | None:
+    """The server's retry-after (``retry-after-ms``, or ``retry-after`` in seconds), if it gave one."""
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            value = headers.get(name)
+            if value is not None:
+                return max(0.0, float(value) * scale)
+        except (TypeError, ValueError):   # an HTTP date: back off as without one
+            return None
+    return None
+
+
+def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float, retries: int) -> Completion:
     """Check the response's shape (the SDK does not validate it) and take out text and usage."""
     where = settings.endpoint
     content = getattr(message, "content", None)
@@ -213,6 +275,6 @@ def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float) -
     return Completion(text="".join(texts).strip(), model=str(getattr(message, "model", "") or settings.model),
                       stop_reason=stop, input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
                       output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
-                      retries=int(getattr(raw, "retries_taken", 0) or 0),
+                      retries=retries,
                       request_id=raw.headers.get("request-id") if hasattr(raw, "headers") else None,
                       seconds=round(seconds, 4))

@@ -520,7 +520,7 @@ def test_cli_ask_with_the_llm(graph, indexed, stub, monkeypatch) -> None:
     assert f"  [2] app/auth.py:5–10 (validate_refresh_token)  {gh(commit, 'app/auth.py', 'L5-L10')}\n" in result.stdout
     assert "[llm: stub-model, 1 call(s), tokens in 900 / out 70, 3 citation(s)" in result.stdout
     assert "chunks_by_id" in result.stderr and "repo_get" in result.stderr
-    assert f"LLM: stub-model at {stub.url}, 1 call(s), 0 SDK retries" in result.stderr
+    assert f"LLM: stub-model at {stub.url}, 1 call(s), 0 retries" in result.stderr
     assert stub.requests[0].body["model"] == "claude-haiku-4-5" and stub.requests[0].body["max_tokens"] == 300
 
 

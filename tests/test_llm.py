@@ -1,0 +1,78 @@
+"""The LLM client against a local stub of the Messages API: retries and the deadline one answer's calls share
+(the real anthropic SDK, no database)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from graphrag_code.errors import ConfigError, LLMError, LLMUnavailable
+from graphrag_code.llm import LLMClient, LLMSettings
+from messages_stub import MessagesStub
+
+SYSTEM, MESSAGES = "Answer.", [{"role": "user", "content": "where is expiry checked?"}]
+
+
+@pytest.fixture
+def stub():
+    with MessagesStub() as s:
+        yield s
+
+
+def client(stub: MessagesStub, **kw) -> LLMClient:
+    return LLMClient(LLMSettings(api_key=stub.api_key, base_url=stub.url, **{"max_retries": 2, "timeout": 10.0,
+                                                                            **kw}))
+
+
+def test_retries_wait_the_servers_retry_after_and_are_counted(stub) -> None:
+    stub.error(500, "internal", headers={"retry-after-ms": "20"}).error(529, "overloaded").reply("fine")
+    with client(stub) as c:
+        done = c.complete(SYSTEM, MESSAGES)
+    assert done.text == "fine" and done.retries == 2 and len(stub.requests) == 3
+
+
+def test_a_request_the_api_refused_is_not_retried(stub) -> None:
+    stub.error(400, "bad request").reply("never")
+    with client(stub) as c, pytest.raises(LLMError) as err:
+        c.complete(SYSTEM, MESSAGES)
+    assert not isinstance(err.value, LLMUnavailable) and len(stub.requests) == 1
+
+
+def test_the_deadline_cuts_a_slow_attempt(stub) -> None:
+    """timeout 10 s per attempt, but 0.6 s for the answer: the attempt is cut at the deadline, not at 10 s."""
+    stub.sleep(5).sleep(5).sleep(5)
+    started = time.monotonic()
+    with client(stub, deadline=0.6) as c, pytest.raises(LLMUnavailable, match="within the deadline of 0.6s") as err:
+        c.complete(SYSTEM, MESSAGES)
+    assert time.monotonic() - started < 2.5 and "GRAPHRAG_LLM_DEADLINE" in (err.value.hint or "")
+
+
+def test_a_retry_after_beyond_the_deadline_gives_up_at_once(stub) -> None:
+    """A 429 asking for 15 s with 3 s left: no wait that could only end past the deadline (it took 32 s with
+    retries and per-attempt timeouts alone; third QA pass)."""
+    stub.error(429, "slow down", headers={"retry-after": "15"}).reply("too late")
+    started = time.monotonic()
+    with client(stub, deadline=3.0) as c, pytest.raises(LLMUnavailable, match="deadline"):
+        c.complete(SYSTEM, MESSAGES)
+    assert time.monotonic() - started < 1.5 and len(stub.requests) == 1
+
+
+def test_calls_sharing_a_passed_deadline_send_nothing(stub) -> None:
+    """An answer's regeneration gets what the first call left: none left, no request."""
+    stub.reply("first").reply("second")
+    with client(stub) as c:
+        deadline = time.monotonic() + 0.2
+        assert c.complete(SYSTEM, MESSAGES, deadline).text == "first"
+        time.sleep(0.3)
+        with pytest.raises(LLMUnavailable, match="deadline"):
+            c.complete(SYSTEM, MESSAGES, deadline)
+    assert len(stub.requests) == 1
+
+
+def test_the_deadline_setting_is_checked(monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_LLM_DEADLINE", "0")
+    with pytest.raises(ConfigError, match="deadline"):
+        LLMSettings.from_env()
+    monkeypatch.setenv("GRAPHRAG_LLM_DEADLINE", "45")
+    assert LLMSettings.from_env().deadline == 45.0

@@ -24,7 +24,8 @@ from werkzeug.exceptions import HTTPException
 from . import __version__
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
-from .errors import Ambiguous, ConfigError, GraphragError, IndexingError, InputError, NotFound, check_text
+from .errors import (Ambiguous, Busy, ConfigError, GraphragError, IndexingError, InputError, NotFound,
+                     check_text)
 from .search import GLOB_PATTERN, KINDS, LANGUAGE_NAMES
 
 log = logging.getLogger("graphrag_code.api")
@@ -348,6 +349,9 @@ class ApiConfig:
     # tokens limited to some repositories (a token in ``tokens`` but not here may read every repository)
     token_repos: dict[str, frozenset[str]] = field(default_factory=dict)
     extra_endpoints: Callable[[Flask, "ApiContext"], None] | None = None
+    # answers that may call the LLM at once (None: no limit); `serve` keeps one thread of its pool for the rest,
+    # since an answer may wait on the LLM up to GRAPHRAG_LLM_DEADLINE and /healthz queued behind such waits
+    llm_slots: int | None = None
 
 
 @dataclass
@@ -360,6 +364,7 @@ class ApiContext:
     reranker: Any = None
     reranker_error: str | None = None
     schema_ready: bool = False
+    llm_slots: threading.BoundedSemaphore | None = None
 
     def ensure_schema(self) -> None:
         """Indexes exist before the first query, even on a database nothing was indexed into yet (once per
@@ -424,7 +429,8 @@ def create_app(config: ApiConfig | None = None) -> Flask:
     # indexing jobs fill vectors with the embedder searches use
     jobs = JobRunner(graph, config.index, embedder, cache_path=config.embedding_cache,
                      no_embedder=f"no embedder: {embedder_error}" if embedder_error else "this server has no embedder")
-    ctx = ApiContext(config, graph, jobs, embedder=embedder, embedder_error=embedder_error)
+    ctx = ApiContext(config, graph, jobs, embedder=embedder, embedder_error=embedder_error,
+                     llm_slots=threading.BoundedSemaphore(config.llm_slots) if config.llm_slots else None)
     if config.reranker_loader is not None:
         try:
             ctx.reranker = config.reranker_loader()
@@ -621,12 +627,20 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         use_vectors = ctx.embedder is not None
         channels = channels_for(ctx.embedder if use_vectors else None)
         recorder = Recorder()
-        with ctx.graph.trace(recorder):
-            result = answer(ctx.graph, args["question"], repo=args.get("repo"),
-                            search_options=SearchOptions(k=args.get("k", 8), channels=channels),
-                            searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker),
-                            no_llm=args.get("llm") is False, require_llm=args.get("llm") is True,
-                            no_llm_option='"llm": false')
+        slot = ctx.llm_slots if args.get("llm") is not False and LLMSettings.from_env().configured else None
+        if slot is not None and not slot.acquire(blocking=False):
+            raise Busy(f"all {ctx.config.llm_slots} answer slot(s) are waiting on the LLM",
+                       hint='retry after a while, or ask with "llm": false for an extractive answer now')
+        try:
+            with ctx.graph.trace(recorder):
+                result = answer(ctx.graph, args["question"], repo=args.get("repo"),
+                                search_options=SearchOptions(k=args.get("k", 8), channels=channels),
+                                searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker),
+                                no_llm=args.get("llm") is False, require_llm=args.get("llm") is True,
+                                no_llm_option='"llm": false')
+        finally:
+            if slot is not None:
+                slot.release()
         out = result.to_dict()
         if args.get("debug"):     # what `ask --explain` prints: the statements run and the stage timings
             out["debug"] = {"statements": recorder.debug(), "timings": result.timings}
@@ -768,7 +782,8 @@ RESPONSES: dict[str, tuple[str, dict[str, str]]] = {
     "search": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed"}),
     "ask": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed",
                     "502": "The LLM answered, but not usably (key rejected, bad request, malformed reply)",
-                    "503": "Neo4j or the LLM unavailable; retry later, or ask with llm=false"}),
+                    "503": "Neo4j or the LLM unavailable, or every answer slot waiting on the LLM (busy); "
+                           "retry later, or ask with llm=false"}),
     "paths": ("200", {**_V1, **_BODY, **_READER, "409": _ONE_REPO_409,
                       "404": "The repository, or a symbol or file named in 'source' / 'target', is not indexed"}),
     "impact": ("200", {**_V1, **_BODY, **_READER, "409": _ONE_REPO_409,

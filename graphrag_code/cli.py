@@ -568,6 +568,7 @@ def _bind_api(host: str, port: int, threads: int, embedder=None):
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = _api_config(host)
+    config.llm_slots = max(1, threads - 1)    # a thread stays free for /healthz and searches
     if embedder is not None:
         config.embedder_loader = lambda: embedder
     app = create_app(config)

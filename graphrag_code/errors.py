@@ -16,6 +16,7 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     ├── LauncherError                 the local Neo4j could not be fetched, started or stopped
     ├── SourceError                   the repository could not be read (git failed, path missing)
     │   └── CommitMissing             the indexed commit is gone from the repository: re-index (HTTP 409)
+    ├── Busy                          every answer slot of the API waits on the LLM (HTTP 503, retry later)
     ├── IndexingError                 indexing stopped; the previous graph of the repository is intact
     └── LLMError                      the LLM gave no usable answer: key rejected, bad request, malformed reply
         └── LLMUnavailable            no LLM to ask: key not set, unreachable, timed out, 429/5xx after retries
@@ -121,6 +122,13 @@ class LLMError(GraphragError):
     exit_code = 7
     http_status = 502
     code = "llm_error"
+
+
+class Busy(GraphragError):
+    """The API is answering as many questions with the LLM as it allows at once (HTTP 503, Retry-After)."""
+
+    http_status = 503
+    code = "busy"
 
 
 class LLMUnavailable(LLMError):

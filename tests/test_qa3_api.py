@@ -3,6 +3,8 @@ debug field and wording, the OpenAPI document's statuses, and /v1/source when th
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from graphrag_code.api import ApiConfig, create_app, parse_tokens
@@ -190,3 +192,63 @@ def test_source_says_the_indexed_commit_is_gone_and_to_reindex(client, indexed) 
     assert f"commit {old[:12]} is no longer in the repository" in error["message"] and "re-index" in \
         error["message"]
     assert "exists on disk" not in error["message"]
+
+
+def test_answers_waiting_on_the_llm_leave_the_server_answering(neo4j_settings, indexed, monkeypatch) -> None:
+    """With one answer slot, a second LLM answer while the first waits on a slow LLM is a 503 busy with
+    Retry-After, at once, and /healthz and an extractive answer are still served (third QA pass: with every thread
+    of the pool waiting on the LLM, /healthz waited 7 s). A real waitress server and HTTP client."""
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    from messages_stub import API_KEY, MessagesStub
+    from serving import waitress_server
+
+    repo, _ = indexed
+
+    def post(url: str, body: dict) -> tuple[int, dict, dict]:
+        req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, dict(resp.headers), json.loads(resp.read())
+        except urllib.error.HTTPError as err:
+            return err.code, dict(err.headers), json.loads(err.read())
+
+    with MessagesStub() as stub:
+        stub.sleep(3, "The user is loaded by `load_user` [1].").reply("The user is loaded by `load_user` [1].")
+        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        app = create_app(ApiConfig(neo4j=neo4j_settings, llm_slots=1))
+        with waitress_server(app) as server:
+            base = f"http://127.0.0.1:{server.effective_port}"
+            question = {"question": "how is the user loaded?", "repo": repo}
+            first: list = []
+            slow = threading.Thread(target=lambda: first.append(post(f"{base}/v1/ask", question)))
+            slow.start()
+            while not stub.requests:          # the first answer is waiting on the LLM now
+                time.sleep(0.05)
+            started = time.monotonic()
+            status, headers, body = post(f"{base}/v1/ask", question)
+            assert status == 503 and body["error"]["code"] == "busy" and headers.get("Retry-After") == "5", body
+            with urllib.request.urlopen(f"{base}/healthz", timeout=30) as resp:
+                assert resp.status == 200
+            assert post(f"{base}/v1/ask", {**question, "llm": False})[0] == 200
+            assert time.monotonic() - started < 2.0
+            slow.join(timeout=30)
+            assert first[0][0] == 200 and first[0][2]["citations"], first
+            assert post(f"{base}/v1/ask", question)[0] == 200      # the slot is free again
+
+
+@pytest.mark.parametrize("threads, slots", [(8, 7), (2, 1), (1, 1)])
+def test_serve_keeps_a_thread_free_of_llm_answers(neo4j_settings, monkeypatch, threads: int, slots: int) -> None:
+    from graphrag_code.cli import _bind_api
+
+    monkeypatch.delenv("GRAPHRAG_API_TOKENS", raising=False)
+    app, server = _bind_api("127.0.0.1", 0, threads)
+    try:
+        ctx = app.extensions["graphrag"]
+        assert ctx.config.llm_slots == slots and ctx.llm_slots is not None
+    finally:
+        server.close()

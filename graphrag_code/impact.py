@@ -1402,6 +1402,10 @@ def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = 
             continue                                              # the definition itself, a package's name
         if a_class and _not_a_construction(before, after):
             continue
+        if re.match(r"\s*::\s*\w", after):
+            continue                                              # a path's qualifier: Rust parse::run(), C++ ns::f
+        if re.match(r"\s*(?:::\s*)?<[\w\s,:<>&\[\]]*>\s*\(", after):
+            continue                                              # a call with type arguments: parse::<u8>(...)
         if re.match(r"\s*\(", after):
             used = _CONSUMED if deferred == "generator" else _AWAITED
             if deferred and not used.search(before) and not _quoted_or_commented(before):

@@ -269,6 +269,23 @@ def test_a_package_namespace_or_module_declaration_is_no_reference(line, name) -
     assert _reference_kind(f"    run({name})", pattern) == "value"          # the same name handed on still is one
 
 
+@pytest.mark.parametrize("line, name, kind", [
+    ("    let n = parse::run(text);", "parse", None),             # Rust: the module parse, not the function
+    ("    return ns::parse(x);", "ns", None),                     # C++: a namespace qualifier
+    ("    let n = parse::<u8>(text);", "parse", None),            # a call with type arguments (turbofish)
+    ("    auto v = convert<int>(x);", "convert", None),           # C++: a template function's call
+    ("    apply(parse, text);", "parse", "value"),                # handed on: still a reference
+    ("    apply(parse::<u8>, text);", "parse", "value"),
+])
+def test_a_qualifier_or_a_call_with_type_arguments_is_no_value_reference(line, name, kind) -> None:
+    """A name followed by `::ident` qualifies a path (the Rust module or C++ namespace of that name); `name::<T>(`
+    and `name<T>(` call it (third QA pass's follow-up: `parse::run()` made impact of a function `parse` a lower
+    bound)."""
+    from graphrag_code.impact import _reference_kind
+
+    assert _reference_kind(line, re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")) == kind
+
+
 def test_csharp_using_directive_is_an_import_line() -> None:
     from graphrag_code.impact import _EXPORT_LINE
 

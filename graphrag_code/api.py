@@ -619,7 +619,9 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         args = _json_body(ENDPOINTS["ask"])
         check_repo(args.get("repo"))
         check_indexed(ctx.graph, args.get("repo"))
-        if args.get("llm") is True and not LLMSettings.from_env().configured:
+        # with llm:false no LLM setting is read (a bad one is no reason to refuse an extractive answer)
+        uses_llm = args.get("llm") is not False and LLMSettings.from_env().configured
+        if args.get("llm") is True and not uses_llm:
             err = InputError("this server has no LLM configured (ANTHROPIC_API_KEY); ask with llm=false or "
                              "leave llm out for an extractive answer")
             err.field = "llm"
@@ -627,7 +629,7 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         use_vectors = ctx.embedder is not None
         channels = channels_for(ctx.embedder if use_vectors else None)
         recorder = Recorder()
-        slot = ctx.llm_slots if args.get("llm") is not False and LLMSettings.from_env().configured else None
+        slot = ctx.llm_slots if uses_llm else None
         if slot is not None and not slot.acquire(blocking=False):
             raise Busy(f"all {ctx.config.llm_slots} answer slot(s) are waiting on the LLM",
                        hint='retry after a while, or ask with "llm": false for an extractive answer now')

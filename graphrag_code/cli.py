@@ -138,8 +138,7 @@ def _print_lsp(report: dict) -> None:
 def _refuse_replacing(graph: Graph, name: str | None, path: Path) -> None:
     """InputError when the repository ``name`` (default: PATH's folder name) was indexed from another directory:
     two checkouts of one name would silently overwrite each other (``--replace`` skips this)."""
-    from .indexer import indexed_elsewhere
-    from .indexer import default_repo_name
+    from .indexer import default_repo_name, indexed_elsewhere
 
     repo = name or default_repo_name(path)
     elsewhere = indexed_elsewhere(graph, repo, path)
@@ -482,8 +481,7 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def status(as_json: bool) -> None:
     """List indexed repositories with their commit, counts and schema / extractor versions."""
-    from .indexer import repository_view
-    from .indexer import list_repositories
+    from .indexer import list_repositories, repository_view
     from .vectors import embedding_status
 
     with Graph(Neo4jSettings.from_env()) as graph:

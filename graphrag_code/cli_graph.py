@@ -154,7 +154,8 @@ def path_command(source: str, target: str, repo: str | None, max_hops: int, k: i
     a bare name, or file:line (the innermost symbol containing the line). With no path the answer shows the
     frontier: what SOURCE reaches per depth and the unresolved calls that could hide a path.
     """
-    check_text(source, "SOURCE"), check_text(target, "TARGET"), check_text(repo, "--repo")
+    for what, text in (("SOURCE", source), ("TARGET", target), ("--repo", repo)):
+        check_text(text, what)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = repo or default_repository(graph, os.getcwd())
@@ -343,7 +344,8 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
     TARGET: a symbol (name, qualified name, id), file:line, or a file path (its symbols and importers); or
     --diff REV / --staged for the symbols a git diff of the indexed checkout touches.
     """
-    check_text(target, "TARGET"), check_text(repo, "--repo"), check_text(rev, "--diff")
+    for what, text in (("TARGET", target), ("--repo", repo), ("--diff", rev)):
+        check_text(text, what)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = repo or default_repository(graph, os.getcwd())

@@ -133,7 +133,7 @@ class Busy(GraphragError):
 
 class LLMUnavailable(LLMError):
     """No LLM to ask: ANTHROPIC_API_KEY not set (when the LLM was required), the API unreachable, timed out, or
-    still 429/5xx after the SDK's retries. HTTP 503: retry later or answer with --no-llm."""
+    still 429/5xx after the retries, or past the answer's deadline. HTTP 503: retry later or answer with --no-llm."""
 
     http_status = 503
     code = "llm_unavailable"

@@ -681,12 +681,12 @@ class _Builder:
         values = [c for c in right.named_children if c.type != "comment"] \
             if right.type == "expression_list" else [right]
         position = names.index(target)
+        compound = node.type == "assignment_statement" and \
+            _text(node.child_by_field_name("operator") or node) != "="          # `n += 1`: untyped
         value = ""
-        if node.type == "assignment_statement" and _text(node.child_by_field_name("operator") or node) != "=":
-            value = ""                                       # `n += 1`
-        elif len(values) == len(names):
+        if not compound and len(values) == len(names):
             value = _go_value(values[position])
-        elif len(values) == 1 and position == 0 and values[0].type == "type_assertion_expression":
+        elif not compound and position == 0 and len(values) == 1 and values[0].type == "type_assertion_expression":
             value = _go_value(values[0])                     # `sq, ok := s.(Square)`
         self._locals[owner][name].add(value)
 

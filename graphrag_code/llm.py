@@ -14,10 +14,12 @@ Settings (``LLMSettings.from_env``; the CLI options override them):
     GRAPHRAG_LLM_CONTEXT_WINDOW       the model's context window in tokens (default 1000000)
     GRAPHRAG_LLM_CONTEXT_SHARE        share of the window the sources may fill (default 0.35)
     GRAPHRAG_LLM_TIMEOUT              seconds to wait for a response (default 60; connect: 10)
-    GRAPHRAG_LLM_MAX_RETRIES          retries of 408/409/429/5xx and connection errors (default 2)
+    GRAPHRAG_LLM_MAX_RETRIES          retries of 408/409/429/5xx, timeouts and connection errors (default 2)
+    GRAPHRAG_LLM_DEADLINE             seconds one answer's calls may take together, retries included (180)
 
-Retries are the SDK's own: exponential backoff from 0.5 s (max 8 s, jittered), or what the server's
-``retry-after`` / ``retry-after-ms`` header says. Only the key given here is used: the SDK's other credential
+Retries are this module's (``LLMClient.complete``; the SDK's are off, they would wait past the deadline):
+backoff from 0.5 s doubling (max 8 s), or what the server's ``retry-after`` / ``retry-after-ms`` header says
+(none over 60 s). Only the key given here is used: the SDK's other credential
 sources (profiles on disk, federation) are not consulted, so "no key" means exactly "ANTHROPIC_API_KEY unset".
 """
 
@@ -167,10 +169,9 @@ class LLMClient:
             if left <= 0:
                 raise self._past_deadline(retries)
             try:
-                client = self._client.with_options(timeout=self._anthropic.Timeout(
-                    min(s.timeout, left), connect=min(s.connect_timeout, left)))
-                raw = client.messages.with_raw_response.create(
-                    model=s.model, max_tokens=s.max_tokens, system=system, messages=messages)  # type: ignore[arg-type]
+                raw = self._client.messages.with_raw_response.create(
+                    model=s.model, max_tokens=s.max_tokens, system=system, messages=messages,  # type: ignore[arg-type]
+                    timeout=self._anthropic.Timeout(min(s.timeout, left), connect=min(s.connect_timeout, left)))
                 message = raw.parse()
             except Exception as exc:
                 wait = self._retry_wait(exc, retries)

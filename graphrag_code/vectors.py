@@ -51,12 +51,12 @@ def _check_dimensions(graph: Graph, embedder: Embedder) -> None:
                              hint="use the model the graph was built for, or drop the graph and re-index")
 
 
-def _check_live(graph: Graph, repo: str, written: dict[str, int]) -> None:
+def _check_live(graph: Graph, repo: str, counts: dict[str, int]) -> None:
     """IndexingError when ``repo`` was deleted (or a delete started) while its vectors were filled: its chunks
     vanish from under the reader and the writer, which would otherwise end as though all had their vectors."""
     if not graph.run("repo_live", repo=repo)[0]["live"]:
         raise IndexingError(f"repository {repo!r} was deleted while its vectors were filled; the fill stopped "
-                            f"after {written['written']} vectors, which went with it",
+                            f"after {counts['written']} vectors, which went with it",
                             hint="index it again to re-create it")
 
 

@@ -75,3 +75,30 @@ def test_every_lookup_by_id_can_use_a_unique_index() -> None:
             if not indexed & set(m.group(1).strip(":").split(":")):
                 offenders.append(f"{path.name}: {m.group(0)}")
     assert offenders == []
+
+
+# Labels whose every node a statement may scan: few nodes (one per repository), or a scan that is the point.
+_SCANS_ALLOWED = {"location_seeds": {"r:Repository"}, "repo_list": {"r:Repository"},
+                  "path_files": {"f:File"}}     # path_files: every repository's files when no repo is given
+
+
+def _plan_operators(plan: dict) -> list[tuple[str, str]]:
+    own = [(plan["operatorType"].split("@")[0], plan.get("args", {}).get("Details", ""))]
+    return own + [op for child in plan.get("children", []) for op in _plan_operators(child)]
+
+
+def test_no_statement_scans_every_repository_s_nodes(graph) -> None:
+    """A node found by ``{repo: $repo}`` alone cannot use the (repo, path) indexes: the planner scans every
+    File, Symbol or Chunk of the database, every repository's, so a small repository's counts took 0.6 s
+    beside Django's (plans read with EXPLAIN, which runs nothing)."""
+    scans = {}
+    with graph._session() as session:
+        for name, st in cypher.load_all().items():
+            if name == "schema":
+                continue
+            for text in st.texts:
+                plan = session.run("EXPLAIN " + text, {p: None for p in st.params}).consume().plan
+                found = {d for op, d in _plan_operators(plan) if op.endswith(("LabelScan", "LabelsScan", "AllNodesScan"))}
+                if found - _SCANS_ALLOWED.get(name, set()):
+                    scans[name] = sorted(found)
+    assert scans == {}

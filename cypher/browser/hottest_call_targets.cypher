@@ -6,7 +6,7 @@
 // returns: qualified_name, kind, location, callers, test_callers, caller_files, some_callers
 // params: repo
 MATCH (t:Symbol)<-[:CALLS]-(c:CodeNode)
-WHERE t.repo = $repo
+WHERE t.repo = $repo AND t.path IS NOT NULL   // path IS NOT NULL: lets the (repo, path) index find them
 WITH t, collect(DISTINCT c) AS cs
 WITH t, cs, size(cs) AS callers
 ORDER BY callers DESC, t.qualified_name, t.path

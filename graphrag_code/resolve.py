@@ -14,6 +14,7 @@ import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .languages import LANGUAGES, is_test_path
 from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, item_of
@@ -173,6 +174,22 @@ class _Index:
             for i, name in f.property_names:  # `pk = property(_get_pk_val)`: the member `pk` is its getter
                 self.members.setdefault((path, f.defs[i][3]), {}).setdefault(name, i)
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
+        self._by_language: dict[tuple[int, str, str], list[tuple[str, int]]] = {}
+
+    def methods_in(self, name: str, language: str) -> list[tuple[str, int]]:
+        """``global_methods[name]`` of one language (kept: a common name asked per call site holds thousands)."""
+        return self._of_language(0, self.global_methods, name, language)
+
+    def types_in(self, key: str, language: str) -> list[tuple[str, int]]:
+        """``types[key]`` of one language."""
+        return self._of_language(1, self.types, key, language)
+
+    def _of_language(self, table: int, source: dict, key: str, language: str) -> list[tuple[str, int]]:
+        memo = (table, key, language)
+        found = self._by_language.get(memo)
+        if found is None:
+            found = self._by_language[memo] = [h for h in source.get(key, ()) if self.files[h[0]].language == language]
+        return found
 
     def python_tails(self) -> dict[str, list[str]]:
         """Every path tail (`b/c`, `a/b/c` for `x/a/b/c.py`) of Python files, built once on first use."""
@@ -272,6 +289,7 @@ class _Resolver:
         self.var_types: dict[str, dict[int, dict[str, str]]] = {}       # path -> def index -> {variable: value}
         self._receivers: dict[tuple[str, int | None, str], tuple[str, int] | None] = {}   # receiver_class memo
         self._bases_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}   # _bases, once the bases are bound
+        self._member_memo: dict[tuple[str, int, str], tuple[str, int] | None] = {}   # class_member, likewise
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
@@ -488,6 +506,14 @@ class _Resolver:
         return None
 
     def class_member(self, path: str, cls: int, name: str, depth: int = 0) -> tuple[str, int] | None:
+        if depth or self.subclass_map is None:    # bases are final once the subclasses are known (_bases)
+            return self._class_member(path, cls, name, depth)
+        key = (path, cls, name)
+        if key not in self._member_memo:
+            self._member_memo[key] = self._class_member(path, cls, name, 0)
+        return self._member_memo[key]
+
+    def _class_member(self, path: str, cls: int, name: str, depth: int) -> tuple[str, int] | None:
         hit = self.ix.members.get((path, cls), {}).get(name)
         if hit is not None:
             return path, hit
@@ -604,8 +630,7 @@ class _Resolver:
         return hits[0] if len(hits) == 1 else None
 
     def enclosing_class(self, f: FileFacts, caller: int | None, skip_namespaces: bool = False) -> int | None:
-        spec = LANGUAGES[f.language]
-        kinds = spec.container_kinds - (spec.namespace_kinds if skip_namespaces else frozenset())
+        kinds = _container_kinds(f.language, skip_namespaces)
         while caller is not None and f.defs[caller][1] not in kinds:   # Rust's `impl Type` counts too
             caller = f.defs[caller][3]
         return caller
@@ -700,7 +725,7 @@ class _Resolver:
         hit = self._named_after_types(f, caller, receiver, name)
         if hit:
             return hit
-        hits = [h for h in self.ix.global_methods.get(name, []) if self.files[h[0]].language == f.language]
+        hits = self.ix.methods_in(name, f.language)
         if len(hits) == 1 and not self.ix.global_top.get(name) and name not in spec.builtin_methods:
             # unique in the repository; a name the built-in types have too (`update`, `read`) is not unique where
             # it counts: measured on click, 18 of 21 such guesses were a dict's or a file's method
@@ -1033,7 +1058,7 @@ class _Resolver:
         last = re.split(r"\.|->|::", receiver)[-1].strip("_")
         if not last.isidentifier() or last.lower() == last.upper():
             return None
-        types = [t for t in self.ix.types.get(last.lower(), []) if self.files[t[0]].language == f.language]
+        types = self.ix.types_in(last.lower(), f.language)
         if len(types) == 1:
             return self.class_member(types[0][0], types[0][1], name)
         if LANGUAGES[f.language].member_assignments and not types:
@@ -1853,7 +1878,8 @@ class _Resolver:
             narrowed = dict(f.narrowed)
             for k, call in enumerate(f.calls):
                 caller, name, receiver, line = call[:4]
-                if implicit_of(call) == "callback":
+                implicit = implicit_of(call)
+                if implicit == "callback":
                     continue                  # _settle_callbacks, once every call handed a function is resolved
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 answer = answers[k] if k < len(answers) else None
@@ -1865,13 +1891,13 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
-                if implicit_of(call) == "decorator":    # what it is handed: _settle_callbacks
+                if implicit == "decorator":    # what it is handed: _settle_callbacks
                     if (path, line, call[4]) in taking:
                         outcomes[(path, line, call[4])] = self._outcome(None, hit, False)
                     if hit[0] != "unresolved" and hit[2] not in _GUESSES:
                         self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
                     continue
-                held = (implicit_of(call) == "dunder" and name == "__call__") or receiver is None
+                held = (implicit == "dunder" and name == "__call__") or receiver is None
                 if held and hit[0] == "unresolved" and \
                         (returned := self._returned_function(f, caller, name, receiver)):
                     self._call_edge(src, returned, line, "returned")
@@ -1881,8 +1907,8 @@ class _Resolver:
                     for dst in looked_up:
                         self._call_edge(src, dst, line, "reflective")
                     continue
-                if implicit_of(call):
-                    self._implicit_call(src, implicit_of(call), answer, hit, name, line)
+                if implicit:
+                    self._implicit_call(src, implicit, answer, hit, name, line)
                     continue
                 if (path, line, call[4]) in taking:
                     outcomes[(path, line, call[4])] = self._outcome(answer, hit,
@@ -1930,6 +1956,12 @@ class _Resolver:
             if dst != src:
                 self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
                                                     "resolved_by": target[2]})
+
+
+@lru_cache(maxsize=None)
+def _container_kinds(language: str, skip_namespaces: bool) -> frozenset[str]:
+    spec = LANGUAGES[language]
+    return spec.container_kinds - (spec.namespace_kinds if skip_namespaces else frozenset())
 
 
 def _string_key(subscript: str) -> str:

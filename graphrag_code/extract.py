@@ -673,6 +673,10 @@ class _Builder:
             return
         left = target.parent if target.parent.type == "expression_list" else None
         right = node.child_by_field_name("value" if node.type == "var_spec" else "right")
+        if node.type == "range_clause" and right is not None and left is not None and \
+                left.named_children.index(target) == 1:      # `for _, c := range cmds`: an item of cmds
+            self._locals[owner][name].add(_go_item(right))
+            return
         if node.type in ("range_clause", "type_switch_statement", "receive_statement") or right is None:
             self._locals[owner][name].add("")
             return
@@ -686,8 +690,9 @@ class _Builder:
         value = ""
         if not compound and len(values) == len(names):
             value = _go_value(values[position])
-        elif not compound and position == 0 and len(values) == 1 and values[0].type == "type_assertion_expression":
-            value = _go_value(values[0])                     # `sq, ok := s.(Square)`
+        elif not compound and position == 0 and len(values) == 1 and \
+                values[0].type in ("type_assertion_expression", "call_expression"):
+            value = _go_value(values[0])                     # `sq, ok := s.(Square)`, `cmd, args, err := c.Find(a)`
         self._locals[owner][name].add(value)
 
     def _script_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
@@ -1002,10 +1007,14 @@ string uint uint8 uint16 uint32 uint64 uintptr any comparable""".split())
 
 
 def _go_type(node: Node | None) -> str:
-    """The named type a Go parameter is of (`*Store`, `Stack[T]`, `pkg.Client`), or "" (a built-in, a slice, a map,
-    a function type: nothing whose methods the repository defines)."""
+    """The named type a Go parameter is of (`*Store`, `Stack[T]`, `pkg.Client`), ``[]T`` for a slice or an array of
+    one (`[]*Command`: what indexing or a `range` gives), or "" (a built-in, a map, a function type: nothing whose
+    methods the repository defines)."""
     while node is not None and node.type in ("pointer_type", "generic_type", "parenthesized_type"):
         node = node.child_by_field_name("type") or (node.named_children[0] if node.named_children else None)
+    if node is not None and node.type in ("slice_type", "array_type"):
+        item = _go_type(node.child_by_field_name("element"))
+        return f"[]{item}" if item and not item.startswith("[]") else ""
     if node is None or node.type not in ("type_identifier", "qualified_type"):
         return ""
     name = _text(node)
@@ -1037,6 +1046,14 @@ def _go_value(node: Node) -> str:
     return ""
 
 
+def _go_item(node: Node) -> str:
+    """What the second variable of a ``range`` over ``node`` is bound to: an item of it, ``subname:xs``,
+    ``subattr:c.commands``, ``subcall:cmd.Commands`` (``models.item_of``'s notation); else ""."""
+    value = _go_value(node)
+    kind, _, chain = value.partition(":")
+    return f"sub{kind}:{chain}" if kind in ("call", "attr") else item_of(chain) if kind == "var" else ""
+
+
 def _go_param_types(core: Node) -> dict[str, str]:
     """Go: a method's receiver (`func (s *Store) Put`: s -> Store) and a function's parameters (`c *Client`), each
     name to the named type it is of, or "" (every parameter shadows an outer name)."""
@@ -1054,13 +1071,13 @@ def _go_param_types(core: Node) -> dict[str, str]:
 
 
 def _go_result_type(core: Node) -> str:
-    """The named type a Go function returns (`*Command`; `(*Command, error)`: the one result besides an error)."""
+    """The named type a Go function returns (`*Command`), or its first result's (`(*Command, []string, error)`:
+    what `cmd, args, err := c.Find(a)` binds to `cmd`, the one place Go uses it)."""
     result = core.child_by_field_name("result")
     if result is None or result.type != "parameter_list":
         return _go_type(result)
-    kinds = [_go_type(p.child_by_field_name("type")) for p in result.named_children
-             if p.type == "parameter_declaration" and _text(p.child_by_field_name("type") or p) != "error"]
-    return kinds[0] if len(kinds) == 1 else ""
+    first = next((p for p in result.named_children if p.type == "parameter_declaration"), None)
+    return _go_type(first.child_by_field_name("type")) if first is not None else ""
 
 
 def _go_field_types(node: Node) -> dict[str, str]:

@@ -101,7 +101,9 @@ TEXT_FORMATS: dict[str, tuple[str, ...]] = {
     "yaml": (".yaml", ".yml"),
     "json": (".json",),
     "toml": (".toml",),
+    "gomod": (),              # go.mod, by its name (_BY_NAME): chunked whole; its module path maps Go imports
 }
+_BY_NAME = {"go.mod": "gomod"}
 
 _BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
 _BY_EXTENSION.update({ext: fmt for fmt, exts in TEXT_FORMATS.items() for ext in exts})
@@ -109,8 +111,8 @@ _BY_EXTENSION.update({ext: fmt for fmt, exts in TEXT_FORMATS.items() for ext in 
 
 def language_for_path(path: str) -> str | None:
     """Our language (or text format) name for a repository path, or None when we do not index it."""
-    suffix = PurePosixPath(path).suffix.lower()
-    return _BY_EXTENSION.get(suffix)
+    p = PurePosixPath(path)
+    return _BY_NAME.get(p.name) or _BY_EXTENSION.get(p.suffix.lower())
 
 
 # a `.h` file is C or C++: the extension cannot tell, the content can (C headers may say `extern "C"`, not these)
@@ -132,3 +134,31 @@ def is_test_path(language: str, path: str) -> bool:
     if spec is None:
         return bool(re.search(r"(^|/)(tests?|spec|__tests__)/", path))
     return bool(spec.test_path.search(path))
+
+
+def parse_go_mod(text: str) -> tuple[str, list[tuple[str, str]], set[str]]:
+    """(module path, requirements (path, version), replaced paths) of a go.mod file."""
+    module, requires, replaced, block = "", [], set(), None
+    for raw in text.splitlines():
+        line = raw.split("//", 1)[0].strip()
+        if not line:
+            continue
+        if block:
+            if line == ")":
+                block = None
+                continue
+            verb, rest = block, line
+        else:
+            verb, _, rest = line.partition(" ")
+            rest = rest.strip()
+            if rest == "(":
+                block = verb
+                continue
+        words = [w.strip('"') for w in rest.split()]
+        if verb == "module" and words:
+            module = words[0]
+        elif verb == "require" and len(words) >= 2:
+            requires.append((words[0], words[1]))
+        elif verb == "replace" and words:
+            replaced.add(words[0])
+    return module, requires, replaced

@@ -69,6 +69,7 @@ from multilspy.multilspy_config import Language, MultilspyConfig
 from multilspy.multilspy_logger import MultilspyLogger
 
 from . import config
+from .languages import parse_go_mod
 
 GOPLS_VERSION = "v0.23.0"
 PYTHON_SERVERS = ("jedi", "pyright")
@@ -631,34 +632,6 @@ def _default_cache(server: str, repo_root: str) -> Path:
     return _lsp_state() / server / f"{Path(repo_root).name}-{digest}"
 
 
-def _go_mod(text: str) -> tuple[str, list[tuple[str, str]], set[str]]:
-    """(module path, requirements (path, version), replaced paths) of a go.mod file."""
-    module, requires, replaced, block = "", [], set(), None
-    for raw in text.splitlines():
-        line = raw.split("//", 1)[0].strip()
-        if not line:
-            continue
-        if block:
-            if line == ")":
-                block = None
-                continue
-            verb, rest = block, line
-        else:
-            verb, _, rest = line.partition(" ")
-            rest = rest.strip()
-            if rest == "(":
-                block = verb
-                continue
-        words = [w.strip('"') for w in rest.split()]
-        if verb == "module" and words:
-            module = words[0]
-        elif verb == "require" and len(words) >= 2:
-            requires.append((words[0], words[1]))
-        elif verb == "replace" and words:
-            replaced.add(words[0])
-    return module, requires, replaced
-
-
 def _escape_module(path: str) -> str:
     return "".join("!" + c.lower() if c.isupper() else c for c in path)
 
@@ -691,7 +664,7 @@ def offline_go_work(repo_root: str | Path, cache_dir: str | Path, env: dict[str,
     mains, pending, replaced = set(), [], set()
     for d in mod_dirs:
         try:
-            module, requires, repl = _go_mod((d / "go.mod").read_text(errors="replace"))
+            module, requires, repl = parse_go_mod((d / "go.mod").read_text(errors="replace"))
         except OSError:
             continue
         mains.add(module)
@@ -705,7 +678,7 @@ def offline_go_work(repo_root: str | Path, cache_dir: str | Path, env: dict[str,
         seen.add((path, version))
         mod_file = Path(modcache, "cache", "download", _escape_module(path), "@v", _escape_module(version) + ".mod")
         try:
-            pending += _go_mod(mod_file.read_text(errors="replace"))[1]
+            pending += parse_go_mod(mod_file.read_text(errors="replace"))[1]
         except OSError:
             missing.append((path, version))
     if not missing:

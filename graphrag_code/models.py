@@ -150,6 +150,7 @@ class FileExtraction:
     # (caller index, the name, the attribute) -> lines; reading one runs the class's __getattribute__ and, for an
     # attribute it lacks, its __getattr__ (resolve._attribute_hooks)
     reads: dict[tuple, list[int]] = field(default_factory=dict)
+    go_module: str = ""        # go.mod: the module path its directory's packages are imported by
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
@@ -183,6 +184,7 @@ class FileExtraction:
             **({"default_export": self.default_export} if self.default_export else {}),
             **({"inserts": self.inserts} if self.inserts else {}),
             **({"module_vars": self.module_vars} if self.module_vars else {}),
+            **({"go_module": self.go_module} if self.go_module else {}),
             **({"aliases": self.aliases} if self.aliases else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"reads": reads} if (reads := self._reads()) else {}),

@@ -109,6 +109,7 @@ class FileFacts:
     reads: list[list] = field(default_factory=list)   # [[caller, name, attribute, [lines]]] (FileExtraction.reads)
     attributes: list[list] = field(default_factory=list)   # [[class index, [untyped attribute names]]] (Definition)
     property_names: list[list] = field(default_factory=list)   # [[getter index, property name]] (Definition)
+    go_module: str = ""   # go.mod: its module path (FileExtraction.go_module)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -174,6 +175,9 @@ class _Index:
             for i, name in f.property_names:  # `pk = property(_get_pk_val)`: the member `pk` is its getter
                 self.members.setdefault((path, f.defs[i][3]), {}).setdefault(name, i)
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
+        # go.mod files: (module path, its directory), the longest path first (a nested module wins)
+        self.go_modules = sorted(((f.go_module, posixpath.dirname(p)) for p, f in files.items() if f.go_module),
+                                 key=lambda m: (-len(m[0]), m))
         self._by_language: dict[tuple[int, str, str], list[tuple[str, int]]] = {}
 
     def methods_in(self, name: str, language: str) -> list[tuple[str, int]]:
@@ -329,7 +333,9 @@ class _Resolver:
             return self._python_module(f, module)
         cands, is_dir = _module_candidates(f.language, module, f.path)
         if f.language == "go":
-            parts = module.split("/")
+            if self.ix.go_modules:
+                return self._go_package(module)
+            parts = module.split("/")    # no go.mod: a directory named by the import path's last segments
             for k in range(len(parts)):
                 suffix = "/".join(parts[k:])
                 for d, paths in self.ix.dirs.items():
@@ -339,6 +345,17 @@ class _Resolver:
         if is_dir:
             return sorted(p for c in cands for p in self.ix.dirs.get(c, []))
         return [p for p in self.ix.find_files(cands) if p != f.path] if cands else []
+
+    def _go_package(self, module: str) -> list[str]:
+        """The files of the package an import path names, through the repository's go.mod files: the directory
+        of the module the path is in, plus the rest of the path (`github.com/spf13/cobra` is the root package of
+        cobra's module, `.../cobra/doc` its `doc/`). A path in none of them is another module's: external."""
+        for path, directory in self.ix.go_modules:
+            if module == path or module.startswith(path + "/"):
+                target = posixpath.normpath(posixpath.join(directory, module[len(path) + 1:]))
+                target = "" if target == "." else target
+                return sorted(p for p in self.ix.dirs.get(target, []) if p.endswith(".go") and not p.endswith("_test.go"))
+        return []
 
     def _python_module(self, f: FileFacts, module: str) -> list[str]:
         """Exact module resolution: absolute names through the package map, relative ones from the importer."""
@@ -979,13 +996,14 @@ class _Resolver:
                 return None
             d = self.files[hit[0]].defs[hit[1]]
             if d[1] in _TYPE_KINDS:
-                return None if items else (hit[0], hit[1])        # a constructor
+                return None if items or subscript else (hit[0], hit[1])        # a constructor
             rtype = self.returns.get((hit[0], hit[1]))
             if rtype and rtype.startswith("wraps:"):        # a wrapper function (_factory_made): no class
                 return None
             if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope
-                return None if items else self._value_class(self.files[hit[0]], hit[1], rtype[6:])
-            return self._typed((hit[0], d[3], rtype), items) if rtype else None
+                return None if items or subscript else self._value_class(self.files[hit[0]], hit[1], rtype[6:])
+            # `subcall:cmd.Commands` (Go: `for _, c := range cmd.Commands()`): an item of what it returns
+            return self._typed((hit[0], d[3], rtype), items, subscript) if rtype else None
         finally:
             self._typing_depth -= 1
 

@@ -25,7 +25,7 @@ from . import discovery, secrets
 from .chunking import chunk_file, file_chunks
 from .config import EXTRACTOR_VERSION, IndexSettings
 from .extract import extract
-from .languages import LANGUAGES, is_test_path, refine_language
+from .languages import LANGUAGES, is_test_path, parse_go_mod, refine_language
 from .models import FileExtraction
 from .resolve import FileFacts, file_id, symbol_ids
 from .textutil import search_text
@@ -100,6 +100,8 @@ def extract_file(lang: str, text: str, budget: int) -> FileExtraction:
             result = extract(text.encode("utf-8"), lang)
         else:
             result = FileExtraction(language=lang, parse_status="text")
+            if lang == "gomod":
+                result.go_module = parse_go_mod(text)[0]
         result.chunks = chunk_file(text.encode("utf-8"), text, lang, result.definitions, budget)
     except Exception as exc:  # a grammar crash must not lose the file: fall back to file-level chunks
         result = _file_level(lang, text, budget, f"extraction failed ({exc.__class__.__name__}: {exc}); "

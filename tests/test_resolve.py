@@ -2565,9 +2565,10 @@ func Outer() float64 {
     assert calls[("Pointer", "Square.Area")] == calls[("Pointer", "Circle.Area")] == ("annotation", [11])
     assert calls[("Built", "Square.Area")] == ("annotation", [19])
     assert calls[("Built", "Circle.Area")] == ("annotation", [19])
-    # bound to a Square and (in a block) to a Circle: no type; bound to one of a call's several results: none
-    assert ("Reassigned", "Square.Area") not in calls and ("Reassigned", "Circle.Area") not in calls
-    assert {"sq.Area@29:unknown", "two.Area@29:unknown"} <= set(res.unresolved["r:shapes/use.go#Reassigned"])
+    # bound to a Square and (in a block) to a Circle: no type; the first of a call's results: that result's type
+    assert calls[("Reassigned", "Square.Area")] == ("annotation", [29])      # two.Area(), two := Pick()'s Square
+    assert ("Reassigned", "Circle.Area") not in calls
+    assert "sq.Area@29:unknown" in res.unresolved["r:shapes/use.go#Reassigned"]
     assert calls[("Outer", "Square.Area")] == ("annotation", [40])
     assert ("Outer.inner", "Square.Area") not in calls          # its own `sq`, untyped, hides Outer's
     assert calls[("Outer.visit", "Circle.Area")] == ("annotation", [39])
@@ -2597,3 +2598,83 @@ module.exports = obj;
     assert calls[("main", "obj.run")] == calls[("main", "obj.stop")] == "same_file"
     assert calls[("obj.go", "obj.run")] == "self" and calls[("obj.run", "helper")] == "same_file"
     assert calls[("use", "obj.go")] == "module_attr"
+
+
+def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
+    """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
+    from graphrag_code.languages import language_for_path
+    from graphrag_code.staging import extract_file
+
+    files = {}
+    for path, source in sources.items():
+        language = language_for_path(path)
+        f = FileFacts(path, language, **extract_file(language, source, 400).facts())
+        f.ids = symbol_ids("r", path, f.defs)
+        files[path] = f
+    return files
+
+
+_GO_ROOT = """package shop
+
+type Command struct{ commands []*Command }
+
+func (c *Command) Name() string { return "" }
+func (c *Command) Commands() []*Command { return c.commands }
+func (c *Command) Find(a []string) (*Command, []string, error) { return c, a, nil }
+"""
+
+
+def test_go_imports_are_mapped_through_go_mod_to_the_module_s_directories() -> None:
+    """`import "example.com/shop"` is the package at the root of the module go.mod names (cobra's doc/ imports
+    github.com/spf13/cobra this way: its calls on *cobra.Command reached nothing without --lsp), a sub-path is
+    that directory; a directory elsewhere that only ends like the path is not it, and a path outside the module
+    is another module's, though the repository has a directory of its last name."""
+    res = resolve("r", _staged_facts({
+        "go.mod": "module example.com/shop // the module\n\ngo 1.22\n\nrequire github.com/other/util v1.0.0\n",
+        "shop.go": _GO_ROOT,
+        "tools/shop/shop.go": "package shop\n\nfunc Decoy() {}\n",
+        "util/util.go": "package util\n\nfunc Help() {}\n",
+        "doc/doc.go": 'package doc\n\nimport (\n\t"example.com/shop"\n\t"example.com/shop/util"\n\tother '
+                      '"github.com/other/util"\n)\n\nfunc Gen(cmd *shop.Command) {\n\tcmd.Name()\n\tutil.Help()\n'
+                      '\tother.Help()\n}\n'}))
+    imports = {(k[1], k[2]) for k in res.edges if k[0] == "IMPORTS"}
+    assert imports == {("r:doc/doc.go", "r:shop.go"), ("r:doc/doc.go", "r:util/util.go"),
+                       ("r:doc/doc.go", "module:github.com/other/util")}
+    calls = {(k[1], k[2]): v["lines"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {("r:doc/doc.go#Gen", "r:shop.go#Command.Name"): [10],
+                     ("r:doc/doc.go#Gen", "r:util/util.go#Help"): [11]}
+
+
+def test_go_range_items_indexed_slices_and_a_call_s_first_result_are_typed() -> None:
+    """`for _, c := range cmd.Commands()` (a method returning []*Command), a range over a slice parameter or
+    field, `all[0]`, and `found, args, err := cmd.Find(a)` (the first of several results) are *Command; the
+    index of a range is not, nor a later result of a call."""
+    res = resolve("r", _staged_facts({"go.mod": "module example.com/shop\n", "shop.go": _GO_ROOT, "doc/doc.go": """\
+package doc
+
+import "example.com/shop"
+
+type Holder struct{ cmds []*shop.Command }
+
+func Gen(cmd *shop.Command, all []*shop.Command, h Holder) {
+	for _, c := range cmd.Commands() {
+		c.Name()
+	}
+	for i, x := range all {
+		x.Name()
+		i.Name()
+	}
+	for _, y := range h.cmds {
+		y.Name()
+	}
+	found, args, err := cmd.Find(nil)
+	found.Name()
+	args.Name()
+	all[0].Name()
+	_ = err
+}
+"""}))
+    lines = {k[2]: v["lines"] for k, v in res.edges.items() if k[0] == "CALLS" and k[1] == "r:doc/doc.go#Gen"}
+    assert lines == {"r:shop.go#Command.Commands": [8], "r:shop.go#Command.Find": [18],
+                     "r:shop.go#Command.Name": [9, 12, 16, 19, 21]}
+    assert {"i.Name@13:unknown", "args.Name@20:unknown"} <= set(res.unresolved["r:doc/doc.go#Gen"])

@@ -81,6 +81,7 @@ _CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+[0-9]*")
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _SUBSCRIPTED = re.compile(rf"({_CHAIN.pattern})\[[^\[\]]*\]")   # `subscriptions[i]`, `self._long_opt[opt]`
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
+_NAMESPACED = _TYPE_KINDS | {"module"}      # what a name inside a namespace may be found as (lexical_members)
 
 
 @dataclass
@@ -161,10 +162,10 @@ class _Index:
                 self.qualified[qualified].append((path, i))
                 if kind in _TYPE_KINDS:
                     self.types[name.lower()].append((path, i))
-                if parent is None:
+                if parent is None or (kind in _NAMESPACED and _in_namespaces(f, parent)):
                     top[name].append(i)
                     self.global_top[name].append((path, i))
-                else:
+                if parent is not None:
                     # the last definition wins: after `@overload` stubs comes the implementation that runs
                     self.members.setdefault((path, parent), {})[name] = i
                     if kind == "method":
@@ -220,6 +221,19 @@ class _Index:
             if len(hits) == 1 or (hits and len({posixpath.dirname(h) for h in hits}) == 1):
                 return sorted(hits)
         return []
+
+
+def _in_namespaces(f: FileFacts, parent: int | None) -> bool:
+    """Whether every definition around (from ``parent`` up) is a namespace (``lexical_members`` languages: a C#
+    `namespace`, a C++ `namespace`, a Rust `mod`, a Ruby `module`)."""
+    spec = LANGUAGES[f.language]
+    if not spec.lexical_members:
+        return False
+    while parent is not None:
+        if f.defs[parent][1] != "module":
+            return False
+        parent = f.defs[parent][3]
+    return True
 
 
 def _python_modules(paths: list[str]) -> dict[str, str]:
@@ -344,7 +358,10 @@ class _Resolver:
             return []
         if is_dir:
             return sorted(p for c in cands for p in self.ix.dirs.get(c, []))
-        return [p for p in self.ix.find_files(cands) if p != f.path] if cands else []
+        found = [p for p in self.ix.find_files(cands) if p != f.path] if cands else []
+        if f.language in ("c", "cpp") and posixpath.splitext(module)[1]:   # `#include "state.h"`: not state.c
+            found = [p for p in found if posixpath.basename(p) == posixpath.basename(module)]
+        return found
 
     def _go_package(self, module: str) -> list[str]:
         """The files of the package an import path names, through the repository's go.mod files: the directory
@@ -446,10 +463,11 @@ class _Resolver:
     # -- names --------------------------------------------------------------------------------------------------
     def lookup_name(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int, str] | None:
         """(path, def index, method) for a bare name seen inside ``caller`` of file ``f``."""
-        scope = caller
+        spec, scope = LANGUAGES[f.language], caller
         while scope is not None:   # nested functions and members visible from an enclosing scope
             hit = self.ix.members.get((f.path, scope), {}).get(name)
-            if hit is not None and f.defs[scope][1] not in LANGUAGES[f.language].container_kinds:
+            if hit is not None and (f.defs[scope][1] not in spec.container_kinds or
+                                    (spec.lexical_members and self._lexically_visible(f, scope, hit))):
                 return f.path, hit, "scope"
             scope = f.defs[scope][3]
         if LANGUAGES[f.language].implicit_this and caller is not None:
@@ -484,6 +502,14 @@ class _Resolver:
         if len(hits) == 1:
             return hits[0][0], hits[0][1], "global_unique"
         return None
+
+    @staticmethod
+    def _lexically_visible(f: FileFacts, scope: int, member: int) -> bool:
+        """Whether ``member`` of the container ``scope`` is found by its bare name inside it (``lexical_members``):
+        a nested type always; anything in a namespace (a C++ `namespace`, a Rust `mod`), but a Ruby module's methods
+        are no bare names in the classes inside it."""
+        return f.defs[member][1] in _NAMESPACED or (f.defs[scope][1] in LANGUAGES[f.language].namespace_kinds and
+                                                    f.language != "ruby")
 
     def _binds(self, f: FileFacts, i: int) -> bool:
         """Whether top-level definition ``i`` binds its name: `res.send = function send() {}` sets a property;
@@ -638,7 +664,12 @@ class _Resolver:
         definitions qualified ``Builder.<name>`` anywhere in the repository, when there is one."""
         cls = self.enclosing_class(f, caller, skip_namespaces=True)
         if cls is not None:
-            return self.class_member(f.path, cls, name)
+            hit = self.class_member(f.path, cls, name)
+            outer = self.enclosing_class(f, f.defs[cls][3], skip_namespaces=True) if f.language == "java" else None
+            while hit is None and outer is not None:   # Java: an inner class calls its enclosing class's methods
+                hit = self.class_member(f.path, outer, name)
+                outer = self.enclosing_class(f, f.defs[outer][3], skip_namespaces=True)
+            return hit
         qualified = f.defs[caller][2]
         if "." not in qualified:
             return None
@@ -660,7 +691,13 @@ class _Resolver:
             if hit is None and (called := self._called_instance(f, caller, None, name)):
                 return called[0], called[1], "annotation"
             return hit or ("unresolved", self._why(f, name))
-        if receiver in ("super()", "super") and spec.virtual_dispatch:     # Python's super(), super.m() elsewhere
+        if name == "new" and f.language == "ruby" and _CHAIN.fullmatch(chain := receiver.replace("::", ".")):
+            # `Request.new(env)`, `Rack::Request.new`: constructs the class (as `new Request()` elsewhere)
+            owner, _, last = chain.rpartition(".")
+            hit = self.resolve_call(f, caller, last, owner) if owner else self.lookup_name(f, caller, chain)
+            if hit and hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] in _TYPE_KINDS:
+                return hit
+        if receiver in spec.super_names and spec.virtual_dispatch:     # super(), super.m(), base.M(), parent::m()
             cls = self.enclosing_class(f, caller)
             for target in self._bases(f.path, cls) if cls is not None else ():
                 hit = self.class_member(*target, name)
@@ -718,10 +755,15 @@ class _Resolver:
         if bind and bind[0] == "external":
             return "unresolved", f"external:{bind[1]}"
         if receiver.isidentifier() or receiver.replace("::", "").isidentifier():
+            # `Thor::Util.find()`: the definitions of that qualified name first (a class nested in another that
+            # its last name alone does not find), else what its last name finds
+            targets = [h for q in dict.fromkeys((receiver.replace("::", "."), receiver)) if "::" in receiver
+                       for h in self.ix.qualified.get(q, []) if self.files[h[0]].language == f.language]
             target = self.lookup_name(f, caller, receiver.split("::")[-1])
-            if target and self.files[target[0]].defs[target[1]][1] in spec.container_kinds:
-                hit = self.class_member(target[0], target[1], name) or self._impl_method(
-                    self.files[target[0]], target[1], name)
+            for t in [*targets, *([target] if target else [])]:
+                if self.files[t[0]].defs[t[1]][1] not in spec.container_kinds:
+                    continue
+                hit = self.class_member(t[0], t[1], name) or self._impl_method(self.files[t[0]], t[1], name)
                 if hit:
                     return hit[0], hit[1], "class_attr"
             if target is None and self._builtin_class(f, caller, receiver):
@@ -743,7 +785,8 @@ class _Resolver:
         if hit:
             return hit
         hits = self.ix.methods_in(name, f.language)
-        if len(hits) == 1 and not self.ix.global_top.get(name) and name not in spec.builtin_methods:
+        if len(hits) == 1 and not self.ix.global_top.get(name) and name not in spec.builtin_methods and \
+                spec.guess_unique_methods:
             # unique in the repository; a name the built-in types have too (`update`, `read`) is not unique where
             # it counts: measured on click, 18 of 21 such guesses were a dict's or a file's method
             if self._foreign(f, caller, receiver):
@@ -1367,7 +1410,7 @@ class _Resolver:
         that name gets an edge (``dispatch``, no ``via``: there is no method of the class the call could name).
         False when there is none: the call stays unresolved."""
         spec = LANGUAGES[f.language]
-        if not spec.virtual_dispatch or caller is None or not receiver or receiver in ("super()", "super"):
+        if not spec.virtual_dispatch or caller is None or not receiver or receiver in spec.super_names:
             return False
         cls = self.receiver_class(f, caller, receiver)
         if cls is None or self.class_member(*cls, name) is not None:

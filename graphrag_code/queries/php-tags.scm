@@ -51,6 +51,13 @@
 (function_call_expression
   function: (qualified_name (namespace_name) @receiver (name) @name)) @reference.call
 
+; \count($x), \helper(): a name of the global namespace; namespace\f(): of the current one
+(function_call_expression
+  function: (qualified_name . (name) @name .)) @reference.call
+
+(function_call_expression
+  function: (relative_name (name) @name)) @reference.call
+
 ; $f() where $f holds a closure
 (function_call_expression
   function: (variable_name) @name) @reference.call

@@ -241,6 +241,7 @@ class _Builder:
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
             **(self._signature_types(core) if kind in ("function", "method") else {}),
+            arity=_param_arity(core) if kind in ("function", "method") and self.spec.name in _OVERLOADING else None,
             **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
         )
         if "owner" in caps:
@@ -459,7 +460,8 @@ class _Builder:
         reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
             and node.type == "call" else None
         self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None,
-                                          items_passed=passed or None, reflective=reflective))
+                                          items_passed=passed or None, reflective=reflective,
+                                          arity=_call_arity(node) if self.spec.name in _OVERLOADING else None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
 
@@ -1044,6 +1046,40 @@ def _go_value(node: Node) -> str:
     if node.type == "identifier":
         return f"var:{_text(node)}"
     return ""
+
+
+_OVERLOADING = frozenset({"java", "csharp", "cpp"})   # languages whose functions are overloaded by parameters
+_PARAMETERS = frozenset({"formal_parameter", "parameter", "parameter_declaration", "optional_parameter_declaration",
+                         "receiver_parameter"})
+_REST_PARAMETERS = frozenset({"spread_parameter", "variadic_parameter_declaration", "...", "params"})
+
+
+def _call_arity(node: Node) -> int | None:
+    """How many arguments a call passes (Java `method_invocation`, C# `invocation_expression`, C++
+    `call_expression`), or None without an argument list."""
+    args = node.child_by_field_name("arguments")
+    return None if args is None else sum(1 for c in args.named_children if not c.type.endswith("comment"))
+
+
+def _param_arity(core: Node) -> tuple[int, int] | None:
+    """(fewest, most) arguments a function takes: parameters with a default value may be left out, and after
+    Java's `T... rest`, C#'s `params T[] rest` or C++'s `...` any number more may come (most = -1)."""
+    params, decl = core.child_by_field_name("parameters"), core
+    while params is None and decl is not None:        # C++: function_definition > function_declarator
+        decl = decl.child_by_field_name("declarator")
+        params = decl.child_by_field_name("parameters") if decl is not None else None
+    if params is None:
+        return None
+    fewest = most = 0
+    rest = False
+    for c in params.children:
+        if c.type in _REST_PARAMETERS:
+            rest = True
+        elif c.type in _PARAMETERS:
+            most += 1
+            optional = c.type == "optional_parameter_declaration" or any(x.type == "=" for x in c.children)
+            fewest += not optional
+    return fewest, -1 if rest else most
 
 
 def _go_item(node: Node) -> str:

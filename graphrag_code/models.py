@@ -65,6 +65,8 @@ class Definition:
     property: bool = False   # a getter read as an attribute (`@property`, `@cached_property`): reading it calls it
     # Python: the names its class body makes properties of it (`pk = property(_get_pk_val, _set_pk_val)`)
     property_names: list[str] = field(default_factory=list)
+    # Java, C#, C++ functions: how many arguments a call may pass, (fewest, most; -1: any number more)
+    arity: tuple[int, int] | None = None
 
 
 @dataclass
@@ -92,6 +94,7 @@ class CallSite:
     # command dispatchers): (obj as written, the prefix); what the lookup returns, called, runs a method of obj's
     # class (or a subclass) whose name starts with the prefix; the third item is 1 when the function returns it
     reflective: tuple[str, str, int] | None = None
+    arity: int | None = None    # Java, C#, C++: how many arguments the call passes (picks among overloads)
 
 
 @dataclass
@@ -196,7 +199,19 @@ class FileExtraction:
                                                        for a in c.items_passed or ()]) else {}),
             **({"reflective": found} if (found := [[k, *c.reflective] for k, c in enumerate(self.calls)
                                                     if c.reflective]) else {}),
+            **({"arities": found} if (found := [[k, c.arity] for k, c in enumerate(self.calls)
+                                                  if c.arity is not None]) else {}),
+            **({"overloads": found} if (found := self._overloads()) else {}),
         }
+
+    def _overloads(self) -> list[list]:
+        """[[def index, fewest, most], ...] of the functions that share their qualified name with another
+        (Java, C#, C++ overloads): the resolver picks among them by a call's number of arguments."""
+        seen: dict[tuple, list[int]] = {}
+        for i, d in enumerate(self.definitions):
+            if d.arity is not None:
+                seen.setdefault(d.qualified_name, []).append(i)   # C++ `void A::f(int)` out of line too
+        return [[i, *self.definitions[i].arity] for group in seen.values() if len(group) > 1 for i in group]
 
     def _reads(self) -> list[list]:
         """``reads`` as [[caller, name, attribute, [lines]], ...], without reads through a module imported whole

@@ -24,6 +24,7 @@ CONFIDENCE = {
     "self": 0.95, "scope": 0.95, "same_file": 0.95, "import": 0.9, "module_attr": 0.9,
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
     "receiver_name": 0.7, "receiver_name_of_several": 0.6, "receiver_name_suffix": 0.6,
+    "overloads": 0.6,   # one of several overloads taking as many arguments as the call passes (_overload)
     # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
     # the one implementation of the interface method it landed on; one of several implementations; an override
     # (found through the class hierarchy) of the abstract method it landed on. "One of several" is below 0.7:
@@ -111,6 +112,8 @@ class FileFacts:
     attributes: list[list] = field(default_factory=list)   # [[class index, [untyped attribute names]]] (Definition)
     property_names: list[list] = field(default_factory=list)   # [[getter index, property name]] (Definition)
     go_module: str = ""   # go.mod: its module path (FileExtraction.go_module)
+    arities: list[list] = field(default_factory=list)    # [[call index, arguments passed]] (CallSite.arity)
+    overloads: list[list] = field(default_factory=list)  # [[def index, fewest, most]] (FileExtraction._overloads)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -308,6 +311,8 @@ class _Resolver:
         self._receivers: dict[tuple[str, int | None, str], tuple[str, int] | None] = {}   # receiver_class memo
         self._bases_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}   # _bases, once the bases are bound
         self._member_memo: dict[tuple[str, int, str], tuple[str, int] | None] = {}   # class_member, likewise
+        self.overloads: dict[tuple[str, str], list[tuple[int, int, int]]] = {}   # (path, qualified) -> overloads
+        self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
@@ -1915,6 +1920,9 @@ class _Resolver:
             self.var_types[path] = {i: values for i, values in f.var_types}
             self.properties.update(f.ids[i] for i in f.properties)
             self.properties.update(f.ids[i] for i, _name in f.property_names)
+            for i, fewest, most in f.overloads:
+                self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))
+            self.arity.update(((path, k), n) for k, n in f.arities)
             for k, obj, prefix, returned in f.reflective:
                 if f.calls[k][0] is not None:
                     self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))
@@ -1991,9 +1999,10 @@ class _Resolver:
                     if not self._missing_member(f, caller, receiver, src, name, line, subclasses):
                         self._unresolved(src, receiver, name, line, hit[1])
                     continue
-                dst = self.files[hit[0]].ids[hit[1]]
-                self._call_edge(src, dst, line, hit[2])
-                self._note_dispatch(f, caller, receiver, src, dst, line, typed=hit[2] == "annotation")
+                for one in self._overload(hit, self.arity.get((path, k)), (path, caller)) if self.overloads else [hit]:
+                    dst = self.files[one[0]].ids[one[1]]
+                    self._call_edge(src, dst, line, one[2])
+                    self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation")
         self._parameter_calls(parameter_calls, self._settle_callbacks(callbacks, outcomes))
         self._attribute_hooks()
         self._unfollowed_lookups()
@@ -2004,6 +2013,26 @@ class _Resolver:
         if self.placeholders:
             self._dispatch_placeholders(subclasses)
         return self.out
+
+    def _overload(self, hit: tuple, arguments: int | None, caller: tuple[str, int | None]) -> list[tuple]:
+        """Of a Java, C# or C++ function's overloads (a name finds the last one), those a call passing
+        ``arguments`` arguments can run: gson's `toJson(JsonNull.INSTANCE)` had reached `toJson(JsonElement,
+        JsonWriter)`, and pythonnet's `HasKey(string)` calling `HasKey(str)` looked recursive. Overloads taking a
+        fixed number come before one taking any number (Java's phases); of several that fit, the calling one is
+        left out (an overload calling its namesake with as many arguments hands over to another one far more
+        often than it recurses), and the rest are each one of several (``overloads``)."""
+        group = self.overloads.get((hit[0], self.files[hit[0]].defs[hit[1]][2])) if arguments is not None else None
+        if not group:
+            return [hit]
+        fits = [(most < 0, i) for i, fewest, most in group if fewest <= arguments and (most < 0 or arguments <= most)]
+        fits = [i for rest, i in fits if rest == min(fits)[0]] if fits else []
+        if len(fits) > 1 and caller[0] == hit[0] and caller[1] in fits:
+            fits.remove(caller[1])
+        if not fits:
+            return [hit]
+        if len(fits) == 1:
+            return [(hit[0], fits[0], *hit[2:])]
+        return [(hit[0], i, "overloads") for i in fits]
 
     def _resolve_bases(self, f: FileFacts) -> None:
         """INHERITS / IMPLEMENTS edges of the classes of ``f`` (a base no definition answers: unresolved)."""

@@ -2789,3 +2789,30 @@ def test_ruby_and_rust_guess_no_method_by_its_unique_name() -> None:
     assert not any(dst in ("a.rb#Builder.map", "src/m.rs#Map.clear") for _src, dst in calls)
     assert "xs.map@6:dynamic" in res.unresolved["r:a.rb#U.z"]
     assert calls[("p/Use.java#Use.z", "p/Pool.java#Pool.shutdown")][0] == "method_unique"
+
+
+def test_java_csharp_and_cpp_calls_reach_the_overloads_their_arguments_fit() -> None:
+    """A call reached the last overload of its name whatever it passed (gson: 8 of 9 `toJson(...)` calls went to
+    `toJson(JsonElement, JsonWriter)`; pythonnet's `HasKey(string)` calling `HasKey(PyObject)` became a
+    self-loop). By the number of arguments: a fixed number before `T...` / `params T[]` / `...`, defaults may be
+    left out, the calling overload is left out of several that fit, and several left are each `overloads`."""
+    res = resolve("r", _staged_facts({
+        "p/O.java": "package p;\nclass O {\n  void put(Object o) {}\n  void put(Object o, int n) {}\n"
+                    "  void put(String... s) {}\n  void run() { put(this); put(this, 1); put(); put(1, 2, 3); }\n"
+                    "  void to(Object a, int b) { to(a); }\n  void to(Object a) { to(a, 1); }\n"
+                    "  void two(int a) {}\n  void two(String a) {}\n  void use() { two(1); }\n}\n",
+        "D.cs": "class D {\n  public bool HasKey(object key) { return true; }\n"
+                "  public bool HasKey(string key) { return HasKey((object)key); }\n"
+                "  void F(int a, int b = 2) {}\n  void F() {}\n  void G() { F(1); F(); }\n}\n",
+        "a.cpp": "class A { public: void f(int a); void f(); };\nvoid A::f(int a) { f(); }\nvoid A::f() {}\n"}))
+    calls = {}
+    for (src, dst), (by, lines) in _edges_of(res, "CALLS").items():
+        calls.setdefault(src, {})[dst] = (by, lines)
+    assert calls["p/O.java#O.run"] == {"p/O.java#O.put": ("self", [6]), "p/O.java#O.put~2": ("self", [6]),
+                                       "p/O.java#O.put~3": ("self", [6])}
+    assert calls["p/O.java#O.to"] == {"p/O.java#O.to~2": ("self", [7])}
+    assert calls["p/O.java#O.to~2"] == {"p/O.java#O.to": ("self", [8])}
+    assert calls["p/O.java#O.use"] == {"p/O.java#O.two": ("overloads", [11]), "p/O.java#O.two~2": ("overloads", [11])}
+    assert calls["D.cs#D.HasKey~2"] == {"D.cs#D.HasKey": ("self", [3])}
+    assert calls["D.cs#D.G"] == {"D.cs#D.F": ("self", [6]), "D.cs#D.F~2": ("self", [6])}
+    assert calls["a.cpp#A.f"] == {"a.cpp#A.f~2": ("same_file", [2])}

@@ -154,6 +154,7 @@ class FileExtraction:
     # attribute it lacks, its __getattr__ (resolve._attribute_hooks)
     reads: dict[tuple, list[int]] = field(default_factory=dict)
     go_module: str = ""        # go.mod: the module path its directory's packages are imported by
+    rust_crate: str = ""       # Cargo.toml: the crate name its src/ is used by (`serde_json::from_str`)
 
     def facts(self) -> dict:
         """What call/import resolution needs from this file, without source text (stored on the File node)."""
@@ -188,6 +189,7 @@ class FileExtraction:
             **({"inserts": self.inserts} if self.inserts else {}),
             **({"module_vars": self.module_vars} if self.module_vars else {}),
             **({"go_module": self.go_module} if self.go_module else {}),
+            **({"rust_crate": self.rust_crate} if self.rust_crate else {}),
             **({"aliases": self.aliases} if self.aliases else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"reads": reads} if (reads := self._reads()) else {}),

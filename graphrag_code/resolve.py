@@ -112,6 +112,7 @@ class FileFacts:
     attributes: list[list] = field(default_factory=list)   # [[class index, [untyped attribute names]]] (Definition)
     property_names: list[list] = field(default_factory=list)   # [[getter index, property name]] (Definition)
     go_module: str = ""   # go.mod: its module path (FileExtraction.go_module)
+    rust_crate: str = ""  # Cargo.toml: its crate's name (FileExtraction.rust_crate)
     arities: list[list] = field(default_factory=list)    # [[call index, arguments passed]] (CallSite.arity)
     overloads: list[list] = field(default_factory=list)  # [[def index, fewest, most]] (FileExtraction._overloads)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
@@ -182,6 +183,9 @@ class _Index:
         # go.mod files: (module path, its directory), the longest path first (a nested module wins)
         self.go_modules = sorted(((f.go_module, posixpath.dirname(p)) for p, f in files.items() if f.go_module),
                                  key=lambda m: (-len(m[0]), m))
+        # Cargo.toml files: crate name -> the directory of its root module (`src/` beside it)
+        self.rust_crates = {f.rust_crate: posixpath.join(posixpath.dirname(p), "src") + "/"
+                            for p, f in sorted(files.items()) if f.rust_crate}
         self._by_language: dict[tuple[int, str, str], list[tuple[str, int]]] = {}
 
     def methods_in(self, name: str, language: str) -> list[tuple[str, int]]:
@@ -285,10 +289,6 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
         return ["/".join(parts), "/".join(parts[:-1])] if parts[-1] != "*" else ["/".join(parts[:-1])], parts[-1] == "*"
     if lang == "php":
         return [module.replace("\\", "/").lstrip("/")], False
-    if lang == "rust":
-        parts = [p for p in module.split("::") if p not in ("crate", "self", "super", "{", "}")]
-        return ["/".join(parts[:k]) for k in range(len(parts), 0, -1)] + \
-               ["/".join(parts[:k]) + "/mod" for k in range(len(parts), 0, -1)], False
     if lang == "go":
         return [module], True
     return [], False
@@ -350,6 +350,8 @@ class _Resolver:
     def resolve_module(self, f: FileFacts, module: str) -> list[str]:
         if f.language == "python":
             return self._python_module(f, module)
+        if f.language == "rust":
+            return self._rust_module(f, module) or []
         cands, is_dir = _module_candidates(f.language, module, f.path)
         if f.language == "go":
             if self.ix.go_modules:
@@ -379,6 +381,53 @@ class _Resolver:
                 return sorted(p for p in self.ix.dirs.get(target, []) if p.endswith(".go") and not p.endswith("_test.go"))
         return []
 
+    def _rust_module(self, f: FileFacts, module: str) -> list[str] | None:
+        """The file of a Rust module path: `crate::a::b` from the crate's root (the nearest directory above with a
+        lib.rs or main.rs; a file without one, an integration test, is its own root), `self::` from the file's
+        module, `super::` from its parent, `a::b` where the file declares `mod a`; the files `a/b.rs` or
+        `a/b/mod.rs` only, never a file elsewhere that ends so (`use core::fmt` had imported serde_json's
+        `src/io/core.rs`). ``None`` for another crate's path (`std::`, `serde::`)."""
+        parts = [p for p in module.split("::") if p and p != "{}"]
+        if not parts:
+            return None
+        root, here = self._rust_home(f.path)
+        if parts[0] == "crate":
+            base, parts = [], parts[1:]
+        elif parts[0] in self.ix.rust_crates:             # the repository's own crate by name (its tests)
+            root, base, parts = self.ix.rust_crates[parts[0]], [], parts[1:]
+        elif parts[0] == "self":
+            base, parts = here, parts[1:]
+        elif parts[0] == "super":
+            base = here
+            while parts and parts[0] == "super":
+                base, parts = base[:-1], parts[1:]
+        elif any(d[0] == parts[0] and d[1] == "module" and d[3] is None for d in f.defs):
+            base = here                                   # `mod parse;` then `parse::run()`
+        else:
+            return None
+        segments = base + parts
+        if not segments:
+            return [p for p in (f"{root}lib.rs", f"{root}main.rs") if p in self.files][:1] or [f.path]
+        stem = root + "/".join(segments)
+        return [p for p in (f"{stem}.rs", f"{stem}/mod.rs") if p in self.files][:1]
+
+    def _rust_home(self, path: str) -> tuple[str, list[str]]:
+        """(the crate root's directory with a trailing slash, or "", the module path of ``path`` under it)."""
+        directory = posixpath.dirname(path)
+        probe = directory
+        while True:
+            prefix = f"{probe}/" if probe else ""
+            if f"{prefix}lib.rs" in self.files or f"{prefix}main.rs" in self.files:
+                break
+            if not probe:
+                prefix = f"{directory}/" if directory else ""     # no crate root above: the file is its own
+                return prefix, []
+            probe = posixpath.dirname(probe)
+        rel = path[len(prefix):].removesuffix(".rs").split("/")
+        if rel[-1] == "mod" or (len(rel) == 1 and rel[0] in ("lib", "main")):
+            rel = rel[:-1]
+        return prefix, rel
+
     def _python_module(self, f: FileFacts, module: str) -> list[str]:
         """Exact module resolution: absolute names through the package map, relative ones from the importer."""
         dots = len(module) - len(module.lstrip("."))
@@ -399,8 +448,9 @@ class _Resolver:
         binds: dict[str, tuple] = {}
         src = file_id(self.repo, f.path)
         for module, name, alias, line, wildcard in f.imports:
-            if name and f.language == "python":   # `from pkg import submodule` binds the submodule
-                sub = self.resolve_module(f, module + name if module.endswith(".") else f"{module}.{name}")
+            if name and f.language in ("python", "rust"):   # `from pkg import submodule`, `use crate::de;`
+                sub = self.resolve_module(f, f"{module}::{name}" if f.language == "rust" else
+                                          module + name if module.endswith(".") else f"{module}.{name}")
                 if sub:
                     binds[alias or name] = ("module", sub)
                     self._import_edge(src, sub, line, name)
@@ -409,6 +459,8 @@ class _Resolver:
             dotted = f.language == "python" and not (alias or name) and "." in module.strip(".")
             if dotted:
                 self._bind_package(f, module, targets, binds)
+            if not targets and f.language == "rust" and self._rust_module(f, module) is not None:
+                continue              # a module of this crate that is not indexed (`#[path]`, generated): no guess
             if not targets:
                 ext = module.split("/")[0] if f.language in ("javascript", "typescript", "tsx") else module
                 self.out.external_modules.add(ext)
@@ -487,7 +539,8 @@ class _Resolver:
             return bind[1], bind[2], "import"
         if bind and bind[0] == "module":
             # `from markdown import Markdown` where markdown/__init__.py imports it from .core: a re-export
-            hit = self._default_export(bind[1]) or (self._reexport(bind[1], name) if f.language == "python" else None)
+            hit = self._default_export(bind[1]) or (self._reexport(bind[1], name)
+                                                    if f.language in ("python", "rust") else None)
             if hit:
                 return hit[0], hit[1], "import"
         if bind:
@@ -744,6 +797,11 @@ class _Resolver:
             own = [h for h in self.ix.qualified.get(f"{receiver}.{name}", []) if h[0] == f.path]
             if len(own) == 1:
                 return own[0][0], own[0][1], "same_file"
+        if f.language == "rust" and ("::" in receiver or receiver in ("crate", "super") or receiver.isidentifier()):
+            files = self._rust_module(f, receiver)        # `crate::de::from_str()`, `super::helper()`, `mod x;` x::f()
+            hit = self._top_in(files, name) if files else None
+            if hit:
+                return hit[0], hit[1], "module_attr"
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         whole = self.bindings[f.path].get(receiver)
         bind = whole or self.bindings[f.path].get(head)

@@ -15,6 +15,7 @@ import json
 import multiprocessing
 import os
 import posixpath
+import tomllib
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -83,7 +84,7 @@ def stage_file(f: discovery.SourceFile, data: bytes, ctx: StageContext, *, parse
     if language != f.language:
         f = dataclasses.replace(f, language=language)
     if parse:
-        extraction = extract_file(f.language, text, ctx.settings.chunk_tokens)
+        extraction = extract_file(f.language, text, ctx.settings.chunk_tokens, f.path)
     else:
         extraction = _file_level(f.language, text, ctx.settings.chunk_tokens,
                                  "the parser crashed its process on this file; indexed as file chunks")
@@ -93,8 +94,9 @@ def stage_file(f: discovery.SourceFile, data: bytes, ctx: StageContext, *, parse
     return staged
 
 
-def extract_file(lang: str, text: str, budget: int) -> FileExtraction:
-    """Definitions, references and chunks of a decoded file; a grammar failure falls back to file chunks."""
+def extract_file(lang: str, text: str, budget: int, path: str = "") -> FileExtraction:
+    """Definitions, references and chunks of a decoded file; a grammar failure falls back to file chunks.
+    ``path`` tells a manifest by its name (Cargo.toml)."""
     try:
         if lang in LANGUAGES:
             result = extract(text.encode("utf-8"), lang)
@@ -102,11 +104,22 @@ def extract_file(lang: str, text: str, budget: int) -> FileExtraction:
             result = FileExtraction(language=lang, parse_status="text")
             if lang == "gomod":
                 result.go_module = parse_go_mod(text)[0]
+            elif lang == "toml" and posixpath.basename(path) == "Cargo.toml":
+                result.rust_crate = _crate_name(text)
         result.chunks = chunk_file(text.encode("utf-8"), text, lang, result.definitions, budget)
     except Exception as exc:  # a grammar crash must not lose the file: fall back to file-level chunks
         result = _file_level(lang, text, budget, f"extraction failed ({exc.__class__.__name__}: {exc}); "
                                                  f"indexed as file chunks")
     return result
+
+
+def _crate_name(text: str) -> str:
+    """The crate a Cargo.toml builds (`[package] name`, `-` as `_`, as code names it), or "" (a workspace)."""
+    try:
+        name = tomllib.loads(text).get("package", {}).get("name")
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return ""
+    return name.replace("-", "_") if isinstance(name, str) else ""
 
 
 def _file_level(lang: str, text: str, budget: int, warning: str) -> FileExtraction:

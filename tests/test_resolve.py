@@ -2608,7 +2608,7 @@ def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     files = {}
     for path, source in sources.items():
         language = language_for_path(path)
-        f = FileFacts(path, language, **extract_file(language, source, 400).facts())
+        f = FileFacts(path, language, **extract_file(language, source, 400, path).facts())
         f.ids = symbol_ids("r", path, f.defs)
         files[path] = f
     return files
@@ -2816,3 +2816,32 @@ def test_java_csharp_and_cpp_calls_reach_the_overloads_their_arguments_fit() -> 
     assert calls["D.cs#D.HasKey~2"] == {"D.cs#D.HasKey": ("self", [3])}
     assert calls["D.cs#D.G"] == {"D.cs#D.F": ("self", [6]), "D.cs#D.F~2": ("self", [6])}
     assert calls["a.cpp#A.f"] == {"a.cpp#A.f~2": ("same_file", [2])}
+
+
+def test_rust_module_paths_are_resolved_from_the_crate_root_and_the_file_s_module() -> None:
+    """`crate::` / `super::` / `self::` were dropped and the rest matched by file name anywhere: `use core::fmt`
+    imported serde_json's src/io/core.rs, `crate::de::parse()` was `external:crate` (impact: complete), and
+    `use crate::lexical;` made a Module node named `crate`, shared by every repository. Now: from the crate's
+    root, the file's module, its parent, a `mod x;` it declares, the crate's own name (Cargo.toml) in its
+    tests; another crate's path stays external."""
+    res = resolve("r", _staged_facts({
+        "Cargo.toml": '[package]\nname = "serde-json"\nversion = "1.0.0"\n',
+        "src/lib.rs": "mod de;\nmod io;\npub mod value;\nmod raw;\npub use crate::de::parse;\n",
+        "src/de.rs": "pub fn parse() {}\n",
+        "src/io/mod.rs": "mod core;\n", "src/io/core.rs": "pub fn x() {}\n",
+        "src/value/mod.rs": "mod de;\npub fn helper() {}\n",
+        "src/value/de.rs": "fn go() { super::helper(); crate::de::parse(); }\n",
+        "src/raw.rs": "use crate::de;\nuse core::fmt;\nuse crate::value::helper;\nfn go() { de::parse(); helper(); }\n",
+        "tests/t.rs": "mod common;\nuse serde_json::parse;\nfn t() { common::setup(); parse(); }\n",
+        "tests/common/mod.rs": "pub fn setup() {}\n"}))
+    imports = {k for k in _edges_of(res, "IMPORTS") if k[0] == "src/raw.rs"}
+    assert imports == {("src/raw.rs", "src/de.rs"), ("src/raw.rs", "module:core"),
+                       ("src/raw.rs", "src/value/mod.rs")}
+    assert not any(dst.startswith(("module:crate", "module:super", "module:self")) for _s, dst in _edges_of(res, "IMPORTS"))
+    calls = {(s, d): by for (s, d), (by, _lines) in _edges_of(res, "CALLS").items()}
+    assert calls == {("src/value/de.rs#go", "src/value/mod.rs#helper"): "module_attr",
+                     ("src/value/de.rs#go", "src/de.rs#parse"): "module_attr",
+                     ("src/raw.rs#go", "src/de.rs#parse"): "module_attr",
+                     ("src/raw.rs#go", "src/value/mod.rs#helper"): "import",
+                     ("tests/t.rs#t", "tests/common/mod.rs#setup"): "module_attr",
+                     ("tests/t.rs#t", "src/de.rs#parse"): "import"}

@@ -183,6 +183,11 @@ class _Index:
         # go.mod files: (module path, its directory), the longest path first (a nested module wins)
         self.go_modules = sorted(((f.go_module, posixpath.dirname(p)) for p, f in files.items() if f.go_module),
                                  key=lambda m: (-len(m[0]), m))
+        # PHP: the files of each namespace (`namespace App\\Db;`: its first top-level module definition)
+        self.php_namespaces: dict[str, list[str]] = defaultdict(list)
+        for p, f in sorted(files.items()):
+            if f.language == "php":
+                self.php_namespaces[_php_namespace(f)].append(p)
         # Cargo.toml files: crate name -> the directory of its root module (`src/` beside it)
         self.rust_crates = {f.rust_crate: posixpath.join(posixpath.dirname(p), "src") + "/"
                             for p, f in sorted(files.items()) if f.rust_crate}
@@ -228,6 +233,11 @@ class _Index:
             if len(hits) == 1 or (hits and len({posixpath.dirname(h) for h in hits}) == 1):
                 return sorted(hits)
         return []
+
+
+def _php_namespace(f: FileFacts) -> str:
+    """A PHP file's namespace (`namespace App\\Db;`), "" for the global one."""
+    return next((d[2] for d in f.defs if d[1] == "module" and d[3] is None), "")
 
 
 def _in_namespaces(f: FileFacts, parent: int | None) -> bool:
@@ -365,6 +375,10 @@ class _Resolver:
             return []
         if is_dir:
             return sorted(p for c in cands for p in self.ix.dirs.get(c, []))
+        if f.language == "php" and "/" not in cands[0]:
+            # `use RuntimeException;`: a class of the global namespace, a file at the top or none (it had landed
+            # on Symfony's Exception/RuntimeException.php, found by the end of its path)
+            return [p for p in self.ix.stems.get(cands[0], []) if p != f.path]
         found = [p for p in self.ix.find_files(cands) if p != f.path] if cands else []
         if f.language in ("c", "cpp") and posixpath.splitext(module)[1]:   # `#include "state.h"`: not state.c
             found = [p for p in found if posixpath.basename(p) == posixpath.basename(module)]
@@ -549,8 +563,10 @@ class _Resolver:
             top = self.ix.top.get(path, {}).get(name)
             if top:
                 return path, top[-1], "import"
-        if f.language in ("go", "java", "csharp", "rust"):   # same package / namespace: sibling files
-            hits = [(p, i) for p in self.ix.dirs[posixpath.dirname(f.path)]
+        if f.language in ("go", "java", "csharp", "rust", "php"):   # same package / namespace: sibling files
+            near = self.ix.php_namespaces[_php_namespace(f)] if f.language == "php" else \
+                self.ix.dirs[posixpath.dirname(f.path)]
+            hits = [(p, i) for p in near
                     if p != f.path and self.files[p].language == f.language   # not a Python `make` beside g.go
                     for i in self.ix.top.get(p, {}).get(name, [])]
             if len(hits) == 1:

@@ -2845,3 +2845,16 @@ def test_rust_module_paths_are_resolved_from_the_crate_root_and_the_file_s_modul
                      ("src/raw.rs#go", "src/value/mod.rs#helper"): "import",
                      ("tests/t.rs#t", "tests/common/mod.rs#setup"): "module_attr",
                      ("tests/t.rs#t", "src/de.rs#parse"): "import"}
+
+
+def test_php_global_names_and_bases_of_the_same_namespace() -> None:
+    """`use RuntimeException;` (the global namespace's class) had landed on a repository class of that name by
+    the end of its path (68 wrong IMPORTS in the QA corpus), and `class Repo extends Base` missed the `Base` of
+    its own namespace when another namespace has one too (94 of 1,083 bases)."""
+    res = resolve("r", _staged_facts({
+        "App/Db/Repo.php": "<?php\nnamespace App\\Db;\nuse RuntimeException;\nclass Repo extends Base {}\n",
+        "App/Db/Base.php": "<?php\nnamespace App\\Db;\nclass Base {}\n",
+        "App/Other/Base.php": "<?php\nnamespace App\\Other;\nclass Base {}\n",
+        "App/RuntimeException.php": "<?php\nnamespace App;\nclass RuntimeException {}\n"}))
+    assert _edges_of(res, "IMPORTS") == {("App/Db/Repo.php", "module:RuntimeException"): (None, [3])}
+    assert _edges_of(res, "INHERITS") == {("App/Db/Repo.php#Repo", "App/Db/Base.php#Base"): ("same_package", [4])}

@@ -799,7 +799,12 @@ class _Builder:
         name_node = caps.get("name", [node])[0]
         if owner is None:
             return
-        self.result.bases.append(BaseRef(owner, _text(name_node), relation, name_node.start_point.row + 1))
+        name = _text(name_node)
+        scoped = name_node.parent
+        if self.spec.name == "rust" and scoped is not None and scoped.type == "scoped_type_identifier" and \
+                scoped.child_by_field_name("path") is not None:      # `impl de::Error for Error`: through `de`
+            name = f"{_text(scoped.child_by_field_name('path'))}::{name}"
+        self.result.bases.append(BaseRef(owner, name, relation, name_node.start_point.row + 1))
 
     def add_import(self, node: Node, caps: dict[str, list[Node]]) -> None:
         if "import.module" not in caps:

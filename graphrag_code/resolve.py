@@ -697,6 +697,8 @@ class _Resolver:
         django.core.serializers import base``) is that module's or class's; its last name alone would find the
         class being declared, or any other of that name."""
         scope = f.defs[cls][3]
+        if f.language == "rust":
+            return self._rust_trait(f, scope, base)
         head, _, last = base.rpartition(".")
         if head and f.language == "python" and _CHAIN.fullmatch(base):
             hit = self.resolve_call(f, scope, last, head)
@@ -705,6 +707,34 @@ class _Resolver:
             if head.split(".")[0] in self.bindings[f.path] or self.lookup_name(f, scope, head.split(".")[0]):
                 return None         # `models.Model` of a library, `mod.Gone`: not some class of that name here
         return self.lookup_name(f, scope, base.split(".")[-1].split("::")[-1])
+
+    def _rust_trait(self, f: FileFacts, scope: int | None, base: str) -> tuple[str, int, str] | None:
+        """The trait a Rust `impl T for X` / `trait A: T` names: a trait only (it had landed on an `impl` block of
+        a type of that name), through its path when it has one (`de::Error` after `use serde::de`: another
+        crate's, never the crate's own `Error`; `crate::value::Index`: in that module's file)."""
+        head, _, last = base.rpartition("::")
+        if head:
+            files = self._rust_module(f, head)
+            bind = self.bindings[f.path].get(head.split("::")[0])
+            if files is None and bind is not None and bind[0] == "module":
+                files = bind[1]                             # `use crate::value;` then `value::Index`
+            hits = [(p, i) for p in files or () for i in self.ix.top.get(p, {}).get(last, []) if self._trait(p, i)]
+            hits = hits or [h for h in self.ix.qualified.get(f"{head.replace('::', '.')}.{last}", [])
+                            if h[0] == f.path and self._trait(*h)]      # `private::Sealed` of an inline `mod`
+            return (hits[0][0], hits[0][1], "import") if len(hits) == 1 else None
+        own = [i for i in self.ix.top[f.path].get(last, []) if self._trait(f.path, i)]
+        if len(own) == 1:                       # beside `impl Local for X` blocks, which share the type's name
+            return f.path, own[0], "same_file"
+        found = self.lookup_name(f, scope, last)
+        if found and self._trait(found[0], found[1]):
+            return found
+        if last in self.bindings[f.path]:       # `use std::fmt::Display;`: that one, not one of ours
+            return None
+        hits = [h for h in self.ix.global_top.get(last, []) if self.files[h[0]].language == "rust" and self._trait(*h)]
+        return (hits[0][0], hits[0][1], "global_unique") if len(hits) == 1 else None
+
+    def _trait(self, path: str, i: int) -> bool:
+        return self.files[path].defs[i][1] == "trait"
 
     def _library_name(self, f: FileFacts, cls: int, base: str) -> bool:
         """Whether the base ``base`` declared by class ``cls`` is a library's: a built-in (``IOError``) or a

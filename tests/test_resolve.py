@@ -2858,3 +2858,19 @@ def test_php_global_names_and_bases_of_the_same_namespace() -> None:
         "App/RuntimeException.php": "<?php\nnamespace App;\nclass RuntimeException {}\n"}))
     assert _edges_of(res, "IMPORTS") == {("App/Db/Repo.php", "module:RuntimeException"): (None, [3])}
     assert _edges_of(res, "INHERITS") == {("App/Db/Repo.php#Repo", "App/Db/Base.php#Base"): ("same_package", [4])}
+
+
+def test_rust_impl_and_supertrait_names_are_traits_through_their_paths() -> None:
+    """`impl de::Error for Error` had an IMPLEMENTS edge to another `impl Error` block, `impl ops::Index<I> for
+    Value` to the crate's own `Index` trait (9 of serde_json's 33 were wrong). A trait only, through its path:
+    another crate's stays unresolved, `crate::value::Index` and an inline `mod private`'s `Sealed` are found."""
+    res = resolve("r", _staged_facts({
+        "src/lib.rs": "mod error;\npub mod value;\n", "src/value/mod.rs": "pub trait Index {}\n",
+        "src/error.rs": "use serde::de;\nuse std::fmt::Display;\nuse std::ops;\npub struct Error;\n"
+                        "impl de::Error for Error {}\nimpl ops::Index<usize> for Error {}\nimpl Display for Error {}\n"
+                        "trait Local {}\nimpl Local for Error {}\nimpl crate::value::Index for Error {}\n"
+                        "mod private { pub trait Sealed {} }\npub trait Fused: private::Sealed {}\n"}))
+    edges = {(src.split("#")[1], dst, line[0]) for (src, dst), (_by, line) in
+             {**_edges_of(res, "IMPLEMENTS"), **_edges_of(res, "INHERITS")}.items()}
+    assert edges == {("Error~5", "src/error.rs#Local", 9), ("Error~6", "src/value/mod.rs#Index", 10),
+                     ("Fused", "src/error.rs#private.Sealed", 12)}

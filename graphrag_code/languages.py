@@ -90,7 +90,8 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("java", "java", (".java",), virtual_dispatch=True, leading_types=_C_LIKE_COMMENTS, self_names=("this",), implicit_this=True,
                  lexical_members=True,
                  comment_prefixes=("//", "/**", "/*", "*", "*/"),
-                 test_path=re.compile(r"(^|/)src/test/|Tests?\.java$")),
+                 test_path=re.compile(r"(^|/)src/test/|Tests?\.java$"),
+                 test_name=re.compile(r"^(test[A-Z0-9_]|Test)")),   # not `test` itself: Predicate.test()
     LanguageSpec("rust", "rust", (".rs",), leading_types=_C_LIKE_COMMENTS | {"attribute_item"}, self_names=("self",),
                  namespace_kinds=frozenset({"module"}), lexical_members=True, guess_unique_methods=False,
                  test_path=re.compile(r"(^|/)tests/"), test_name=re.compile(r"^test_")),
@@ -104,10 +105,11 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  test_path=re.compile(r"(^|/)(test|spec)/|_(test|spec)\.rb$")),
     LanguageSpec("csharp", "csharp", (".cs",), virtual_dispatch=True, self_names=("this",), implicit_this=True,
                  namespace_kinds=frozenset({"module"}), lexical_members=True, super_names=("base",),
-                 test_path=re.compile(r"(^|/)[^/]*Tests?/|Tests?\.cs$")),
+                 # `Foo.Tests/`, `embed_tests/`, `TestPyInt.cs` (NUnit), `FooTests.cs`
+                 test_path=re.compile(r"(^|/)[^/]*(Tests?|[._-]tests?)/|(^|/)tests?/|Tests?\.cs$|(^|/)Test[A-Z][^/]*\.cs$")),
     LanguageSpec("php", "php", (".php",), virtual_dispatch=True, self_names=("$this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
                  namespace_kinds=frozenset({"module"}), lexical_members=True, super_names=("parent",),
-                 test_path=re.compile(r"(^|/)tests?/|Test\.php$")),
+                 test_path=re.compile(r"(^|/)[Tt]ests?/|Test\.php$")),          # Symfony's `Tests/` too
 )}
 
 # Files that are not parsed as code but still chunked: Markdown by heading, config files whole or by OpenAPI operation.

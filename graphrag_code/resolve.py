@@ -801,6 +801,13 @@ class _Resolver:
             hit = self.resolve_call(f, caller, last, owner) if owner else self.lookup_name(f, caller, chain)
             if hit and hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] in _TYPE_KINDS:
                 return hit
+        if receiver == "Self" and f.language == "rust":   # `Self::new()`: the type of the `impl` around
+            impl = caller
+            while impl is not None and f.defs[impl][1] != "impl":
+                impl = f.defs[impl][3]
+            hit = self._impl_method(f, impl, name) if impl is not None else None
+            if hit:
+                return hit[0], hit[1], "self"
         if receiver in spec.super_names and spec.virtual_dispatch:     # super(), super.m(), base.M(), parent::m()
             cls = self.enclosing_class(f, caller)
             for target in self._bases(f.path, cls) if cls is not None else ():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphrag_code.resolve import FileFacts, resolve, symbol_ids
 
 
@@ -2874,3 +2876,38 @@ def test_rust_impl_and_supertrait_names_are_traits_through_their_paths() -> None
              {**_edges_of(res, "IMPLEMENTS"), **_edges_of(res, "INHERITS")}.items()}
     assert edges == {("Error~5", "src/error.rs#Local", 9), ("Error~6", "src/value/mod.rs#Index", 10),
                      ("Fused", "src/error.rs#private.Sealed", 12)}
+
+
+def test_rust_self_paths_reach_the_impl_s_type() -> None:
+    """`Self::new()` was `dynamic` as soon as another type had a `new` (every real crate)."""
+    res = resolve("r", _staged_facts({"src/s.rs": "struct S;\nimpl S {\n    fn new() -> Self { S }\n}\n"
+                                                  "impl S {\n    fn other() { Self::new(); }\n}\n"
+                                                  "struct T;\nimpl T {\n    fn new() -> Self { T }\n}\n"}))
+    assert _edges_of(res, "CALLS") == {("src/s.rs#S.other", "src/s.rs#S.new"): ("self", [6])}
+
+
+@pytest.mark.parametrize("language, path, expected", [
+    ("csharp", "src/embed_tests/TestPyInt.cs", True), ("csharp", "Foo.Tests/A.cs", True),
+    ("csharp", "src/runtime/PyInt.cs", False), ("csharp", "src/latest/A.cs", False),
+    ("php", "Symfony/Component/Console/Tests/Helper/TableTest.php", True), ("php", "src/Contest/X.php", False)])
+def test_test_files_of_csharp_and_php_by_their_usual_names(language: str, path: str, expected: bool) -> None:
+    """pythonnet's NUnit files (`src/embed_tests/TestPyInt.cs`) and Symfony's `Tests/` were not tests."""
+    from graphrag_code.languages import is_test_path
+    assert is_test_path(language, path) is expected
+
+
+def test_a_java_method_named_test_is_no_test() -> None:
+    """`Predicate.test()` implementations (24 in commons-lang3 and spring-core) were marked as tests by name."""
+    from graphrag_code.languages import LANGUAGES
+    assert [bool(LANGUAGES["java"].test_name.match(n)) for n in ("test", "testFoo", "TestCase", "test_x")] == \
+        [False, True, True, True]
+
+
+def test_csharp_properties_and_indexers_are_definitions_whose_calls_are_their_own() -> None:
+    """pythonnet has 1,271 properties and none was a symbol: the calls in their accessors (267 in properties,
+    indexers, operators) were the class's, so impact named the class instead of the member."""
+    res = resolve("r", _staged_facts({"A.cs": "class A {\n  public string Name { get => Compute(); }\n"
+                                              "  public int this[int i] { get { return Compute(); } }\n"
+                                              "  int Compute() { return 1; }\n}\n"}))
+    assert _edges_of(res, "CALLS") == {("A.cs#A.Name", "A.cs#A.Compute"): ("self", [2]),
+                                       ("A.cs#A.this", "A.cs#A.Compute"): ("self", [3])}

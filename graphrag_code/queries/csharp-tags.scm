@@ -5,8 +5,9 @@
 ;   is captured on the compilation unit, which the engine turns into a module running from the `namespace`
 ;   line to the end of the file, so the types after it are `A.B.Type` in both styles.
 ; - class, record (also `record struct`) -> class; struct; interface; enum; delegate -> type;
-;   methods and constructors -> method (a constructor is named after its type); local functions -> function.
-;   Properties, fields, events, indexers, operators and destructors are not definitions.
+;   methods and constructors -> method (a constructor is named after its type); local functions -> function;
+;   properties -> method (`Name { get => Compute(); }`: the calls in its accessors are its own), an indexer ->
+;   method `this`. Fields, events, operators and destructors are not definitions.
 ;   Attributes (`[Obsolete]`) are inside the declaration node; `///` XML doc comments directly above are added
 ;   by the engine (LanguageSpec.leading_types).
 ; - base list: C# does not say which entry is the base class, so this uses the naming convention:
@@ -57,6 +58,12 @@
 
 (local_function_statement
   name: (identifier) @name) @definition.function
+
+(property_declaration
+  name: (identifier) @name) @definition.method
+
+(indexer_declaration
+  "this" @name) @definition.method
 
 ; ---- base types (see the naming convention above) ----------------------------------------------------------
 ((class_declaration

@@ -246,6 +246,9 @@ class _Builder:
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
+        elif "::" in name and self.spec.name in ("cpp", "ruby"):
+            # `namespace a::b {`, Ruby's `module Outer::Inner`: named `b` inside `a`, as `namespace a { namespace b`
+            definition.qualified_name, definition.name = name.replace("::", "."), name.rsplit("::", 1)[1]
         elif "." in name and kind == "function":
             # `app.use = function…` / `exports.render = …`: the qualified name is the whole target, the name
             # its last part, so `app.use(...)` elsewhere and lookups by `use` both find it

@@ -15,6 +15,7 @@ import json
 import multiprocessing
 import os
 import posixpath
+import re
 import tomllib
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -113,6 +114,21 @@ def extract_file(lang: str, text: str, budget: int, path: str = "") -> FileExtra
     return result
 
 
+_RUST_TEST_ATTRIBUTE = re.compile(r"#\[(?:[\w:]+::)?test\b|#\[cfg\(test\)\]")
+
+
+def _rust_tests(ex: FileExtraction, text: str) -> set[int]:
+    """Rust definitions that are tests by their attributes: `#[test]` (`#[tokio::test]`) on a function, and
+    everything inside a `#[cfg(test)]` module (unit tests live beside the code, not under tests/)."""
+    lines = text.split("\n")
+    marked: set[int] = set()
+    for i, d in enumerate(ex.definitions):
+        head = "\n".join(lines[d.start_line - 1:(d.body_start_line or d.start_line)])
+        if _RUST_TEST_ATTRIBUTE.search(head) or (d.parent is not None and d.parent in marked):
+            marked.add(i)                  # parents come before their children
+    return marked
+
+
 def _crate_name(text: str) -> str:
     """The crate a Cargo.toml builds (`[package] name`, `-` as `_`, as code names it), or "" (a workspace)."""
     try:
@@ -147,8 +163,9 @@ def file_rows(f: discovery.SourceFile, text: str, ex: FileExtraction, warnings: 
         "parse_status": ex.parse_status, "warnings": warnings, "secrets_redacted": redactions,
         "extractor_version": extractor_key(ctx.settings),
         "facts": json.dumps(facts_dict, separators=(",", ":"))}}]
+    marked = _rust_tests(ex, text) if f.language == "rust" else set()
     for i, d in enumerate(ex.definitions):
-        test_symbol = is_test or bool(LANGUAGES[f.language].test_name.match(d.name))
+        test_symbol = is_test or bool(LANGUAGES[f.language].test_name.match(d.name)) or i in marked
         rows.append({"owner": 0 if d.parent is None else 1 + d.parent, "rel": "CONTAINS", "kind": "Symbol",
                      "props": {
             **base, "id": ids[i], "name": d.name, "qualified_name": d.qualified_name, "kind": d.kind,

@@ -2604,12 +2604,12 @@ module.exports = obj;
 
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
-    from graphrag_code.languages import language_for_path
+    from graphrag_code.languages import language_for_path, refine_language
     from graphrag_code.staging import extract_file
 
     files = {}
     for path, source in sources.items():
-        language = language_for_path(path)
+        language = refine_language(language_for_path(path), path, source.encode())   # a C++ header
         f = FileFacts(path, language, **extract_file(language, source, 400, path).facts())
         f.ids = symbol_ids("r", path, f.defs)
         files[path] = f
@@ -2737,7 +2737,7 @@ def test_ruby_calls_on_the_implicit_receiver_reach_the_class_s_methods() -> None
     calls = _edges_of(res, "CALLS")
     assert calls[("r.rb#R.a", "r.rb#R.b")] == ("self", [6, 7])
     assert calls[("r.rb#R.a", "r.rb#Base.helper")][1] == [9]
-    assert calls[("lib/thor/runner.rb#Thor::Runner.install", "lib/thor/util.rb#Thor.Util.find")] == ("class_attr", [3])
+    assert calls[("lib/thor/runner.rb#Thor.Runner.install", "lib/thor/util.rb#Thor.Util.find")] == ("class_attr", [3])
 
 
 def test_base_and_parent_calls_reach_the_base_class_s_method() -> None:
@@ -2911,3 +2911,28 @@ def test_csharp_properties_and_indexers_are_definitions_whose_calls_are_their_ow
                                               "  int Compute() { return 1; }\n}\n"}))
     assert _edges_of(res, "CALLS") == {("A.cs#A.Name", "A.cs#A.Compute"): ("self", [2]),
                                        ("A.cs#A.this", "A.cs#A.Compute"): ("self", [3])}
+
+
+def test_cpp_specializations_and_nested_namespace_names() -> None:
+    """pybind11: 321 of 724 top-level "functions" were members of template specializations (`template <> struct
+    process_attribute<name> {...}`); `namespace a::b {` qualified its types `a::b.Foo`, so `void Foo::run()` in
+    `namespace a { namespace b {` (`a.b.Foo.run`) was no member of theirs and its `helper()` unknown."""
+    from graphrag_code.extract import extract, summarize
+    got = summarize(extract(b"template <typename T>\nstruct cmp<T, int> {\n  static bool compare() { return false; }\n"
+                            b"};\n", "cpp"))["definitions"]
+    assert [(d["qualified_name"], d["kind"]) for d in got] == [("cmp", "struct"), ("cmp.compare", "method")]
+    res = resolve("r", _staged_facts({
+        "src/foo.h": "namespace a::b { class Foo { public: void helper() {} void run(); }; }\n",
+        "src/foo.cpp": '#include "foo.h"\nnamespace a { namespace b { void Foo::run() { helper(); } } }\n'}))
+    assert _edges_of(res, "CALLS") == {("src/foo.cpp#a.b.Foo.run", "src/foo.h#a.b.Foo.helper"): ("self", [2])}
+
+
+def test_rust_tests_by_their_attributes() -> None:
+    """`#[test]` functions and everything in a `#[cfg(test)]` module are tests (anyhow's src/fmt.rs
+    `tests.one_digit` was not: only tests/ paths and `test_` names were)."""
+    from graphrag_code.staging import _rust_tests, extract_file
+    src = ("pub fn add(a: i32) -> i32 { a }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n"
+           "    fn helper() {}\n}\n\n#[tokio::test]\nasync fn it_runs() {}\n\n#[derive(Debug)]\nstruct Testy;\n")
+    ex = extract_file("rust", src, 400, "src/lib.rs")
+    assert sorted(ex.definitions[i].qualified_name for i in _rust_tests(ex, src)) == \
+        ["it_runs", "tests", "tests.adds", "tests.helper"]

@@ -111,6 +111,17 @@
     name: (type_identifier) @name
     body: (field_declaration_list))) @definition.struct
 
+; a (partial) specialization, `template <> struct process_attribute<name> { ... }`: named by its template
+(template_declaration
+  (class_specifier
+    name: (template_type name: (type_identifier) @name)
+    body: (field_declaration_list))) @definition.class
+
+(template_declaration
+  (struct_specifier
+    name: (template_type name: (type_identifier) @name)
+    body: (field_declaration_list))) @definition.struct
+
 ; `typedef struct { ... } Name;`
 (type_definition
   type: (struct_specifier !name body: (field_declaration_list))

@@ -807,6 +807,8 @@ class _Builder:
         if self.spec.name == "rust" and scoped is not None and scoped.type == "scoped_type_identifier" and \
                 scoped.child_by_field_name("path") is not None:      # `impl de::Error for Error`: through `de`
             name = f"{_text(scoped.child_by_field_name('path'))}::{name}"
+        elif self.spec.name == "php" and scoped is not None and scoped.type == "qualified_name":
+            name = _text(scoped)                                      # `extends \Doctrine\DBAL\Configuration`
         self.result.bases.append(BaseRef(owner, name, relation, name_node.start_point.row + 1))
 
     def add_import(self, node: Node, caps: dict[str, list[Node]]) -> None:

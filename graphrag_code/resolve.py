@@ -699,6 +699,8 @@ class _Resolver:
         scope = f.defs[cls][3]
         if f.language == "rust":
             return self._rust_trait(f, scope, base)
+        if f.language == "php" and "\\" in base:
+            return self._php_qualified(f, base)
         head, _, last = base.rpartition(".")
         if head and f.language == "python" and _CHAIN.fullmatch(base):
             hit = self.resolve_call(f, scope, last, head)
@@ -732,6 +734,23 @@ class _Resolver:
             return None
         hits = [h for h in self.ix.global_top.get(last, []) if self.files[h[0]].language == "rust" and self._trait(*h)]
         return (hits[0][0], hits[0][1], "global_unique") if len(hits) == 1 else None
+
+    def _php_qualified(self, f: FileFacts, base: str) -> tuple[str, int, str] | None:
+        """A PHP class named with its namespace: `\\Doctrine\\DBAL\\Configuration` from the global namespace,
+        `Sub\\Foo` from the file's own (or from a `use` of its first name); the file of that name, by the end of
+        its path as imports are found (its last name alone found the class being declared: `class Configuration
+        extends \\Doctrine\\DBAL\\Configuration`)."""
+        path = base.lstrip("\\")
+        if not base.startswith("\\"):
+            head, _, rest = path.partition("\\")
+            bind = self.bindings[f.path].get(head)
+            path = f"{_php_namespace(f)}\\{path}".lstrip("\\") if bind is None else \
+                next((m for m, n, a, _l, _w in f.imports if (a or n or m.rsplit("\\", 1)[-1]) == head), head) + \
+                "\\" + rest
+        files = self.resolve_module(f, path)
+        last = path.rsplit("\\", 1)[-1]
+        hits = [(p, i) for p in files for i in self.ix.top.get(p, {}).get(last, [])]
+        return (hits[0][0], hits[0][1], "import") if len(hits) == 1 else None
 
     def _trait(self, path: str, i: int) -> bool:
         return self.files[path].defs[i][1] == "trait"

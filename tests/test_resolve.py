@@ -2936,3 +2936,21 @@ def test_rust_tests_by_their_attributes() -> None:
     ex = extract_file("rust", src, 400, "src/lib.rs")
     assert sorted(ex.definitions[i].qualified_name for i in _rust_tests(ex, src)) == \
         ["it_runs", "tests", "tests.adds", "tests.helper"]
+
+
+def test_php_bases_named_with_their_namespace() -> None:
+    """`class Configuration extends \\Doctrine\\DBAL\\Configuration` kept only `Configuration` and found nothing
+    (or the class being declared); `Sub\\Foo` is relative to the file's namespace, `DBAL\\Configuration` to a
+    `use`, `\\Countable` the global namespace's."""
+    res = resolve("r", _staged_facts({
+        "Doctrine/DBAL/Configuration.php": "<?php\nnamespace Doctrine\\DBAL;\nclass Configuration {}\n",
+        "Doctrine/ORM/Configuration.php": "<?php\nnamespace Doctrine\\ORM;\n"
+                                          "class Configuration extends \\Doctrine\\DBAL\\Configuration {}\n",
+        "Doctrine/ORM/Sub/Foo.php": "<?php\nnamespace Doctrine\\ORM\\Sub;\nclass Foo {}\n",
+        "Doctrine/ORM/Bar.php": "<?php\nnamespace Doctrine\\ORM;\nuse Doctrine\\DBAL;\n"
+                                "class Bar extends Sub\\Foo implements \\Countable {}\nclass Baz extends DBAL\\Configuration {}\n"}))
+    assert set(_edges_of(res, "INHERITS")) == {
+        ("Doctrine/ORM/Configuration.php#Configuration", "Doctrine/DBAL/Configuration.php#Configuration"),
+        ("Doctrine/ORM/Bar.php#Bar", "Doctrine/ORM/Sub/Foo.php#Foo"),
+        ("Doctrine/ORM/Bar.php#Baz", "Doctrine/DBAL/Configuration.php#Configuration")}
+    assert "implements \\Countable@4:unknown" in res.unresolved["r:Doctrine/ORM/Bar.php#Bar"]

@@ -323,6 +323,7 @@ class _Resolver:
         self._member_memo: dict[tuple[str, int, str], tuple[str, int] | None] = {}   # class_member, likewise
         self.overloads: dict[tuple[str, str], list[tuple[int, int, int]]] = {}   # (path, qualified) -> overloads
         self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
+        self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
@@ -415,7 +416,7 @@ class _Resolver:
             base = here
             while parts and parts[0] == "super":
                 base, parts = base[:-1], parts[1:]
-        elif any(d[0] == parts[0] and d[1] == "module" and d[3] is None for d in f.defs):
+        elif parts[0] in self._rust_mods(f):
             base = here                                   # `mod parse;` then `parse::run()`
         else:
             return None
@@ -424,6 +425,14 @@ class _Resolver:
             return [p for p in (f"{root}lib.rs", f"{root}main.rs") if p in self.files][:1] or [f.path]
         stem = root + "/".join(segments)
         return [p for p in (f"{stem}.rs", f"{stem}/mod.rs") if p in self.files][:1]
+
+    def _rust_mods(self, f: FileFacts) -> set[str]:
+        """The modules a Rust file declares at its top (`mod parse;`, `mod tests { }`), kept per file: every call
+        with a plain receiver asks."""
+        found = self._mods_memo.get(f.path)
+        if found is None:
+            found = self._mods_memo[f.path] = {d[0] for d in f.defs if d[1] == "module" and d[3] is None}
+        return found
 
     def _rust_home(self, path: str) -> tuple[str, list[str]]:
         """(the crate root's directory with a trailing slash, or "", the module path of ``path`` under it)."""

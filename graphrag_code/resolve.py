@@ -647,6 +647,11 @@ class _Resolver:
             found = self._go_method(path, cls, name)
             if found:
                 return found
+        if self.files[path].language == "cpp":     # `void Shape::describe() const {}` in a .cpp: declared only
+            hits = [h for h in self.ix.qualified.get(f"{self.files[path].defs[cls][2]}.{name}", [])
+                    if self.files[h[0]].language == "cpp" and _in_namespaces(self.files[h[0]], self.files[h[0]].defs[h[1]][3])]
+            if hits:
+                return hits[-1]
         return self._from_bases(path, cls, depth, lambda p, c, d: self.class_member(p, c, name, d))
 
     def _go_method(self, path: str, cls: int, name: str) -> tuple[str, int] | None:

@@ -2954,3 +2954,13 @@ def test_php_bases_named_with_their_namespace() -> None:
         ("Doctrine/ORM/Bar.php#Bar", "Doctrine/ORM/Sub/Foo.php#Foo"),
         ("Doctrine/ORM/Bar.php#Baz", "Doctrine/DBAL/Configuration.php#Configuration")}
     assert "implements \\Countable@4:unknown" in res.unresolved["r:Doctrine/ORM/Bar.php#Bar"]
+
+
+def test_cpp_members_defined_out_of_line_are_found_on_their_class() -> None:
+    """`this->describe()` for an inherited method declared in the class and defined out of line (`void
+    Shape::describe() const {}` in a .cpp) was `self-unknown`; only the bare call reached it, by a unique name."""
+    res = resolve("r", _staged_facts({
+        "src/shape.h": "namespace geo {\nclass Shape { public: void describe() const; };\n"
+                       "class Square : public Shape { public: void show() { this->describe(); } };\n}\n",
+        "src/shape.cpp": '#include "shape.h"\nnamespace geo {\nvoid Shape::describe() const {}\n}\n'}))
+    assert _edges_of(res, "CALLS") == {("src/shape.h#geo.Square.show", "src/shape.cpp#geo.Shape.describe"): ("inherited", [3])}

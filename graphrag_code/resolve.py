@@ -403,8 +403,9 @@ class _Resolver:
         `a/b/mod.rs` only, never a file elsewhere that ends so (`use core::fmt` had imported serde_json's
         `src/io/core.rs`). ``None`` for another crate's path (`std::`, `serde::`)."""
         parts = [p for p in module.split("::") if p and p != "{}"]
-        if not parts:
-            return None
+        if not parts or (parts[0] not in ("crate", "self", "super") and parts[0] not in self.ix.rust_crates
+                         and parts[0] not in self._rust_mods(f)):
+            return None      # before walking the directories: every call with a plain receiver asks
         root, here = self._rust_home(f.path)
         if parts[0] == "crate":
             base, parts = [], parts[1:]
@@ -416,10 +417,8 @@ class _Resolver:
             base = here
             while parts and parts[0] == "super":
                 base, parts = base[:-1], parts[1:]
-        elif parts[0] in self._rust_mods(f):
-            base = here                                   # `mod parse;` then `parse::run()`
         else:
-            return None
+            base = here                                   # `mod parse;` then `parse::run()`
         segments = base + parts
         if not segments:
             return [p for p in (f"{root}lib.rs", f"{root}main.rs") if p in self.files][:1] or [f.path]
@@ -830,9 +829,8 @@ class _Resolver:
             return hit or ("unresolved", self._why(f, name))
         if name == "new" and f.language == "ruby" and _CHAIN.fullmatch(chain := receiver.replace("::", ".")):
             # `Request.new(env)`, `Rack::Request.new`: constructs the class (as `new Request()` elsewhere)
-            owner, _, last = chain.rpartition(".")
-            hit = self.resolve_call(f, caller, last, owner) if owner else self.lookup_name(f, caller, chain)
-            if hit and hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] in _TYPE_KINDS:
+            hit = self._type_hit(f, caller, chain)
+            if hit:
                 return hit
         if receiver == "Self" and f.language == "rust":   # `Self::new()`: the type of the `impl` around
             impl = caller
@@ -1249,7 +1247,11 @@ class _Resolver:
         return self._from_bases(path, cls, depth, lambda p, c, d: self._attribute_type(p, c, attr, d))
 
     def _type_named(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int] | None:
-        name = name.partition("[]")[0]            # `Registry[]Processor`: a Registry
+        hit = self._type_hit(f, scope, name.partition("[]")[0])     # `Registry[]Processor`: a Registry
+        return (hit[0], hit[1]) if hit else None
+
+    def _type_hit(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int, str] | None:
+        """(path, def index, how it was found) of the type a name or a chain names, else None."""
         owner, _, last = name.rpartition(".")
         if owner and _CHAIN.fullmatch(name):     # `exceptions.UsageError`: through the module (or class) named
             hit = self.resolve_call(f, scope, last, owner)
@@ -1258,7 +1260,7 @@ class _Resolver:
             target = self.lookup_name(f, scope, name) if name else None
         if target is None or self.files[target[0]].defs[target[1]][1] not in _TYPE_KINDS:
             return None
-        return target[0], target[1]
+        return target
 
     def _named_after_type(self, f: FileFacts, receiver: str, name: str) -> tuple[str, int] | None:
         """`constructorConstructor.get()`, `this.subscriber.next()`, `builder_->Build()`, `layer.handle_request()`:

@@ -300,6 +300,8 @@ class _Builder:
             return _ts_signature_types(core)
         if self.spec.name == "go" and core.type in ("function_declaration", "method_declaration"):
             return {"param_types": _go_param_types(core), "return_type": _go_result_type(core)}
+        if self.spec.name in _STATIC_TYPED:
+            return _static_signature_types(core)
         return {}
 
     def _python_types(self, core: Node) -> dict:
@@ -653,6 +655,8 @@ class _Builder:
             self._python_binding(node, caps)
         elif self.spec.name == "go":
             self._go_binding(node, caps)
+        elif self.spec.name in _STATIC_TYPED:
+            self._static_binding(node, caps)
         else:
             self._script_binding(node, caps)
 
@@ -699,6 +703,39 @@ class _Builder:
                 values[0].type in ("type_assertion_expression", "call_expression"):
             value = _go_value(values[0])                     # `sq, ok := s.(Square)`, `cmd, args, err := c.Find(a)`
         self._locals[owner][name].add(value)
+
+    def _static_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Java and C#, ``@reference.binding``: a declared variable and its type (``Foo x = ...``, ``for (Foo f :
+        fs)``, a resource, a caught exception), as ``class:Foo``; a ``var`` by its initializer (``new Foo()``, what
+        a call returns); a class's field or property, as an attribute type. An untyped one is kept as "": it hides
+        a field of the same name in the whole method (scopes of blocks are not tracked, as in Go)."""
+        owner = self.enclosing(node.start_byte)
+        if owner is None:
+            return
+        target = caps["name"][0]
+        d, name = self.result.definitions[owner], _text(target)
+        if node.type == "property_declaration":            # a C# property is a definition: its class holds it
+            owner = d.parent
+            if owner is None:
+                return
+            d = self.result.definitions[owner]
+        declared = node.child_by_field_name("type")
+        if node.type == "catch_formal_parameter":           # Java's `catch (IOException | X e)`: one type only
+            caught = [c for c in node.named_children if c.type == "catch_type"]
+            declared = caught[0].named_children[0] if caught and caught[0].named_child_count == 1 else None
+        generics = _type_parameters(node)
+        kind = _static_type(declared, generics)
+        if d.kind in ("class", "interface", "enum", "struct"):
+            if node.type in ("field_declaration", "variable_declaration", "property_declaration"):
+                self._attr_annotated[owner][name].add(kind)
+            return
+        if d.kind not in ("function", "method"):
+            return
+        if declared is not None and _text(declared) == "var" and target.parent is not None:
+            value = _static_initializer(target)
+            self._locals[owner][name].add(value)
+            return
+        self._locals[owner][name].add(f"class:{kind}" if kind else "")
 
     def _script_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """JavaScript/TypeScript, ``@reference.binding``: a variable's annotation or initializer (``const w = new
@@ -778,7 +815,8 @@ class _Builder:
         defs = self.result.definitions
         for i, seen in self._locals.items():
             defs[i].var_types = {n: "|".join(sorted(v)) for n, v in seen.items() if v and all(v)}
-            if self.spec.name == "go":       # an untyped local stays, as "": it hides a variable of an outer function
+            if self.spec.name == "go" or self.spec.name in _STATIC_TYPED:
+                # an untyped local stays, as "": it hides a variable of an outer function (Go), a field (Java, C#)
                 defs[i].var_types.update((n, "") for n, v in seen.items() if n not in defs[i].var_types)
         self.result.module_vars = {n: "|".join(sorted(v)) for n, v in self._module_vars.items() if v and all(v)}
         for i, values in self._returned.items():
@@ -1058,7 +1096,95 @@ def _go_value(node: Node) -> str:
     return ""
 
 
-_OVERLOADING = frozenset({"java", "csharp", "cpp"})   # languages whose functions are overloaded by parameters
+_OVERLOADING = frozenset({"java", "csharp", "cpp"})
+_STATIC_TYPED = frozenset({"java", "csharp"})      # languages whose declared types are read (_static_type)
+_PRIMITIVE_TYPES = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "predefined_type"})
+
+
+def _type_parameters(node: Node) -> frozenset[str]:
+    """The type parameters declared by the methods and classes around ``node`` (``<T>``): a variable of such a
+    type names no class."""
+    names: set[str] = set()
+    while node is not None:
+        for child in node.children:
+            if child.type in ("type_parameters", "type_parameter_list"):
+                names.update(_text(n) for tp in child.named_children if tp.type == "type_parameter"
+                             for n in tp.named_children[:1] if n.type in ("type_identifier", "identifier"))
+        node = node.parent
+    return frozenset(names)
+
+
+def _static_type(node: Node | None, generics: frozenset[str]) -> str:
+    """Java / C#: the class a declared type names, in the resolver's notation: ``Foo``, ``a.b.Foo``, ``[]Foo`` for
+    an array of them; generic arguments dropped (``List<Foo>`` is a ``List``); "" for a primitive, ``var``, a type
+    parameter (``T``) or what names no class."""
+    if node is None or node.type in _PRIMITIVE_TYPES:
+        return ""
+    if node.type == "array_type":
+        inner = _static_type(node.child_by_field_name("element") or node.child_by_field_name("type"), generics)
+        return f"[]{inner}" if inner and not inner.startswith("[]") else ""
+    if node.type in ("generic_type", "generic_name", "nullable_type"):
+        head = node.child_by_field_name("type") if node.type == "nullable_type" else node.named_children[0]
+        if node.type == "generic_name":
+            return _text(head)
+        return _static_type(head, generics)
+    if node.type in ("type_identifier", "identifier"):
+        name = _text(node)
+        return "" if name in generics or name == "var" else name
+    if node.type in ("scoped_type_identifier", "qualified_name"):
+        return "" if "<" in _text(node) else "".join(_text(node).split())
+    return ""
+
+
+def _static_initializer(name: Node) -> str:
+    """Java / C#, ``var x = ...``: ``class:Foo`` for ``new Foo(...)``, ``call:a.f`` for what ``a.f(...)`` returns,
+    else "" (the value of the declarator whose name ``name`` is)."""
+    declarator = name.parent
+    value = declarator.child_by_field_name("value")
+    if value is None:         # C#: `variable_declarator` holds the name, `=` and the value
+        rest = [c for c in declarator.named_children if c.start_byte > name.start_byte]
+        value = rest[-1] if rest else None
+    if value is None:
+        return ""
+    if value.type == "object_creation_expression":
+        kind = _static_type(value.child_by_field_name("type"), _type_parameters(value))
+        return f"class:{kind}" if kind and not kind.startswith("[]") else ""
+    if value.type in ("method_invocation", "invocation_expression"):
+        if value.type == "method_invocation":
+            obj, fn = value.child_by_field_name("object"), value.child_by_field_name("name")
+            chain = f"{_text(obj)}.{_text(fn)}" if obj is not None else _text(fn)
+        else:
+            chain = _text(value.child_by_field_name("function"))
+        chain = "".join(chain.split())
+        return f"call:{chain}" if _STATIC_CHAIN.fullmatch(chain) else ""
+    return ""
+
+
+_STATIC_CHAIN = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+def _static_signature_types(core: Node) -> dict:
+    """Java / C# methods: their parameters' declared types and the type they return (``_static_type``)."""
+    generics = _type_parameters(core)
+    out: dict[str, str] = {}
+    params = core.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else []:
+        name = p.child_by_field_name("name")
+        if p.type in ("formal_parameter", "parameter") and name is not None:
+            out[_text(name)] = _static_type(p.child_by_field_name("type"), generics)
+        elif p.type == "spread_parameter":                  # `Foo... xs`: an array
+            declarator = next((c for c in p.named_children if c.type == "variable_declarator"), None)
+            inner = _static_type(p.named_children[0], generics) if p.named_children else ""
+            if declarator is not None and (n := declarator.child_by_field_name("name")) is not None:
+                out[_text(n)] = f"[]{inner}" if inner and not inner.startswith("[]") else ""
+    returned = core.child_by_field_name("type") or core.child_by_field_name("returns")
+    first = params.named_children[0] if params is not None and params.named_children else None
+    extends = first is not None and first.type == "parameter" and \
+        any(c.type == "modifier" and _text(c) == "this" for c in first.children)
+    return {"param_types": out, "return_type": _static_type(returned, generics) if returned is not None and
+            core.type == "method_declaration" else "",
+            # a C# extension method: callable on what its `this` parameter extends (`foo.Count()`)
+            **({"extends": _static_type(first.child_by_field_name("type"), generics) or "?"} if extends else {})}   # languages whose functions are overloaded by parameters
 _PARAMETERS = frozenset({"formal_parameter", "parameter", "parameter_declaration", "optional_parameter_declaration",
                          "receiver_parameter"})
 _REST_PARAMETERS = frozenset({"spread_parameter", "variadic_parameter_declaration", "...", "params"})

@@ -67,6 +67,8 @@ class Definition:
     property_names: list[str] = field(default_factory=list)
     # Java, C#, C++ functions: how many arguments a call may pass, (fewest, most; -1: any number more)
     arity: tuple[int, int] | None = None
+    # C# extension methods (`static int Count(this Foo f)`): the type their first parameter extends, or "?"
+    extends: str = ""
 
 
 @dataclass
@@ -204,6 +206,8 @@ class FileExtraction:
             **({"arities": found} if (found := [[k, c.arity] for k, c in enumerate(self.calls)
                                                   if c.arity is not None]) else {}),
             **({"overloads": found} if (found := self._overloads()) else {}),
+            **({"extensions": found} if (found := [[i, d.extends] for i, d in enumerate(self.definitions)
+                                                     if d.extends]) else {}),
         }
 
     def _overloads(self) -> list[list]:

@@ -25,6 +25,7 @@ CONFIDENCE = {
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
     "receiver_name": 0.7, "receiver_name_of_several": 0.6, "receiver_name_suffix": 0.6,
     "overloads": 0.6,   # one of several overloads taking as many arguments as the call passes (_overload)
+    "extension": 0.85,  # C#: the extension method for the receiver's declared type (or a base of it)
     # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
     # the one implementation of the interface method it landed on; one of several implementations; an override
     # (found through the class hierarchy) of the abstract method it landed on. "One of several" is below 0.7:
@@ -115,6 +116,7 @@ class FileFacts:
     rust_crate: str = ""  # Cargo.toml: its crate's name (FileExtraction.rust_crate)
     arities: list[list] = field(default_factory=list)    # [[call index, arguments passed]] (CallSite.arity)
     overloads: list[list] = field(default_factory=list)  # [[def index, fewest, most]] (FileExtraction._overloads)
+    extensions: list[list] = field(default_factory=list)  # [[def index, type extended]] (Definition.extends)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -322,6 +324,8 @@ class _Resolver:
         self._bases_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}   # _bases, once the bases are bound
         self._member_memo: dict[tuple[str, int, str], tuple[str, int] | None] = {}   # class_member, likewise
         self.overloads: dict[tuple[str, str], list[tuple[int, int, int]]] = {}   # (path, qualified) -> overloads
+        self.extensions: dict[str, list[tuple[str, int, str]]] = defaultdict(list)   # C#: name -> (path, i, type)
+        self._parts_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
@@ -577,11 +581,11 @@ class _Resolver:
             hits = [(p, i) for p in near
                     if p != f.path and self.files[p].language == f.language   # not a Python `make` beside g.go
                     for i in self.ix.top.get(p, {}).get(name, [])]
-            if len(hits) == 1:
+            if len(hits) == 1 or hits and self._one_type(hits):
                 return hits[0][0], hits[0][1], "same_package"
         hits = [h for h in self.ix.global_top.get(name, []) if self.files[h[0]].language == f.language
                 and self._binds(self.files[h[0]], h[1])]
-        if len(hits) == 1:
+        if len(hits) == 1 or hits and self._one_type(hits):
             return hits[0][0], hits[0][1], "global_unique"
         return None
 
@@ -639,9 +643,10 @@ class _Resolver:
         return self._member_memo[key]
 
     def _class_member(self, path: str, cls: int, name: str, depth: int) -> tuple[str, int] | None:
-        hit = self.ix.members.get((path, cls), {}).get(name)
-        if hit is not None:
-            return path, hit
+        for part_path, part in self._parts(path, cls):       # C#: a partial class's parts in other files
+            hit = self.ix.members.get((part_path, part), {}).get(name)
+            if hit is not None:
+                return part_path, hit
         if self.files[path].language == "go":
             found = self._go_method(path, cls, name)
             if found:
@@ -778,18 +783,37 @@ class _Resolver:
         bind = self.bindings[f.path].get(base) or self.bindings[f.path].get(head)
         return (bind is not None and bind[0] == "external") or (bind is None and head in _BUILTIN_NAMES)
 
+    def _parts(self, path: str, cls: int) -> list[tuple[str, int]]:
+        """A C# partial class's declarations (``partial class PyObject`` in two files), this one first; else
+        just this one."""
+        if self.files[path].language != "csharp":
+            return [(path, cls)]
+        found = self._parts_memo.get((path, cls))
+        if found is None:
+            found = self._parts_memo[(path, cls)] = [(path, cls)] + [
+                h for h in self.ix.qualified.get(self.files[path].defs[cls][2], []) if h != (path, cls)
+                and self.files[h[0]].language == "csharp" and self.files[h[0]].defs[h[1]][1] in _TYPE_KINDS]
+        return found
+
+    def _one_type(self, hits: list[tuple[str, int]]) -> bool:
+        """Whether several definitions are the parts of one C# partial class."""
+        return len({self.files[p].defs[i][2] for p, i in hits}) == 1 and \
+            all(self.files[p].language == "csharp" and self.files[p].defs[i][1] in _TYPE_KINDS for p, i in hits)
+
     def _declared_bases(self, path: str, cls: int) -> list[str]:
-        """The names of the bases class ``cls`` declares, resolved or not (``object`` and ``Generic`` aside)."""
-        return [b for owner, b, _rel, _line in self.files[path].bases
-                if owner == cls and b.rpartition(".")[2] not in ("object", "Generic")]
+        """The names of the bases class ``cls`` declares, resolved or not (``object`` and ``Generic`` aside); of
+        every part of a partial class."""
+        return list(dict.fromkeys(b for p, c in self._parts(path, cls) for owner, b, _rel, _line in self.files[p].bases
+                                  if owner == c and b.rpartition(".")[2] not in ("object", "Generic")))
 
     def _bases(self, path: str, cls: int) -> list[tuple[str, int]]:
         """The base classes of class ``cls`` of file ``path`` that resolve to definitions, as (path, index).
         Kept once the subclasses are known (every name is bound by then): the calls ask ~300 times per class."""
         found = self._bases_memo.get((path, cls))
         if found is None:
-            found = [target for owner, base, _rel, _line in self.files[path].bases
-                     if owner == cls and (target := self._base_of(path, cls, base))]
+            found = list(dict.fromkeys(target for p, c in self._parts(path, cls)
+                                       for owner, base, _rel, _line in self.files[p].bases
+                                       if owner == c and (target := self._base_of(p, c, base))))
             if self.subclass_map is not None:
                 self._bases_memo[(path, cls)] = found
         return found
@@ -901,12 +925,14 @@ class _Resolver:
             return "unresolved", "module-attr-unknown"
         if bind and bind[0] == "external":
             return "unresolved", f"external:{bind[1]}"
-        if receiver.isidentifier() or receiver.replace("::", "").isidentifier():
+        if receiver.isidentifier() or receiver.replace("::", "").isidentifier() or \
+                f.language in _STATIC_TYPED and receiver.replace("$", "_").isidentifier():    # `$Gson$Types`
             # `Thor::Util.find()`: the definitions of that qualified name first (a class nested in another that
             # its last name alone does not find), else what its last name finds
             targets = [h for q in dict.fromkeys((receiver.replace("::", "."), receiver)) if "::" in receiver
                        for h in self.ix.qualified.get(q, []) if self.files[h[0]].language == f.language]
             target = self.lookup_name(f, caller, receiver.split("::")[-1])
+            target = self._constructed(target) if target and f.language in _STATIC_TYPED else target
             for t in [*targets, *([target] if target else [])]:
                 if self.files[t[0]].defs[t[1]][1] not in spec.container_kinds:
                     continue
@@ -918,6 +944,9 @@ class _Resolver:
         hit = self._annotated_receiver(f, caller, receiver, name) or self._called_instance(f, caller, receiver, name)
         if hit:
             return hit[0], hit[1], "annotation"
+        hit = self._extension(f, caller, receiver, name) if name in self.extensions else None
+        if hit:
+            return hit
         if self._literal(f, caller, receiver):
             return "unresolved", "external:builtins"      # `args.append(x)` after `args = []`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
@@ -940,6 +969,35 @@ class _Resolver:
                 return "unresolved", "dynamic:foreign-receiver"
             return hits[0][0], hits[0][1], "method_unique"
         return "unresolved", "dynamic" if hits else "unknown"
+
+    def _extension(self, f: FileFacts, caller: int | None, receiver: str, name: str) -> tuple[str, int, str] | None:
+        """C#: the one extension method ``name`` (``static int Count(this Foo f)``) for the receiver's type: its
+        class of the repository or a base of it, else the type it is declared with (``AppDomain domain``); one
+        on a type parameter (``this T x``) fits any receiver. Its own methods came first (``_annotated_receiver``)."""
+        cls = self.receiver_class(f, caller, receiver)
+        if cls is not None:
+            names, todo = set(), [cls]
+            while todo and len(names) < 50:
+                c = todo.pop()
+                names.add(self.files[c[0]].defs[c[1]][0])
+                todo.extend(self._bases(*c))
+        else:
+            declared = self._declared_name(f, caller, receiver)
+            names = {declared.rpartition(".")[2]} if declared else set()
+        fits = [(p, i) for p, i, extended in self.extensions[name] if self.files[p].language == f.language and
+                (extended == "?" or extended.rpartition(".")[2] in names)]
+        return (fits[0][0], fits[0][1], "extension") if len(fits) == 1 else None
+
+    def _declared_name(self, f: FileFacts, caller: int | None, receiver: str) -> str | None:
+        """The type a receiver of one name is declared with (a parameter, a local, a field), as written."""
+        if not receiver.isidentifier():
+            return None
+        found = self._declared(f, caller, receiver)
+        if found is not None:
+            value = found[2] if found[1] == "param" else found[2].removeprefix("class:")
+            return value if value and ":" not in value and "|" not in value else None
+        field = self._own_field_type(f, caller, receiver)
+        return field[2] if field and ":" not in field[2] else None
 
     def _builtin_class(self, f: FileFacts, caller: int | None, name: str) -> bool:
         """Whether ``name`` is one of Python's built-in classes (``BUILTIN_CLASSES``) that no parameter, variable
@@ -974,18 +1032,75 @@ class _Resolver:
         an object yields (``for el in doc.iter()``, ``doc: etree.Element``), its attributes; a variable assigned
         several values when each of them is. On Markdown 3.7 this removed 11 of the 16 testable guesses that never ran
         (`el.set()`: the repository's only `set` is `State.set`) and none that ran (eval/callgraph_oracle.py)."""
+        if f.language in _STATIC_TYPED and caller is not None and not receiver.isidentifier():
+            return self._foreign_static(f, caller, receiver)
         if not receiver.isidentifier() or caller is None or not LANGUAGES[f.language].self_names:
             return False
         found = self._declared(f, caller, receiver)
         if found is None and (var := self._variable(f, caller, receiver)):   # `from .log import logger`
             f, found = var[0], (var[1], "var", var[2])
+        if found is None and (field := self._own_field_type(f, caller, receiver)):
+            return self._foreign_type(field)          # a field's declared type (`ExecutorService exec;`)
+        if found is None and f.language in _STATIC_TYPED and receiver[0].isupper() and \
+                not receiver.isupper() and self.lookup_name(f, caller, receiver) is None:
+            # `Integer.parseInt(s)`, `Math.Max(a, b)`: a class that is not the repository's
+            return not self._type_somewhere(f, receiver)
         if found is None or not found[2]:
             return False
         scope, kind, value = found
+        if f.language in _STATIC_TYPED:      # declared types only: C#'s imports of namespaces name no module
+            return self._foreign_type((f.path, scope, value)) if kind == "param" else \
+                all(self._foreign_declared(f, scope, one) for one in value.split("|"))
         if kind == "param":
             return self._type_named(f, scope, value.removeprefix("[]")) is None
         # assigned several values, each of them (`c = copy(md)` beside `c = MultiDict()` is the repository's)
         return all(self._foreign_value(f, scope, one, depth) for one in value.split("|"))
+
+    def _foreign_type(self, typed: tuple[str, int | None, str]) -> bool:
+        """Whether a declared type (path, scope, type) names a class that is not the repository's."""
+        path, scope, value = typed
+        if not value or value.startswith(("call:", "member:", "value:", "wraps:")):
+            return False
+        f = self.files[path]
+        return self._type_named(f, scope, value.removeprefix("[]")) is None and \
+            not self._type_somewhere(f, value.removeprefix("[]").rpartition(".")[2])
+
+    def _type_somewhere(self, f: FileFacts, name: str) -> bool:
+        """Whether the repository defines a type of that name in ``f``'s language (a C# partial class, a name
+        in two namespaces: not found from ``f`` by name, yet perhaps what it means)."""
+        return any(self.files[p].defs[i][0] == name for p, i in self.ix.types_in(name.lower(), f.language))
+
+    def _foreign_static(self, f: FileFacts, caller: int, receiver: str) -> bool:
+        """``_foreign`` of a Java or C# receiver that is not one name, by declared types: a cast (``((Class<?>)
+        t)``), a field through ``this`` (``this.factories``, a ``List``), what a method of the repository is
+        declared to return (``getAsNumber()``, a ``Number``)."""
+        if receiver.startswith(('"', '@"', '$"')):
+            return True                                 # `"abc".length()`: a String's
+        cast = _CAST.fullmatch(receiver) or _NEW.fullmatch(receiver)
+        if cast:                                        # `((Class<?>) t)`, `new BigDecimal(s)`
+            return self._foreign_type((f.path, caller, cast.group(1)))
+        head, _, attr = receiver.partition(".")
+        if head in LANGUAGES[f.language].self_names and attr.isidentifier():
+            cls = self.enclosing_class(f, caller)
+            typed = self._attribute_type(f.path, cls, attr) if cls is not None else None
+            return bool(typed) and self._foreign_type(typed)
+        called = _called_chain(receiver)
+        if called and called.rpartition(".")[2] in _OBJECT_METHODS:
+            return True                                 # `x.getClass().getName()`: a Class's
+        return self._foreign_declared(f, caller, f"call:{called}") if called else False
+
+    def _foreign_declared(self, f: FileFacts, scope: int | None, value: str) -> bool:
+        """Java / C#: whether a variable's value (``class:Foo``, ``call:a.f``) is of a declared type that is not
+        the repository's; for a call, the type the method of the repository it reaches is declared to return."""
+        kind, _, chain = value.partition(":")
+        if kind == "class":
+            return self._foreign_type((f.path, scope, chain))
+        if kind != "call":
+            return False
+        owner, _, last = chain.rpartition(".")
+        hit = self.resolve_call(f, scope, last, owner or None)
+        rtype = self.returns.get((hit[0], hit[1])) if hit[0] != "unresolved" else None
+        return bool(rtype) and self._foreign_type((hit[0], self.files[hit[0]].defs[hit[1]][3], rtype))
 
     def _foreign_value(self, f: FileFacts, scope: int | None, value: str, depth: int) -> bool:
         """``_foreign`` of one value a variable is assigned (``extract._value_of``'s notation)."""
@@ -1049,6 +1164,9 @@ class _Resolver:
         called = _called_chain(receiver)
         if called:                        # `innerFrom(notifier).subscribe()`: what the call returns
             return self._value_class(f, caller, f"call:{called}")
+        cast = (_CAST.fullmatch(receiver) or _NEW.fullmatch(receiver)) if f.language in _STATIC_TYPED else None
+        if cast:                          # `((JsonObject) e).add(...)`, `new Foo(x).run()`: Java / C#, that class
+            return self._type_named(f, caller, cast.group(1))
         indexed = _SUBSCRIPTED.fullmatch(receiver)
         if indexed:                       # `subscriptions[s].unsubscribe()`: an item of what it indexes
             return self._value_class(f, caller, item_of(indexed.group(1)))
@@ -1061,10 +1179,22 @@ class _Resolver:
         if cls is None and head in LANGUAGES[f.language].self_names:
             found = self.enclosing_class(f, caller) if caller is not None else None
             cls = (f.path, found) if found is not None else None
+        elif cls is None and (field := self._own_field_type(f, caller, head)):
+            cls = self._typed(field, items=False)     # Java / C#: `exec.submit()` where `exec` is a field
         for attr in attrs:
             typed = self._attribute_type(*cls, attr) if cls else None
             cls = self._typed(typed, items=False) if typed else None
         return cls
+
+    def _own_field_type(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int | None, str] | None:
+        """The declared type of the field (or property) ``name`` of the class around ``caller``, or of a base, as
+        (path, scope, type) for ``_typed``: a bare name that no parameter or local declares, in a language whose
+        methods reach their class's members without ``this`` (and whose declarations give types: Java, C#)."""
+        if caller is None or not LANGUAGES[f.language].implicit_this or not name.isidentifier() or \
+                self._declared(f, caller, name) is not None:
+            return None
+        cls = self.enclosing_class(f, caller)
+        return self._attribute_type(f.path, cls, name) if cls is not None else None
 
     def _declared(self, f: FileFacts, scope: int | None, name: str) -> tuple[int, str, str] | None:
         """Where ``name`` is bound seen from ``scope`` (the nearest function first): (that scope, "param" or
@@ -1258,9 +1388,20 @@ class _Resolver:
             target = hit if hit[0] != "unresolved" else None
         else:
             target = self.lookup_name(f, scope, name) if name else None
-        if target is None or self.files[target[0]].defs[target[1]][1] not in _TYPE_KINDS:
+        if target is None:
             return None
-        return target
+        target = self._constructed(target)
+        return target if self.files[target[0]].defs[target[1]][1] in _TYPE_KINDS else None
+
+    def _constructed(self, hit: tuple) -> tuple:
+        """The class for a hit on its constructor (a method named as its class: inside the class, ``Foo`` finds
+        Foo's constructor first), else the hit."""
+        defs = self.files[hit[0]].defs
+        parent = defs[hit[1]][3]
+        if parent is not None and defs[hit[1]][1] == "method" and defs[parent][0] == defs[hit[1]][0] and \
+                defs[parent][1] in _TYPE_KINDS:
+            return (hit[0], parent, *hit[2:])
+        return hit
 
     def _named_after_type(self, f: FileFacts, receiver: str, name: str) -> tuple[str, int] | None:
         """`constructorConstructor.get()`, `this.subscriber.next()`, `builder_->Build()`, `layer.handle_request()`:
@@ -2068,6 +2209,8 @@ class _Resolver:
             self.properties.update(f.ids[i] for i, _name in f.property_names)
             for i, fewest, most in f.overloads:
                 self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))
+            for i, extended in f.extensions:
+                self.extensions[f.defs[i][0]].append((path, i, extended))
             self.arity.update(((path, k), n) for k, n in f.arities)
             for k, obj, prefix, returned in f.reflective:
                 if f.calls[k][0] is not None:
@@ -2098,7 +2241,9 @@ class _Resolver:
                     continue                  # _settle_callbacks, once every call handed a function is resolved
                 src = f.ids[caller] if caller is not None else file_id(self.repo, path)
                 answer = answers[k] if k < len(answers) else None
-                holder = self._parameter_of(f, caller, name) if receiver is None else None
+                # (a bare call in Java or C# names a method, never a parameter: they are apart)
+                holder = self._parameter_of(f, caller, name) if receiver is None and \
+                    f.language not in _STATIC_TYPED else None
                 if holder is not None and self._called_instance(f, caller, None, name):
                     holder = None             # `cls(...)`, `cls: t.Type[Argument]`: its annotation says what runs
                 if holder is not None and not _lsp_holds(answer):
@@ -2192,6 +2337,16 @@ class _Resolver:
             if dst != src:
                 self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
                                                     "resolved_by": target[2]})
+
+
+# languages whose declarations give types (extract._static_type), where a capitalized name that is no variable is a
+# class (`Integer.parseInt`, `Console.WriteLine`)
+_STATIC_TYPED = frozenset({"java", "csharp"})
+# a cast receiver, `((Class<?>) type)`: the class cast to, generic arguments dropped
+_NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\([^()]*\)")
+# what every object has, returning a library class: `getClass()` a Class, `toString()` a String
+_OBJECT_METHODS = frozenset({"getClass", "toString", "GetType", "ToString"})
+_CAST = re.compile(r"\(\(\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\)\s*[\w$.]+\)")
 
 
 @lru_cache(maxsize=None)

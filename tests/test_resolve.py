@@ -2786,7 +2786,8 @@ def test_ruby_and_rust_guess_no_method_by_its_unique_name() -> None:
         "a.rb": "class Builder\n  def map(x); end\nend\nclass U\n  def z(xs)\n    xs.map(1)\n  end\nend\n",
         "src/m.rs": "struct Map;\nimpl Map { fn clear(&mut self) {} }\nfn z(v: Vec<u8>) { let mut w = v; w.clear(); }\n",
         "p/Pool.java": "package p;\nclass Pool { void shutdown() {} }\n",
-        "p/Use.java": "package p;\nclass Use { void z(Object o) { o.shutdown(); } }\n"}))
+        # a lambda's parameter: no declared type to go by
+        "p/Use.java": "package p;\nclass Use { void z(java.util.List<Pool> ps) { ps.forEach(o -> o.shutdown()); } }\n"}))
     calls = _edges_of(res, "CALLS")
     assert not any(dst in ("a.rb#Builder.map", "src/m.rs#Map.clear") for _src, dst in calls)
     assert "xs.map@6:dynamic" in res.unresolved["r:a.rb#U.z"]
@@ -2964,3 +2965,86 @@ def test_cpp_members_defined_out_of_line_are_found_on_their_class() -> None:
                        "class Square : public Shape { public: void show() { this->describe(); } };\n}\n",
         "src/shape.cpp": '#include "shape.h"\nnamespace geo {\nvoid Shape::describe() const {}\n}\n'}))
     assert _edges_of(res, "CALLS") == {("src/shape.h#geo.Square.show", "src/shape.cpp#geo.Shape.describe"): ("inherited", [3])}
+
+
+def test_java_receivers_are_typed_by_their_declarations() -> None:
+    """Java and C# facts had no types: `in.nextString()` on a `JsonReader in` parameter was a guess by the
+    method's unique name, or none when two classes define it (gson: 223 such guesses, most of them wrong). A
+    parameter, a local (`var` by its initializer), a field with or without `this.`, a cast, a `new` and what a
+    method is declared to return now type the receiver; inside its class a type's name is the class, not its
+    constructor."""
+    res = resolve("r", _staged_facts({
+        "p/Reader.java": "package p;\nclass Reader {\n  Reader() {}\n  String next() { return null; }\n"
+                         "  Reader copy() { return new Reader(); }\n"
+                         "  boolean same(Object o) { Reader other = (Reader) o; return other.copy().next() == null; }\n}\n",
+        "p/Writer.java": "package p;\nclass Writer { void next() {} }\n",
+        "p/Use.java": "package p;\nclass Use {\n  private Reader field;\n"
+                      "  void a(Reader in) { in.next(); }\n"                          # 4
+                      "  void b() { var r = new Reader(); r.next(); Reader s = make(); s.next(); }\n"   # 5
+                      "  void c() { field.next(); this.field.next(); }\n"             # 6
+                      "  void d(Object o) { ((Reader) o).next(); new Reader().next(); }\n"   # 7
+                      "  void e() { make().next(); }\n"                              # 8
+                      "  Reader make() { return null; }\n}\n"}))
+    calls = _edges_of(res, "CALLS")
+    reached = {(src.split("#")[1], dst.split("#")[1]): how for (src, dst), (how, *_rest) in calls.items()}
+    for method in ("a", "b", "c", "d", "e"):
+        assert reached[(f"Use.{method}", "Reader.next")] == "annotation", method
+        assert (f"Use.{method}", "Writer.next") not in reached
+    # inside Reader, `Reader other` is the class (its constructor answered the name first)
+    assert reached[("Reader.same", "Reader.copy")] == "annotation"
+    assert reached[("Reader.same", "Reader.next")] == "annotation"
+
+
+def test_java_and_csharp_receivers_of_library_types_are_no_guess() -> None:
+    """A method name defined once in the repository was guessed for any receiver of unknown type (lang3:
+    `execFinally.shutdown()` on an `ExecutorService` field reached `TimedSemaphore.shutdown`; gson:
+    `Integer.parseInt(s)` reached `ISO8601Utils.parseInt`). A receiver declared with a library's type, a library
+    class by name, a String literal, `getClass()` and `new` of a library class are not the repository's; a
+    receiver nothing types (a lambda's parameter) is still guessed."""
+    res = resolve("r", _staged_facts({
+        "p/Sem.java": "package p;\nclass Sem { void shutdown() {} static int parseInt(String s) { return 0; }\n"
+                      "  String getName() { return null; } int length() { return 0; } }\n",
+        "p/Use.java": "package p;\nimport java.util.concurrent.ExecutorService;\nimport java.util.List;\n"
+                      "class Use {\n  private ExecutorService exec;\n  private List<Sem> sems;\n"
+                      "  void a() { exec.shutdown(); this.exec.shutdown(); }\n"            # 7
+                      "  void b(ExecutorService e, String s) { e.shutdown(); Integer.parseInt(s); }\n"   # 8
+                      "  void c() { \"x\".length(); this.getClass().getName(); new StringBuilder().length(); }\n"  # 9
+                      "  void d() { sems.forEach(x -> x.shutdown()); }\n}\n",               # 10
+        "n/Sem.cs": "namespace N { class Sem { public void Shutdown() {} } }\n",
+        "n/Use.cs": "using System.Threading;\nnamespace N { class Use {\n"
+                    "  private Timer timer;\n  void A() { timer.Shutdown(); Math.Shutdown(); }\n} }\n"}))
+    calls = _edges_of(res, "CALLS")
+    reached = {(src.split("#")[1], dst.split("#")[1]) for src, dst in calls}
+    for method in ("a", "b", "c"):
+        assert not any(src == f"Use.{method}" for src, _dst in reached), method
+    assert ("Use.d", "Sem.shutdown") in reached
+    assert not any(src == "N.Use.A" for src, _dst in reached)
+    assert "exec.shutdown@7:dynamic:foreign-receiver" in res.unresolved["r:p/Use.java#Use.a"]
+    assert "Integer.parseInt@8:dynamic:foreign-receiver" in res.unresolved["r:p/Use.java#Use.b"]
+
+
+def test_csharp_extension_methods_and_partial_classes() -> None:
+    """pythonnet: `Runtime` is a partial class in several files, so `Runtime.PyErr_Clear()` and a base class
+    split the same way were found by no name (1,000 `dynamic` calls); `x.Borrow()` is an extension method
+    (`static Borrowed Borrow(this in NewReference r)`) that no class defines. The parts of a partial class are
+    one class; an extension method is found for the receiver's declared type or a base of it, or for any one
+    where it extends a type parameter."""
+    res = resolve("r", _staged_facts({
+        "rt/Runtime.cs": "namespace P.R {\n  partial class Runtime { public static void Clear() {} }\n}\n",
+        "rt/Runtime.Delegates.cs": "namespace P.R {\n  partial class Runtime { public static void Init() {} }\n}\n",
+        "rt/Ref.cs": "namespace P.R {\n  class Ref {}\n  class Owned : Ref {}\n"
+                     "  static class RefExtensions {\n    public static int Borrow(this Ref r) { return 0; }\n"
+                     "    public static T Same<T>(this T x) { return x; }\n  }\n"
+                     "  class Other { public int Borrow() { return 1; } }\n}\n",
+        "app/Use.cs": "using P.R;\nnamespace App { class Use {\n"
+                      "  void A(Owned o) { Runtime.Clear(); Runtime.Init(); o.Borrow(); o.Same(); }\n"
+                      "  void B(System.AppDomain d) { d.Borrow(); }\n} }\n"}))
+    calls = _edges_of(res, "CALLS")
+    reached = {(src.split("#")[1], dst.split("#")[1]): how for (src, dst), (how, *_rest) in calls.items()}
+    assert reached[("App.Use.A", "P.R.Runtime.Clear")] == "class_attr"
+    assert reached[("App.Use.A", "P.R.Runtime.Init")] == "class_attr"
+    assert reached[("App.Use.A", "P.R.RefExtensions.Borrow")] == "extension"
+    assert reached[("App.Use.A", "P.R.RefExtensions.Same")] == "extension"
+    assert ("App.Use.A", "P.R.Other.Borrow") not in reached
+    # an AppDomain is no Ref: neither the extension nor Other's Borrow
+    assert not any(src == "App.Use.B" for src, _dst in reached)

@@ -198,3 +198,10 @@
   name: (identifier) @import.alias
   .
   (_) @import.module) @reference.import
+
+; ---- declared variables (@reference.binding): their types type receivers (`Foo f = ...; f.Go()`, a field's
+; `_exec.Shutdown()`); a `var` by its initializer. Fields and properties are the class's attribute types.
+(variable_declaration (variable_declarator name: (identifier) @name)) @reference.binding
+(foreach_statement left: (identifier) @name) @reference.binding
+(catch_declaration name: (identifier) @name) @reference.binding
+(property_declaration name: (identifier) @name) @reference.binding

@@ -10,7 +10,8 @@
 ; - imports: `import a.b.C;` -> module `a.b.C`, name `C`; `import static a.b.C.m;` -> module `a.b.C.m`,
 ;   name `m`; `import a.b.*;` -> module `a.b`, wildcard.
 ; - `extends` of a class -> inherits; `extends` of an interface -> inherits; `implements` -> implements.
-; Not captured: fields, lambdas and method references (`this::f`), `super(...)`/`this(...)` constructor
+; - declared variables, fields and their types -> @reference.binding (they type receivers: `in.next()`).
+; Not captured: lambdas and method references (`this::f`), `super(...)`/`this(...)` constructor
 ; chaining, annotations as references.
 
 ; ---- types -------------------------------------------------------------------------------------------------
@@ -97,3 +98,11 @@
 (import_declaration
   [(scoped_identifier) (identifier)] @import.module
   (asterisk) @import.wildcard) @reference.import
+
+; ---- declared variables (@reference.binding): their types type receivers (`Foo f = ...; f.go()`, a field's
+; `exec.shutdown()`); a `var` by its initializer. Fields are the class's attribute types.
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @name)) @reference.binding
+(field_declaration declarator: (variable_declarator name: (identifier) @name)) @reference.binding
+(enhanced_for_statement name: (identifier) @name) @reference.binding
+(resource name: (identifier) @name) @reference.binding
+(catch_formal_parameter name: (identifier) @name) @reference.binding

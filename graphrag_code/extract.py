@@ -167,6 +167,7 @@ class _Builder:
             if spec.name == "python" else set()
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._go_declared: dict[int, dict[str, str]] = defaultdict(dict)   # Go `var x T`: def -> name -> class:T
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._module_vars: dict[str, set[str]] = defaultdict(set)
@@ -243,6 +244,7 @@ class _Builder:
             **(self._signature_types(core) if kind in ("function", "method") else {}),
             arity=_param_arity(core) if kind in ("function", "method") and self.spec.name in _OVERLOADING else None,
             **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
+            **({"underlying": _go_underlying(node)} if self.spec.name == "go" and kind == "type" else {}),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
@@ -679,6 +681,8 @@ class _Builder:
         if declared is not None:                             # `var sq Square` (`var s Shape = sq`: a Shape)
             kind = _go_type(declared)
             self._locals[owner][name].add(f"class:{kind}" if kind else "")
+            if kind:             # what is assigned later is of that type (`var c *Command; c, a, err = f()`)
+                self._go_declared[owner][name] = f"class:{kind}"
             return
         left = target.parent if target.parent.type == "expression_list" else None
         right = node.child_by_field_name("value" if node.type == "var_spec" else "right")
@@ -814,6 +818,7 @@ class _Builder:
         is left unknown, and its annotation wins over its assignments."""
         defs = self.result.definitions
         for i, seen in self._locals.items():
+            seen.update((n, {t}) for n, t in self._go_declared.get(i, {}).items())
             defs[i].var_types = {n: "|".join(sorted(v)) for n, v in seen.items() if v and all(v)}
             if self.spec.name == "go" or self.spec.name in _STATIC_TYPED:
                 # an untyped local stays, as "": it hides a variable of an outer function (Go), a field (Java, C#)
@@ -1058,13 +1063,16 @@ string uint uint8 uint16 uint32 uint64 uintptr any comparable""".split())
 
 def _go_type(node: Node | None) -> str:
     """The named type a Go parameter is of (`*Store`, `Stack[T]`, `pkg.Client`), ``[]T`` for a slice or an array of
-    one (`[]*Command`: what indexing or a `range` gives), or "" (a built-in, a map, a function type: nothing whose
-    methods the repository defines)."""
+    one (`[]*Command`: what indexing or a `range` gives), ``{}T`` for a map to one, or "" (a built-in, a function
+    type: nothing whose methods the repository defines)."""
     while node is not None and node.type in ("pointer_type", "generic_type", "parenthesized_type"):
         node = node.child_by_field_name("type") or (node.named_children[0] if node.named_children else None)
     if node is not None and node.type in ("slice_type", "array_type"):
         item = _go_type(node.child_by_field_name("element"))
-        return f"[]{item}" if item and not item.startswith("[]") else ""
+        return f"[]{item}" if item and not item[:2] in ("[]", "{}") else ""
+    if node is not None and node.type == "map_type":     # `map[string]*Command`: what indexing or a `range` gives
+        item = _go_type(node.child_by_field_name("value"))
+        return f"{{}}{item}" if item and not item[:2] in ("[]", "{}") else ""
     if node is None or node.type not in ("type_identifier", "qualified_type"):
         return ""
     name = _text(node)
@@ -1216,6 +1224,13 @@ def _param_arity(core: Node) -> tuple[int, int] | None:
             optional = c.type == "optional_parameter_declaration" or any(x.type == "=" for x in c.children)
             fewest += not optional
     return fewest, -1 if rest else most
+
+
+def _go_underlying(node: Node) -> str:
+    """A named Go slice or map type's underlying type (`type byName []*Command`: ``[]Command``), else ""."""
+    spec = node if node.type == "type_spec" else next((c for c in node.named_children if c.type == "type_spec"), None)
+    kind = _go_type(spec.child_by_field_name("type")) if spec is not None else ""
+    return kind if kind[:2] in ("[]", "{}") else ""
 
 
 def _go_item(node: Node) -> str:

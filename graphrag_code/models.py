@@ -69,6 +69,8 @@ class Definition:
     arity: tuple[int, int] | None = None
     # C# extension methods (`static int Count(this Foo f)`): the type their first parameter extends, or "?"
     extends: str = ""
+    # Go named slice and map types (`type byName []*Command`): the underlying type (``[]Command``, ``{}Command``)
+    underlying: str = ""
 
 
 @dataclass
@@ -208,6 +210,8 @@ class FileExtraction:
             **({"overloads": found} if (found := self._overloads()) else {}),
             **({"extensions": found} if (found := [[i, d.extends] for i, d in enumerate(self.definitions)
                                                      if d.extends]) else {}),
+            **({"underlying": found} if (found := [[i, d.underlying] for i, d in enumerate(self.definitions)
+                                                     if d.underlying]) else {}),
         }
 
     def _overloads(self) -> list[list]:

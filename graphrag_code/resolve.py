@@ -117,6 +117,7 @@ class FileFacts:
     arities: list[list] = field(default_factory=list)    # [[call index, arguments passed]] (CallSite.arity)
     overloads: list[list] = field(default_factory=list)  # [[def index, fewest, most]] (FileExtraction._overloads)
     extensions: list[list] = field(default_factory=list)  # [[def index, type extended]] (Definition.extends)
+    underlying: list[list] = field(default_factory=list)  # [[def index, "[]T"]] (Definition.underlying)
     ids: list[str] = field(default_factory=list)   # stable symbol id per definition
     lsp: dict | None = None   # {"server": ..., "answers": [one per call, see lsp.py]} when a language server ran
 
@@ -326,6 +327,7 @@ class _Resolver:
         self.overloads: dict[tuple[str, str], list[tuple[int, int, int]]] = {}   # (path, qualified) -> overloads
         self.extensions: dict[str, list[tuple[str, int, str]]] = defaultdict(list)   # C#: name -> (path, i, type)
         self._parts_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self.underlying: dict[tuple[str, int], str] = {}    # Go: (path, named slice/map type) -> "[]T" / "{}T"
         self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
@@ -1295,6 +1297,15 @@ class _Resolver:
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
             found = self._declared(f, scope, chain)
             typed = self._declared_type(f, found, chain) if found else None
+            if typed is None and found and found[1] == "var" and found[2].startswith("call:") and \
+                    "|" not in found[2] and (items or subscript) and self._typing_depth <= 4:
+                # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns
+                self._typing_depth += 1
+                try:
+                    return self._value_class(f, found[0], ("iter" if items else "") + ("sub" if subscript else "")
+                                             + found[2])
+                finally:
+                    self._typing_depth -= 1
             return self._typed(typed, items, subscript) if typed else None
         if self._typing_depth > 4:        # `x = x.parent` and the like
             return None
@@ -1346,6 +1357,11 @@ class _Resolver:
         container, generic, item = name.partition("[]")
         if not (items or subscript):
             return self._type_named(f, scope, container) if container else None
+        if not generic and container and f.language == "go":    # `s[i]` of `s byName`, `type byName []*Command`
+            named = self._type_named(f, scope, container)
+            under = self.underlying.get(named) if named else None
+            return self._typed((named[0], self.files[named[0]].defs[named[1]][3], under), items, subscript) \
+                if under else None
         if not generic or (items and subscript):
             return None
         if container:
@@ -1391,7 +1407,9 @@ class _Resolver:
         if target is None:
             return None
         target = self._constructed(target)
-        return target if self.files[target[0]].defs[target[1]][1] in _TYPE_KINDS else None
+        kind = self.files[target[0]].defs[target[1]][1]
+        # a Go named type (`type byName []*Command`) has methods too
+        return target if kind in _TYPE_KINDS or kind == "type" and f.language == "go" else None
 
     def _constructed(self, hit: tuple) -> tuple:
         """The class for a hit on its constructor (a method named as its class: inside the class, ``Foo`` finds
@@ -2211,6 +2229,7 @@ class _Resolver:
                 self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))
             for i, extended in f.extensions:
                 self.extensions[f.defs[i][0]].append((path, i, extended))
+            self.underlying.update(((path, i), kind) for i, kind in f.underlying)
             self.arity.update(((path, k), n) for k, n in f.arities)
             for k, obj, prefix, returned in f.reflective:
                 if f.calls[k][0] is not None:

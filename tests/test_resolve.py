@@ -2682,6 +2682,38 @@ func Gen(cmd *shop.Command, all []*shop.Command, h Holder) {
     assert {"i.Name@13:unknown", "args.Name@20:unknown"} <= set(res.unresolved["r:doc/doc.go#Gen"])
 
 
+def test_go_named_slices_maps_declared_vars_and_ranges_over_a_local_are_typed() -> None:
+    """cobra's hand-checked misses by names: `s[i].Name()` in `func (s byName) Less` (`type byName
+    []*cobra.Command`), `var finalCmd *Command` later assigned `finalCmd, args, err = f()` (a declared type
+    stands), and `children := cmd.Commands(); for _, c := range children`. A map's values are typed too."""
+    res = resolve("r", _staged_facts({"go.mod": "module example.com/shop\n", "shop.go": _GO_ROOT, "doc/doc.go": """\
+package doc
+
+import "example.com/shop"
+
+type byName []*shop.Command
+
+func (s byName) Less(i, j int) bool { return s[i].Name() < s[j].Name() }
+
+func Gen(cmd *shop.Command, byKey map[string]*shop.Command) {
+	var found *shop.Command
+	found, _, _ = cmd.Find(nil)
+	found.Name()
+	children := cmd.Commands()
+	for _, c := range children {
+		c.Name()
+	}
+	for _, v := range byKey {
+		v.Name()
+	}
+	byKey["x"].Name()
+}
+"""}))
+    lines = {(k[1], k[2]): v["lines"] for k, v in res.edges.items() if k[0] == "CALLS" and k[1].startswith("r:doc/")}
+    assert lines[("r:doc/doc.go#byName.Less", "r:shop.go#Command.Name")] == [7]
+    assert lines[("r:doc/doc.go#Gen", "r:shop.go#Command.Name")] == [12, 15, 18, 20]
+
+
 def _edges_of(res, etype: str) -> dict[tuple[str, str], object]:
     return {(k[1].removeprefix("r:"), k[2].removeprefix("r:")): (v.get("resolved_by"), v.get("lines") or v.get("line"))
             for k, v in res.edges.items() if k[0] == etype}

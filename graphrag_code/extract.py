@@ -730,12 +730,12 @@ class _Builder:
         generics = _type_parameters(node)
         kind = _static_type(declared, generics)
         if d.kind in ("class", "interface", "enum", "struct"):
-            if node.type in ("field_declaration", "variable_declaration", "property_declaration"):
+            if node.type in ("field_declaration", "variable_declaration", "property_declaration", "declaration"):
                 self._attr_annotated[owner][name].add(kind)
             return
         if d.kind not in ("function", "method"):
             return
-        if declared is not None and _text(declared) == "var" and target.parent is not None:
+        if declared is not None and (_text(declared) == "var" or declared.type == "placeholder_type_specifier"):
             value = _static_initializer(target)
             self._locals[owner][name].add(value)
             return
@@ -1105,8 +1105,11 @@ def _go_value(node: Node) -> str:
 
 
 _OVERLOADING = frozenset({"java", "csharp", "cpp"})
-_STATIC_TYPED = frozenset({"java", "csharp"})      # languages whose declared types are read (_static_type)
-_PRIMITIVE_TYPES = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "predefined_type"})
+_STATIC_TYPED = frozenset({"java", "csharp", "cpp"})   # languages whose declared types are read (_static_type)
+_PRIMITIVE_TYPES = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "predefined_type",
+                              "primitive_type", "sized_type_specifier"})
+_CPP_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "scoped_refptr"})   # `->` reaches the pointee
+_CPP_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "init_declarator", "array_declarator"})
 
 
 def _type_parameters(node: Node) -> frozenset[str]:
@@ -1115,8 +1118,9 @@ def _type_parameters(node: Node) -> frozenset[str]:
     names: set[str] = set()
     while node is not None:
         for child in node.children:
-            if child.type in ("type_parameters", "type_parameter_list"):
-                names.update(_text(n) for tp in child.named_children if tp.type == "type_parameter"
+            if child.type in ("type_parameters", "type_parameter_list", "template_parameter_list"):
+                names.update(_text(n) for tp in child.named_children
+                             if tp.type in ("type_parameter", "type_parameter_declaration")
                              for n in tp.named_children[:1] if n.type in ("type_identifier", "identifier"))
         node = node.parent
     return frozenset(names)
@@ -1141,6 +1145,18 @@ def _static_type(node: Node | None, generics: frozenset[str]) -> str:
         return "" if name in generics or name == "var" else name
     if node.type in ("scoped_type_identifier", "qualified_name"):
         return "" if "<" in _text(node) else "".join(_text(node).split())
+    if node.type == "qualified_identifier":          # C++ `ns::Foo`: by its name; the standard library's as `std.X`
+        inner = _static_type(node.child_by_field_name("name"), generics)
+        return f"std.{inner}" if inner and _text(node).startswith("std::") and \
+            node.child_by_field_name("name").type != "template_type" else inner
+    if node.type == "template_type":                 # `std::unique_ptr<Client>`: the pointee; `vector<Node*>`: vector
+        name = _text(node.child_by_field_name("name"))
+        arguments = node.child_by_field_name("arguments")
+        if name in _CPP_POINTERS and arguments is not None and arguments.named_children:
+            first = arguments.named_children[0]
+            return _static_type(first.child_by_field_name("type") if first.type == "type_descriptor" else first,
+                                generics)
+        return f"std.{name}"
     return ""
 
 
@@ -1148,22 +1164,24 @@ def _static_initializer(name: Node) -> str:
     """Java / C#, ``var x = ...``: ``class:Foo`` for ``new Foo(...)``, ``call:a.f`` for what ``a.f(...)`` returns,
     else "" (the value of the declarator whose name ``name`` is)."""
     declarator = name.parent
+    while declarator.type in ("pointer_declarator", "reference_declarator"):    # C++ `auto* p = ...`
+        declarator = declarator.parent
     value = declarator.child_by_field_name("value")
     if value is None:         # C#: `variable_declarator` holds the name, `=` and the value
         rest = [c for c in declarator.named_children if c.start_byte > name.start_byte]
         value = rest[-1] if rest else None
     if value is None:
         return ""
-    if value.type == "object_creation_expression":
+    if value.type in ("object_creation_expression", "new_expression"):
         kind = _static_type(value.child_by_field_name("type"), _type_parameters(value))
         return f"class:{kind}" if kind and not kind.startswith("[]") else ""
-    if value.type in ("method_invocation", "invocation_expression"):
+    if value.type in ("method_invocation", "invocation_expression", "call_expression"):
         if value.type == "method_invocation":
             obj, fn = value.child_by_field_name("object"), value.child_by_field_name("name")
             chain = f"{_text(obj)}.{_text(fn)}" if obj is not None else _text(fn)
         else:
             chain = _text(value.child_by_field_name("function"))
-        chain = "".join(chain.split())
+        chain = "".join(chain.split()).replace("->", ".").replace("::", ".")
         return f"call:{chain}" if _STATIC_CHAIN.fullmatch(chain) else ""
     return ""
 
@@ -1171,14 +1189,31 @@ def _static_initializer(name: Node) -> str:
 _STATIC_CHAIN = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 
 
+def _declared_name(declarator: Node | None) -> Node | None:
+    """C++: the name a declarator declares (`*p`, `&r`, `p = nullptr`, `a[3]`), or None (an abstract one)."""
+    while declarator is not None and declarator.type in _CPP_DECLARATORS:
+        declarator = declarator.child_by_field_name("declarator") or next(
+            (c for c in declarator.named_children if c.type in ("identifier", "field_identifier")), None)
+    return declarator if declarator is not None and declarator.type in ("identifier", "field_identifier") else None
+
+
 def _static_signature_types(core: Node) -> dict:
     """Java / C# methods: their parameters' declared types and the type they return (``_static_type``)."""
+    if core.type == "template_declaration":
+        core = next((c for c in core.named_children if c.type == "function_definition"), core)
     generics = _type_parameters(core)
     out: dict[str, str] = {}
     params = core.child_by_field_name("parameters")
+    if core.type == "function_definition":           # C++: in the function declarator
+        declarator = core.child_by_field_name("declarator")
+        while declarator is not None and declarator.type in ("pointer_declarator", "reference_declarator"):
+            declarator = declarator.child_by_field_name("declarator") or next(
+                (c for c in declarator.named_children if c.type == "function_declarator"), None)
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
     for p in params.named_children if params is not None else []:
-        name = p.child_by_field_name("name")
-        if p.type in ("formal_parameter", "parameter") and name is not None:
+        name = p.child_by_field_name("name") if p.type != "parameter_declaration" else _declared_name(
+            p.child_by_field_name("declarator"))
+        if p.type in ("formal_parameter", "parameter", "parameter_declaration") and name is not None:
             out[_text(name)] = _static_type(p.child_by_field_name("type"), generics)
         elif p.type == "spread_parameter":                  # `Foo... xs`: an array
             declarator = next((c for c in p.named_children if c.type == "variable_declarator"), None)
@@ -1186,6 +1221,8 @@ def _static_signature_types(core: Node) -> dict:
             if declarator is not None and (n := declarator.child_by_field_name("name")) is not None:
                 out[_text(n)] = f"[]{inner}" if inner and not inner.startswith("[]") else ""
     returned = core.child_by_field_name("type") or core.child_by_field_name("returns")
+    if core.type == "function_definition" and returned is not None:
+        return {"param_types": out, "return_type": _static_type(returned, generics)}
     first = params.named_children[0] if params is not None and params.named_children else None
     extends = first is not None and first.type == "parameter" and \
         any(c.type == "modifier" and _text(c) == "this" for c in first.children)

@@ -182,6 +182,7 @@ class _Index:
                 self.qualified[alias].append((path, i))
             for i, name in f.property_names:  # `pk = property(_get_pk_val)`: the member `pk` is its getter
                 self.members.setdefault((path, f.defs[i][3]), {}).setdefault(name, i)
+        self._drop_out_of_line_members()
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
         # go.mod files: (module path, its directory), the longest path first (a nested module wins)
         self.go_modules = sorted(((f.go_module, posixpath.dirname(p)) for p, f in files.items() if f.go_module),
@@ -195,6 +196,21 @@ class _Index:
         self.rust_crates = {f.rust_crate: posixpath.join(posixpath.dirname(p), "src") + "/"
                             for p, f in sorted(files.items()) if f.rust_crate}
         self._by_language: dict[tuple[int, str, str], list[tuple[str, int]]] = {}
+
+    def _drop_out_of_line_members(self) -> None:
+        """A C++ member defined out of line (``void Lexer::Error()`` in a .cc) is top-level in its file but no
+        free function: a bare ``Error(...)`` elsewhere is not it (ninja: `Error("...")` was ambiguous among the
+        free function's two overloads and two classes' methods). ``class_member`` finds it by its qualified
+        name; a function of a namespace (``void ns::helper()``) stays."""
+        for path, f in self.files.items():
+            if f.language != "cpp":
+                continue
+            for i, (name, kind, qualified, parent, *_r) in enumerate(f.defs):
+                owner = qualified.rpartition(".")[0]
+                if parent is None and owner and any(
+                        self.files[p].defs[j][1] in _TYPE_KINDS for p, j in self.qualified.get(owner, ())):
+                    self.top[path][name].remove(i)
+                    self.global_top[name].remove((path, i))
 
     def methods_in(self, name: str, language: str) -> list[tuple[str, int]]:
         """``global_methods[name]`` of one language (kept: a common name asked per call site holds thousands)."""
@@ -835,9 +851,14 @@ class _Resolver:
         qualified = f.defs[caller][2]
         if "." not in qualified:
             return None
+        own = self._own_class(f, caller) if f.language == "cpp" else None
+        hit = self.class_member(*own, name) if own else None     # its bases' too (`Parser::ExpectToken`)
+        if hit:
+            return hit
         hits = [h for h in self.ix.qualified.get(f"{qualified.rsplit('.', 1)[0]}.{name}", [])
                 if self.files[h[0]].language == f.language]
-        return hits[0] if len(hits) == 1 else None
+        # several: overloads of one member (`_overload` picks by the arguments), the last as `members` keeps
+        return hits[-1] if len(hits) == 1 or hits and f.language == "cpp" else None
 
     def enclosing_class(self, f: FileFacts, caller: int | None, skip_namespaces: bool = False) -> int | None:
         kinds = _container_kinds(f.language, skip_namespaces)
@@ -848,6 +869,8 @@ class _Resolver:
     # -- calls --------------------------------------------------------------------------------------------------
     def resolve_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None):
         spec = LANGUAGES[f.language]
+        if receiver and f.language == "cpp" and "->" in receiver:
+            receiver = receiver.replace("->", ".")        # `parent_->LookupRule()`, `builder_->status_->Info()`
         if receiver is None:
             hit = self.lookup_name(f, caller, name)
             if hit is None and (called := self._called_instance(f, caller, None, name)):
@@ -1083,8 +1106,8 @@ class _Resolver:
             return self._foreign_type((f.path, caller, cast.group(1)))
         head, _, attr = receiver.partition(".")
         if head in LANGUAGES[f.language].self_names and attr.isidentifier():
-            cls = self.enclosing_class(f, caller)
-            typed = self._attribute_type(f.path, cls, attr) if cls is not None else None
+            own = self._own_class(f, caller)
+            typed = self._attribute_type(*own, attr) if own is not None else None
             return bool(typed) and self._foreign_type(typed)
         called = _called_chain(receiver)
         if called and called.rpartition(".")[2] in _OBJECT_METHODS:
@@ -1179,8 +1202,7 @@ class _Resolver:
         cls = self._name_class(f, caller, head) if head not in LANGUAGES[f.language].self_names or \
             self._declared(f, caller, head) else None
         if cls is None and head in LANGUAGES[f.language].self_names:
-            found = self.enclosing_class(f, caller) if caller is not None else None
-            cls = (f.path, found) if found is not None else None
+            cls = self._own_class(f, caller) if caller is not None else None
         elif cls is None and (field := self._own_field_type(f, caller, head)):
             cls = self._typed(field, items=False)     # Java / C#: `exec.submit()` where `exec` is a field
         for attr in attrs:
@@ -1195,8 +1217,18 @@ class _Resolver:
         if caller is None or not LANGUAGES[f.language].implicit_this or not name.isidentifier() or \
                 self._declared(f, caller, name) is not None:
             return None
+        own = self._own_class(f, caller)
+        return self._attribute_type(*own, name) if own is not None else None
+
+    def _own_class(self, f: FileFacts, caller: int) -> tuple[str, int] | None:
+        """The class the method ``caller`` belongs to: the one around it, or for a C++ method defined out of line
+        (``void Builder::Build() {``, qualified ``Builder.Build``) the one class of that qualified name."""
         cls = self.enclosing_class(f, caller)
-        return self._attribute_type(f.path, cls, name) if cls is not None else None
+        if cls is not None or f.language != "cpp" or "." not in f.defs[caller][2]:
+            return (f.path, cls) if cls is not None else None
+        hits = [h for h in self.ix.qualified.get(f.defs[caller][2].rsplit(".", 1)[0], [])
+                if self.files[h[0]].language == "cpp" and self.files[h[0]].defs[h[1]][1] in _TYPE_KINDS]
+        return hits[0] if len(hits) == 1 else None
 
     def _declared(self, f: FileFacts, scope: int | None, name: str) -> tuple[int, str, str] | None:
         """Where ``name`` is bound seen from ``scope`` (the nearest function first): (that scope, "param" or
@@ -1404,12 +1436,22 @@ class _Resolver:
             target = hit if hit[0] != "unresolved" else None
         else:
             target = self.lookup_name(f, scope, name) if name else None
+        if name and (target is None or self._def_kind(target) not in _TYPE_KINDS) and not owner and \
+                f.language in _STATIC_TYPED and name not in self.bindings[f.path]:
+            # the one type of that name (`LinePrinter`: a header's struct beside its out-of-line constructor,
+            # which a bare name finds as well; a nested `Jobserver::Client`), unless an import names another
+            types = [h for h in self.ix.types_in(name.lower(), f.language) if self.files[h[0]].defs[h[1]][0] == name]
+            if len(types) == 1 or types and self._one_type(types):
+                target = (*types[0], "global_unique")
         if target is None:
             return None
         target = self._constructed(target)
         kind = self.files[target[0]].defs[target[1]][1]
         # a Go named type (`type byName []*Command`) has methods too
         return target if kind in _TYPE_KINDS or kind == "type" and f.language == "go" else None
+
+    def _def_kind(self, hit: tuple) -> str:
+        return self.files[hit[0]].defs[hit[1]][1]
 
     def _constructed(self, hit: tuple) -> tuple:
         """The class for a hit on its constructor (a method named as its class: inside the class, ``Foo`` finds
@@ -2262,7 +2304,7 @@ class _Resolver:
                 answer = answers[k] if k < len(answers) else None
                 # (a bare call in Java or C# names a method, never a parameter: they are apart)
                 holder = self._parameter_of(f, caller, name) if receiver is None and \
-                    f.language not in _STATIC_TYPED else None
+                    f.language not in _APART_NAMESPACES else None
                 if holder is not None and self._called_instance(f, caller, None, name):
                     holder = None             # `cls(...)`, `cls: t.Type[Argument]`: its annotation says what runs
                 if holder is not None and not _lsp_holds(answer):
@@ -2360,7 +2402,9 @@ class _Resolver:
 
 # languages whose declarations give types (extract._static_type), where a capitalized name that is no variable is a
 # class (`Integer.parseInt`, `Console.WriteLine`)
-_STATIC_TYPED = frozenset({"java", "csharp"})
+_STATIC_TYPED = frozenset({"java", "csharp", "cpp"})
+# languages where a bare call names a function, never a variable (a C++ function pointer parameter is called bare)
+_APART_NAMESPACES = frozenset({"java", "csharp"})
 # a cast receiver, `((Class<?>) type)`: the class cast to, generic arguments dropped
 _NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\([^()]*\)")
 # what every object has, returning a library class: `getClass()` a Class, `toString()` a String

@@ -2850,7 +2850,7 @@ def test_java_csharp_and_cpp_calls_reach_the_overloads_their_arguments_fit() -> 
     assert calls["p/O.java#O.use"] == {"p/O.java#O.two": ("overloads", [11]), "p/O.java#O.two~2": ("overloads", [11])}
     assert calls["D.cs#D.HasKey~2"] == {"D.cs#D.HasKey": ("self", [3])}
     assert calls["D.cs#D.G"] == {"D.cs#D.F": ("self", [6]), "D.cs#D.F~2": ("self", [6])}
-    assert calls["a.cpp#A.f"] == {"a.cpp#A.f~2": ("same_file", [2])}
+    assert calls["a.cpp#A.f"] == {"a.cpp#A.f~2": ("self", [2])}    # a member of its class, out of line
 
 
 def test_rust_module_paths_are_resolved_from_the_crate_root_and_the_file_s_module() -> None:
@@ -3080,3 +3080,32 @@ def test_csharp_extension_methods_and_partial_classes() -> None:
     assert ("App.Use.A", "P.R.Other.Borrow") not in reached
     # an AppDomain is no Ref: neither the extension nor Other's Borrow
     assert not any(src == "App.Use.B" for src, _dst in reached)
+
+
+def test_cpp_receivers_are_typed_by_declarations_in_headers_and_functions() -> None:
+    """ninja's hand-checked misses by names: `parent_->LookupRule()` (a field declared `BindingEnv* parent_;` in
+    the header, called from a member defined out of line in the .cc), `printer_.Print()`, `Node* output = ...;
+    output->UpdatePhonyMtime()`, `InputsCollector collector; collector.VisitNode()`. A `std::` receiver is the
+    standard library's (no guess by a unique name: `err.clear()` had reached a hash map's `clear`); a
+    `std::unique_ptr<T>` field reaches T; `auto p = new Pool()` is a Pool; a class's member defined out of line
+    is no free function for a bare call elsewhere (ninja's `Error("...")` was ambiguous with two of them)."""
+    res = resolve("r", _staged_facts({
+        "src/env.h": "#pragma once\nclass Printer { public: void Print(); };\nclass Pool { public: void Retrieve(); };\n"
+                     "class Env {\n public:\n  void Lookup();\n  void Clear();\n  Env* parent_;\n  Printer printer_;\n"
+                     "  std::unique_ptr<Pool> pool_;\n  std::string name_;\n  void Run();\n};\n",
+        "src/env.cc": '#include "env.h"\nvoid Printer::Print() {}\nvoid Pool::Retrieve() {}\nvoid Env::Clear() {}\n'
+                      "void Env::Lookup() {\n  parent_->Lookup();\n  printer_.Print();\n  pool_->Retrieve();\n"   # 6-8
+                      "  name_.clear();\n}\n"                                                                # 9
+                      "void Env::Run() {\n  Env* other = parent_;\n  other->Lookup();\n"                       # 13
+                      "  auto p = new Pool();\n  p->Retrieve();\n  Printer pr;\n  pr.Print();\n}\n",          # 15, 17
+        "src/util.cc": "void Clear() {}\n",
+        "src/main.cc": '#include "env.h"\nvoid Clear();\nint main() { Clear(); return 0; }\n'}))
+    lines = {(k[1].split("#")[1], k[2].split("#")[1]): v["lines"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert lines[("Env.Lookup", "Env.Lookup")] == [6]
+    assert lines[("Env.Lookup", "Printer.Print")] == [7]
+    assert lines[("Env.Lookup", "Pool.Retrieve")] == [8]
+    assert lines[("Env.Run", "Env.Lookup")] == [13]
+    assert lines[("Env.Run", "Pool.Retrieve")] == [15]
+    assert lines[("Env.Run", "Printer.Print")] == [17]
+    assert ("Env.Lookup", "Env.Clear") not in lines                      # `name_.clear()`: a std::string's
+    assert lines[("main", "Clear")] == [3] and ("main", "Env.Clear") not in lines

@@ -2,6 +2,7 @@
 ; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
 ; Out-of-line members `R Foo::bar(...) {}` use @owner (the innermost scope), so they are `Foo.bar`
 ; (prefixed by an enclosing namespace). Template wrappers are part of the definition range.
+; Declared variables and fields are @reference.binding (their types type receivers).
 ; Not captured: member/function prototypes without a body, `using` declarations, macros.
 
 ; ---- functions and inline methods (a function inside a class/struct becomes a method) -------------------
@@ -179,3 +180,22 @@
 ; ---- includes -----------------------------------------------------------------------------------------------
 (preproc_include
   path: (_) @import.module) @reference.import
+
+; ---- declared variables (@reference.binding): their types type receivers (`Node* n = ...; n->Go()`, a field's
+; `parent_->LookupRule()`); `auto` by its initializer. Fields are the class's attribute types.
+(declaration declarator: [
+  (identifier) @name
+  (pointer_declarator declarator: (identifier) @name)
+  (reference_declarator (identifier) @name)
+  (init_declarator declarator: [
+    (identifier) @name
+    (pointer_declarator declarator: (identifier) @name)
+    (reference_declarator (identifier) @name)])]) @reference.binding
+(field_declaration declarator: [
+  (field_identifier) @name
+  (pointer_declarator declarator: (field_identifier) @name)
+  (reference_declarator (field_identifier) @name)]) @reference.binding
+(for_range_loop declarator: [
+  (identifier) @name
+  (pointer_declarator declarator: (identifier) @name)
+  (reference_declarator (identifier) @name)]) @reference.binding

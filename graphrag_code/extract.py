@@ -1360,6 +1360,10 @@ def _script_value(node: Node, iterated: bool) -> str:
         return f"{prefix}attr:{_text(node)}"
     if node.type == "identifier" and iterated:        # `for (const s of shapes)`, `shapes: Shape[]`
         return f"itername:{_text(node)}"
+    if node.type == "array" and not iterated and node.named_children:    # `let windows = [new Subject<T>()]`
+        made = {_script_value(c, False) for c in node.named_children}
+        one = made.pop() if len(made) == 1 else ""
+        return f"class:[]{one[6:]}" if one.startswith("class:") and "[]" not in one else ""
     return ""
 
 

@@ -1347,6 +1347,12 @@ class _Resolver:
                 return self._name_class(f, scope, chain) or (None if items or subscript else
                                                              self._type_named(f, scope, chain))
             owner, _, last = chain.rpartition(".")
+            if kind == "call" and (items or subscript) and last in _SAME_ARRAY and owner and \
+                    f.language in ("javascript", "typescript", "tsx") and _CHAIN.fullmatch(owner):
+                # `windows.slice()`, `subs.filter(...)`: an array of what the array holds
+                what = "name" if "." not in owner else "attr"
+                return self._value_class(f, scope, f"{'iter' if items else ''}{'sub' if subscript else ''}"
+                                                   f"{what}:{owner}")
             if kind == "attr":
                 cls = self.receiver_class(f, scope, owner)
                 typed = self._attribute_type(*cls, last) if cls else None
@@ -2400,6 +2406,8 @@ class _Resolver:
                                                     "resolved_by": target[2]})
 
 
+# JavaScript array methods that return an array of the same items (`windows.slice()`)
+_SAME_ARRAY = frozenset({"slice", "filter", "concat", "reverse", "sort", "toReversed", "toSorted", "toSpliced"})
 # languages whose declarations give types (extract._static_type), where a capitalized name that is no variable is a
 # class (`Integer.parseInt`, `Console.WriteLine`)
 _STATIC_TYPED = frozenset({"java", "csharp", "cpp"})

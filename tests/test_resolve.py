@@ -3109,3 +3109,20 @@ def test_cpp_receivers_are_typed_by_declarations_in_headers_and_functions() -> N
     assert lines[("Env.Run", "Printer.Print")] == [17]
     assert ("Env.Lookup", "Env.Clear") not in lines                      # `name_.clear()`: a std::string's
     assert lines[("main", "Clear")] == [3] and ("main", "Env.Clear") not in lines
+
+
+def test_typescript_array_literals_and_copies_type_their_items() -> None:
+    """rxjs's hand-checked misses: `let windows = [new Subject<T>()]; for (const window of windows)
+    window.next(v)` and `const copy = windows.slice(); for (const w of copy) w.complete()`."""
+    res = resolve("r", _staged_facts({
+        "subject.ts": "export class Subject<T> {\n  next(v: T) {}\n  complete() {}\n}\n",
+        "other.ts": "export class Other {\n  next(v: number) {}\n  complete() {}\n}\n",
+        "use.ts": "import { Subject } from './subject';\n"
+                  "export function run() {\n  let windows = [new Subject<number>()];\n"
+                  "  for (const window of windows) {\n    window.next(1);\n  }\n"          # 5
+                  "  const copy = windows.filter((w) => !!w);\n"
+                  "  for (const w of copy) {\n    w.complete();\n  }\n}\n"}))              # 9
+    lines = {(k[1].split("#")[1], k[2].split("#")[1]): v["lines"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert lines[("run", "Subject.next")] == [5]
+    assert lines[("run", "Subject.complete")] == [9]
+    assert not any(dst.startswith("Other.") for _src, dst in lines)

@@ -744,7 +744,11 @@ class _Resolver:
                 return hit if self.files[hit[0]].defs[hit[1]][1] in _TYPE_KINDS else None
             if head.split(".")[0] in self.bindings[f.path] or self.lookup_name(f, scope, head.split(".")[0]):
                 return None         # `models.Model` of a library, `mod.Gone`: not some class of that name here
-        return self.lookup_name(f, scope, base.split(".")[-1].split("::")[-1])
+        name = base.split(".")[-1].split("::")[-1]
+        # Java / C# / C++: a type first (`implements Outer.Inner`, a class nested in another file's, is found as
+        # the one type of its name; inside its class, `Foo` is no constructor)
+        return (self._type_hit(f, scope, name) if f.language in _STATIC_TYPED else None) or \
+            self.lookup_name(f, scope, name)
 
     def _rust_trait(self, f: FileFacts, scope: int | None, base: str) -> tuple[str, int, str] | None:
         """The trait a Rust `impl T for X` / `trait A: T` names: a trait only (it had landed on an `impl` block of

@@ -3126,3 +3126,23 @@ def test_typescript_array_literals_and_copies_type_their_items() -> None:
     assert lines[("run", "Subject.next")] == [5]
     assert lines[("run", "Subject.complete")] == [9]
     assert not any(dst.startswith("Other.") for _src, dst in lines)
+
+
+def test_java_bases_are_types_not_constructors_and_nested_ones_are_found() -> None:
+    """commons-lang3's `static final class JsonToStringStyle extends ToStringStyle` inside ToStringStyle had an
+    INHERITS edge to ToStringStyle's constructor (inside the class a bare name finds it first: 14 such edges in
+    lang3, 9 in spring-core), so `appendFieldStart(...)` in the base reached no override and `this.setX()` in
+    the nested class was `self-unknown`. A base is a type; `implements Outer.Inner`, a type nested in another
+    file's class, is the one type of that name."""
+    res = resolve("r", _staged_facts({
+        "p/Style.java": "package p;\npublic class Style {\n  protected Style() {}\n  void field() { start(); }\n"
+                        "  void start() {}\n  void setUse() {}\n"
+                        "  static final class Json extends Style {\n    Json() { this.setUse(); }\n"
+                        "    @Override void start() {}\n  }\n}\n",
+        "p/Outer.java": "package p;\npublic class Outer {\n  public interface Inner { void go(); }\n}\n",
+        "q/Impl.java": "package q;\nimport p.Outer;\nclass Impl implements Outer.Inner {\n  public void go() {}\n}\n"}))
+    bases = {(k[1].split("#")[1], k[2].split("#")[1]) for k in res.edges if k[0] in ("INHERITS", "IMPLEMENTS")}
+    assert bases == {("Style.Json", "Style"), ("Impl", "Outer.Inner")}
+    calls = _edges_of(res, "CALLS")
+    assert calls[("p/Style.java#Style.Json.Json", "p/Style.java#Style.setUse")][0] == "inherited"
+    assert ("p/Style.java#Style.field", "p/Style.java#Style.Json.start") in calls      # the override may run

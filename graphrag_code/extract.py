@@ -300,6 +300,8 @@ class _Builder:
             return self._python_types(core)
         if self.spec.name in ("typescript", "tsx"):
             return _ts_signature_types(core)
+        if self.spec.name == "javascript":
+            return {"param_types": dict.fromkeys(_js_parameters(core), "")}
         if self.spec.name == "go" and core.type in ("function_declaration", "method_declaration"):
             return {"param_types": _go_param_types(core), "return_type": _go_result_type(core)}
         if self.spec.name in _STATIC_TYPED:
@@ -1340,6 +1342,33 @@ def _ts_signature_types(core: Node) -> dict:
             out[_text(pattern)] = (_ts_type(_text(ann)) or "") if ann is not None else ""
     returns = core.child_by_field_name("return_type")
     return {"param_types": out, "return_type": (_ts_type(_text(returns)) or "") if returns is not None else ""}
+
+
+def _js_parameters(core: Node) -> list[str]:
+    """JavaScript: the names a function's parameters bind (``function (req, res, next)``, ``({a, b = 1}, ...rest)``,
+    ``x => x``), untyped: a bare call of one (``next()``) calls what the caller hands, not a function of the
+    module of that name."""
+    node = core
+    if node.type == "expression_statement" and node.named_children:
+        node = node.named_children[0]
+    if node.type in ("lexical_declaration", "variable_declaration"):        # `const f = (x) => ...`
+        node = next((c for c in node.named_children if c.type == "variable_declarator"), node)
+    node = node.child_by_field_name("value") or node.child_by_field_name("right") or node
+    params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+    names: list[str] = []
+    stack = [params] if params is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.append(_text(n))
+        elif n.type == "assignment_pattern":
+            stack.append(n.child_by_field_name("left"))
+        elif n.type == "pair_pattern":
+            stack.append(n.child_by_field_name("value"))
+        elif n.type in ("formal_parameters", "rest_pattern", "object_pattern", "array_pattern",
+                        "object_assignment_pattern"):
+            stack.extend(reversed(n.named_children))
+    return names
 
 
 def _script_value(node: Node, iterated: bool) -> str:

@@ -3146,3 +3146,17 @@ def test_java_bases_are_types_not_constructors_and_nested_ones_are_found() -> No
     calls = _edges_of(res, "CALLS")
     assert calls[("p/Style.java#Style.Json.Json", "p/Style.java#Style.setUse")][0] == "inherited"
     assert ("p/Style.java#Style.field", "p/Style.java#Style.Json.start") in calls      # the override may run
+
+
+def test_javascript_parameters_shadow_module_functions() -> None:
+    """JavaScript recorded no parameters: `helper()` inside `function run(helper)` reached the module's own
+    `helper` function. A parameter (plain, defaulted, destructured, rest, an arrow's) is what the caller hands."""
+    src = ("function helper() {}\nfunction next() {}\nfunction run(helper, {a, b: c = 1}, ...rest) { helper(); c(); }\n"
+           "const go = (next) => { next(); };\nconst one = next => next();\n"
+           "proto.handle = function handle(req, res, out) { out(); helper(); };\nmodule.exports = { run, go, one };\n")
+    res = resolve("r", _staged_facts({"a.js": src}))
+    calls = _edges_of(res, "CALLS")
+    assert set(calls) == {("a.js#proto.handle", "a.js#helper")}
+    assert sorted(res.unresolved["r:a.js#run"]) == ["c@3:dynamic:parameter", "helper@3:dynamic:parameter"]
+    assert res.unresolved["r:a.js#go"] == ["next@4:dynamic:parameter"]
+    assert res.unresolved["r:a.js#one"] == ["next@5:dynamic:parameter"]

@@ -934,6 +934,13 @@ class _Resolver:
             own = [h for h in self.ix.qualified.get(f"{receiver}.{name}", []) if h[0] == f.path]
             if len(own) == 1:
                 return own[0][0], own[0][1], "same_file"
+        if f.language == "c" and receiver.isidentifier():
+            # `FN(Prepare)(self)`: the function defined as `FN(Prepare)(...)`, qualified `FN.Prepare`: this file's,
+            # else the one of the repository
+            hits = [h for h in self.ix.qualified.get(f"{receiver}.{name}", []) if self.files[h[0]].language == "c"]
+            own = [h for h in hits if h[0] == f.path]
+            if own or len(hits) == 1:
+                return (*(own or hits)[-1], "same_file" if own else "global_unique")
         if f.language == "rust" and ("::" in receiver or receiver in ("crate", "super") or receiver.isidentifier()):
             files = self._rust_module(f, receiver)        # `crate::de::from_str()`, `super::helper()`, `mod x;` x::f()
             hit = self._top_in(files, name) if files else None

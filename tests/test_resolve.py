@@ -3160,3 +3160,20 @@ def test_javascript_parameters_shadow_module_functions() -> None:
     assert sorted(res.unresolved["r:a.js#run"]) == ["c@3:dynamic:parameter", "helper@3:dynamic:parameter"]
     assert res.unresolved["r:a.js#go"] == ["next@4:dynamic:parameter"]
     assert res.unresolved["r:a.js#one"] == ["next@5:dynamic:parameter"]
+
+
+def test_c_functions_named_by_a_macro_are_definitions_and_called() -> None:
+    """brotli's `*_inc.h` files define their functions through a macro, `static void FN(Initialize)(H* self)
+    {`, included once per hasher (about 165 functions were no symbol, their calls the file's). They are
+    `FN.Initialize`, and `FN(Prepare)(self)` calls this file's `FN.Prepare` (else the repository's one);
+    `FN_A(Prepare)(...)`, another macro's, is not this file's."""
+    res = resolve("r", _staged_facts({
+        "enc/hash_inc.h": "static void FN(Prepare)(H* self, int n) { memset(self, 0, n); }\n"
+                          "static void FN(Initialize)(H* self) {\n  FN(Prepare)(self, 1);\n  FN(Clear)(self);\n"
+                          "  FN_A(Prepare)(self, 2);\n}\n",
+        "enc/clear_inc.h": "static void FN(Clear)(H* self) {}\n"}))
+    defs = {d[2] for d in _staged_facts({"a.h": "static int FN(Count)(void) { return 4; }\n"})["a.h"].defs}
+    assert defs == {"FN.Count"}
+    calls = _edges_of(res, "CALLS")
+    assert calls == {("enc/hash_inc.h#FN.Initialize", "enc/hash_inc.h#FN.Prepare"): ("same_file", [3]),
+                     ("enc/hash_inc.h#FN.Initialize", "enc/clear_inc.h#FN.Clear"): ("global_unique", [4])}

@@ -1,7 +1,8 @@
 ; C definitions, calls and includes.
 ; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
 ; `static` functions are marked internal by the engine (storage_class_specifier child).
-; Not captured: prototypes (declarations without a body), macros, typedef aliases of plain types.
+; Not captured: prototypes (declarations without a body), macros (but functions named by one), typedef aliases of
+; plain types.
 
 ; functions, including pointer-returning ones: `char *f(...)`, `char **f(...)`
 (function_definition
@@ -18,6 +19,14 @@
     declarator: (pointer_declarator
       declarator: (function_declarator
         declarator: (identifier) @name)))) @definition.function
+
+; a function named by a macro: `static void FN(Initialize)(H* self) {` (brotli's `*_inc.h`, included once per
+; hasher with another `FN`): named by the macro's argument and qualified by the macro, `FN.Initialize`
+(function_definition
+  declarator: (function_declarator
+    declarator: (function_declarator
+      declarator: (identifier) @owner
+      parameters: (parameter_list . (parameter_declaration type: (type_identifier) @name .) .)))) @definition.function
 
 ; named struct / union / enum with a body
 (struct_specifier
@@ -63,6 +72,13 @@
   function: (field_expression
     argument: (_) @receiver
     field: (field_identifier) @name)) @reference.call
+
+; a call of a function named by a macro: `FN(Prepare)(self, ...)` calls `FN.Prepare` (see above; `FN_A(Prepare)`
+; another macro's)
+(call_expression
+  function: (call_expression
+    function: (identifier) @receiver
+    arguments: (argument_list . (identifier) @name .))) @reference.call
 
 ; `#include <stdio.h>` / `#include "queue.h"`
 (preproc_include

@@ -290,7 +290,10 @@ class _Builder:
             sibling, wrapper = wrapper.prev_named_sibling, wrapper.parent
         while (sibling is not None and sibling.type in self.spec.leading_types
                and _last_row(sibling) >= start.start_point.row - 1
-               and _last_row(sibling) < start.start_point.row + (0 if sibling.type.endswith("comment") else 1)):
+               and (_last_row(sibling) < start.start_point.row + (0 if sibling.type.endswith("comment") else 1)
+                    # a comment opening the definition's own line (`/*public*/ int[] get()`): the doc above it too
+                    or sibling.start_point.row == start.start_point.row == node.start_point.row
+                    and not self.source[sibling.start_byte - sibling.start_point.column:sibling.start_byte].strip())):
             start = sibling
             sibling = sibling.prev_named_sibling
         return start
@@ -358,7 +361,10 @@ class _Builder:
             if first.type == "string":
                 return _clean_doc(_text(first), ())
         if start is not node:
-            comments = self.source[start.start_byte:node.start_byte].decode("utf-8", errors="replace")
+            # up to the definition's own line: a comment opening it (`/*public*/ int[] get()`) is no doc
+            end = node.start_byte - node.start_point.column if node.start_point.row > start.start_point.row \
+                else node.start_byte
+            comments = self.source[start.start_byte:end].decode("utf-8", errors="replace")
             lines = [ln for ln in comments.splitlines() if not ln.strip().startswith(("#[", "@", "["))]
             return _clean_doc("\n".join(lines), self.spec.comment_prefixes)
         return ""

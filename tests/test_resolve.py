@@ -3177,3 +3177,30 @@ def test_c_functions_named_by_a_macro_are_definitions_and_called() -> None:
     calls = _edges_of(res, "CALLS")
     assert calls == {("enc/hash_inc.h#FN.Initialize", "enc/hash_inc.h#FN.Prepare"): ("same_file", [3]),
                      ("enc/hash_inc.h#FN.Initialize", "enc/clear_inc.h#FN.Clear"): ("global_unique", [4])}
+
+
+def test_java_enum_constant_bodies_and_annotation_elements_are_definitions() -> None:
+    """`PLUS { int apply(...) {...} }` was three `Op.apply` methods (overloads of one another) and annotation
+    elements (`String value() default ""`) were no symbols, so `aliasFor.value()` reached nothing. A constant
+    with a body is a class extending its enum (its methods are overrides the enum's abstract method dispatches
+    to); an element is a method of its annotation."""
+    src = ("package p;\npublic enum Op {\n  PLUS {\n    @Override int apply(int a, int b) { return a + b; }\n  },\n"
+           "  MINUS {\n    int apply(int a, int b) { return a - b; }\n  };\n  abstract int apply(int a, int b);\n"
+           "  static int run(Op op, Alias alias) { alias.value(); return op.apply(1, 2); }\n}\n")
+    res = resolve("r", _staged_facts({"p/Op.java": src,
+                                      "p/Alias.java": "package p;\npublic @interface Alias {\n  String value() default \"\";\n}\n"}))
+    bases = {(k[1].split("#")[1], k[2].split("#")[1]) for k in res.edges if k[0] == "INHERITS"}
+    assert bases == {("Op.PLUS", "Op"), ("Op.MINUS", "Op")}
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {("Op.run", "Op.PLUS.apply"): "override", ("Op.run", "Op.MINUS.apply"): "override",
+                     ("Op.run", "Alias.value"): "annotation"}
+
+
+def test_a_comment_opening_a_definitions_line_keeps_the_doc_above() -> None:
+    """`/** Doc. */` above `/*public*/ int[] get()` was left out of the method's range (the QA pass: commons-lang3's
+    CharRange), and the same-line comment is no doc."""
+    from graphrag_code.extract import extract
+    src = b"package p;\nclass C {\n  /** Doc. */\n  /*public*/ int[] get() { return null; }\n  int a; /* c */ void f() {}\n}\n"
+    found = {d.name: (d.start_line, d.end_line, d.docstring) for d in extract(src, "java").definitions}
+    assert found["get"] == (3, 4, "Doc.")
+    assert found["f"] == (5, 5, "")

@@ -1,7 +1,8 @@
 ; Java definitions, calls, imports and base types.
 ; Captures follow the tags convention documented in graphrag_code/extract.py.
 ;
-; - class, record -> class; interface, @interface -> interface; enum -> enum; methods -> method;
+; - class, record, an enum constant with a body -> class; interface, @interface -> interface; enum -> enum;
+;   methods and an annotation's elements -> method;
 ;   constructors (also compact record constructors) -> method named after the class.
 ;   Annotations sit in the declaration's `modifiers`, so they are inside the range; Javadoc and comments
 ;   directly above are added by the engine (LanguageSpec.leading_types).
@@ -30,7 +31,16 @@
 (enum_declaration
   name: (identifier) @name) @definition.enum
 
+; an enum constant with a body (`PLUS { int apply(...) {...} }`) is a class extending its enum (below)
+(enum_constant
+  name: (identifier) @name
+  body: (class_body)) @definition.class
+
 ; ---- methods and constructors ------------------------------------------------------------------------------
+; an annotation's elements (`String value() default "";`) are its methods
+(annotation_type_element_declaration
+  name: (identifier) @name) @definition.method
+
 (method_declaration
   name: (identifier) @name) @definition.method
 
@@ -66,6 +76,10 @@
       (scoped_type_identifier (type_identifier) @name .)
       (generic_type . (scoped_type_identifier (type_identifier) @name .))
     ] @reference.implements))
+
+(enum_declaration
+  name: (identifier) @name
+  body: (enum_body (enum_constant body: (class_body)) @reference.inherits))
 
 ; ---- calls -------------------------------------------------------------------------------------------------
 (method_invocation

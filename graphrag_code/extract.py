@@ -231,6 +231,9 @@ class _Builder:
         start = self._leading_start(head)
         body = _find_body(core)
         name = " ".join(_text(caps["name"][0]).split())
+        if caps["name"][0].type == "operator_cast":     # C++ `operator bool() const`: `operator bool`
+            cast_type = caps["name"][0].child_by_field_name("type")
+            name = f"operator {' '.join(_text(cast_type).split())}" if cast_type is not None else "operator"
         definition = Definition(
             name=name, kind=kind,
             start_line=start.start_point.row + 1, end_line=end_row + 1,

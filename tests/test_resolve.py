@@ -3204,3 +3204,19 @@ def test_a_comment_opening_a_definitions_line_keeps_the_doc_above() -> None:
     found = {d.name: (d.start_line, d.end_line, d.docstring) for d in extract(src, "java").definitions}
     assert found["get"] == (3, 4, "Doc.")
     assert found["f"] == (5, 5, "")
+
+
+def test_cpp_conversion_operators_and_pointer_to_reference_returns_are_definitions() -> None:
+    """pybind11's `operator bool() const` and `PyObject *&ptr()` were no symbols (the QA pass): their calls
+    were the class's. A conversion operator is named `operator T`; `T *&f()` (also `const char *const &f()`,
+    and out of line) is `f`."""
+    from graphrag_code.extract import extract
+    src = (b"struct handle {\n  operator bool() const { return check(); }\n  PyObject *&ptr() { return m; }\n"
+           b"  const char *const &name() const { return n; }\n  bool check() const { return true; }\n};\n"
+           b"handle::operator int() const { return 1; }\nPyObject *&handle::ptr2() { return m; }\n")
+    found = {d.qualified_name: (d.kind, d.start_line, d.end_line) for d in extract(src, "cpp").definitions}
+    assert found == {"handle": ("struct", 1, 6), "handle.operator bool": ("method", 2, 2),
+                     "handle.ptr": ("method", 3, 3), "handle.name": ("method", 4, 4), "handle.check": ("method", 5, 5),
+                     "handle.operator int": ("method", 7, 7), "handle.ptr2": ("method", 8, 8)}
+    res = resolve("r", _staged_facts({"h.hpp": src.decode()}))
+    assert ("h.hpp#handle.operator bool", "h.hpp#handle.check") in _edges_of(res, "CALLS")

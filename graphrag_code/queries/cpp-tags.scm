@@ -4,6 +4,7 @@
 ; (prefixed by an enclosing namespace). Template wrappers are part of the definition range.
 ; Declared variables and fields are @reference.binding (their types type receivers).
 ; Not captured: member/function prototypes without a body, `using` declarations, macros.
+; A conversion operator (`operator bool() const`) is named `operator bool`.
 
 ; ---- functions and inline methods (a function inside a class/struct becomes a method) -------------------
 (function_definition
@@ -31,7 +32,35 @@
           declarator: [(identifier) (field_identifier) (operator_name)] @name))
     ])) @definition.function
 
+; `T *&f()` / `const char *const &f()`: a pointer to a reference-returning declarator
+(function_definition
+  declarator: (pointer_declarator
+    declarator: (reference_declarator
+      (function_declarator
+        declarator: [(identifier) (field_identifier) (operator_name)] @name)))) @definition.function
+
+; conversion operators, `operator bool() const` (named `operator bool`)
+(function_definition
+  declarator: (operator_cast) @name) @definition.function
+
+(template_declaration
+  (function_definition
+    declarator: (operator_cast) @name)) @definition.function
+
 ; ---- out-of-line members: `void Foo::bar()`, `Foo *Foo::make()`, `ns::Foo::bar()`, `Box<T>::put()` -------
+(function_definition
+  declarator: [
+    (pointer_declarator
+      declarator: (reference_declarator
+        (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+            name: [(identifier) (operator_name)] @name))))
+    (qualified_identifier
+      scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
+      name: (operator_cast) @name)
+  ]) @definition.method
+
 (function_definition
   declarator: [
     (function_declarator

@@ -315,7 +315,10 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
         return [posixpath.normpath(posixpath.join(here, module)), module, posixpath.join("lib", module)], False
     if lang == "java":
         parts = module.split(".")
-        return ["/".join(parts), "/".join(parts[:-1])] if parts[-1] != "*" else ["/".join(parts[:-1])], parts[-1] == "*"
+        if parts[-1] == "*":
+            return ["/".join(parts[:-1])], True
+        # the type's own file, or the file of the type it is nested in (`p.Outer.Inner.Deep`: p/Outer.java)
+        return ["/".join(parts[:k]) for k in range(len(parts), max(len(parts) - 4, 0), -1)], False
     if lang == "php":
         return [module.replace("\\", "/").lstrip("/")], False
     if lang == "go":
@@ -517,7 +520,8 @@ class _Resolver:
             if wildcard:
                 self.wildcards[f.path].extend(targets)
             elif name and f.language != "go":   # Go imports name packages, never symbols
-                hit = self._top_in(targets, name)
+                hit = self._top_in(targets, name) or (self._nested_import(targets, module)
+                                                      if f.language == "java" else None)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
                 held = self._var_home(targets, name) if not hit else None
                 if held:
@@ -526,6 +530,19 @@ class _Resolver:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
+
+    def _nested_import(self, targets: list[str], module: str) -> tuple[str, int] | None:
+        """Java: the type (or static member) an import names inside a file's top-level type: `import
+        p.Outer.Inner.Deep;` is `Outer.Inner.Deep` of p/Outer.java, `import static p.Util.max;` `Util.max`."""
+        for path in targets:
+            stem = posixpath.splitext(path)[0].replace("/", ".")
+            found = module.find(stem.rsplit(".", 1)[-1] + ".") if module.startswith(stem.rsplit(".", 1)[0]) else -1
+            if found < 0:
+                continue
+            hits = [h for h in self.ix.qualified.get(module[found:], []) if h[0] == path]
+            if hits:
+                return hits[0]
+        return None
 
     def _var_home(self, paths: list[str], name: str, depth: int = 0) -> tuple[str, str] | None:
         """Where the module variable ``name`` imported from ``paths`` is assigned, as (path, its name there): in

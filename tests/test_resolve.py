@@ -3220,3 +3220,19 @@ def test_cpp_conversion_operators_and_pointer_to_reference_returns_are_definitio
                      "handle.operator int": ("method", 7, 7), "handle.ptr2": ("method", 8, 8)}
     res = resolve("r", _staged_facts({"h.hpp": src.decode()}))
     assert ("h.hpp#handle.operator bool", "h.hpp#handle.check") in _edges_of(res, "CALLS")
+
+
+def test_java_imports_of_nested_types_and_static_members_bind_them() -> None:
+    """`import p.Outer.Inner;` bound `Inner` to the file p/Outer.java, so `Inner.one()` was `module-attr-unknown`;
+    `import p.Outer.Inner.Deep;` (two levels) was external; `import static p.Util.max;` left `max(1)` unknown
+    (spring-core: 106 CALLS more, most through static imports of javapoet's `Util.checkArgument`)."""
+    res = resolve("r", _staged_facts({
+        "p/Outer.java": "package p;\npublic class Outer {\n  public static class Inner {\n"
+                        "    public static class Deep { public static void go() {} }\n    public static void one() {}\n  }\n}\n",
+        "p/Util.java": "package p;\npublic class Util {\n  public static int max(int a) { return a; }\n}\n",
+        "q/Use.java": "package q;\nimport p.Outer.Inner;\nimport p.Outer.Inner.Deep;\nimport static p.Util.max;\n"
+                      "class Use { void z() { Inner.one(); Deep.go(); max(1); } }\n"}))
+    assert set(_edges_of(res, "CALLS")) == {("q/Use.java#Use.z", "p/Outer.java#Outer.Inner.one"),
+                                            ("q/Use.java#Use.z", "p/Outer.java#Outer.Inner.Deep.go"),
+                                            ("q/Use.java#Use.z", "p/Util.java#Util.max")}
+    assert not any(dst.startswith("module:") for _src, dst in _edges_of(res, "IMPORTS"))

@@ -781,14 +781,15 @@ class _Resolver:
             hits = hits or [h for h in self.ix.qualified.get(f"{head.replace('::', '.')}.{last}", [])
                             if h[0] == f.path and self._trait(*h)]      # `private::Sealed` of an inline `mod`
             return (hits[0][0], hits[0][1], "import") if len(hits) == 1 else None
+        bind = self.bindings[f.path].get(last)
+        if bind is not None:      # `use std::fmt::Write;` (in a function too): that one, not a `mod io`'s `Write`
+            return (bind[1], bind[2], "import") if bind[0] == "symbol" and self._trait(bind[1], bind[2]) else None
         own = [i for i in self.ix.top[f.path].get(last, []) if self._trait(f.path, i)]
         if len(own) == 1:                       # beside `impl Local for X` blocks, which share the type's name
             return f.path, own[0], "same_file"
         found = self.lookup_name(f, scope, last)
         if found and self._trait(found[0], found[1]):
             return found
-        if last in self.bindings[f.path]:       # `use std::fmt::Display;`: that one, not one of ours
-            return None
         hits = [h for h in self.ix.global_top.get(last, []) if self.files[h[0]].language == "rust" and self._trait(*h)]
         return (hits[0][0], hits[0][1], "global_unique") if len(hits) == 1 else None
 

@@ -3236,3 +3236,12 @@ def test_java_imports_of_nested_types_and_static_members_bind_them() -> None:
                                             ("q/Use.java#Use.z", "p/Outer.java#Outer.Inner.Deep.go"),
                                             ("q/Use.java#Use.z", "p/Util.java#Util.max")}
     assert not any(dst.startswith("module:") for _src, dst in _edges_of(res, "IMPORTS"))
+
+
+def test_a_rust_trait_imported_by_use_wins_over_one_in_a_nested_module() -> None:
+    """`use std::fmt::Write;` then `impl Write for A` had an IMPLEMENTS edge to the crate's `mod io`'s `Write` (a
+    nested module's item is no name in scope without a path): the imported trait is another crate's."""
+    src = ("mod io { pub trait Write { fn w(&self); } }\nstruct A;\nfn f() {\n    use std::fmt::Write;\n"
+           "    impl Write for A { fn write_str(&mut self, s: &str) {} }\n}\nstruct B;\nimpl io::Write for B { fn w(&self) {} }\n")
+    res = resolve("r", _staged_facts({"src/lib.rs": src, "Cargo.toml": "[package]\nname = \"x\"\n"}))
+    assert {(k[1].split("#")[1], k[2].split("#")[1]) for k in res.edges if k[0] == "IMPLEMENTS"} == {("B~2", "io.Write")}

@@ -248,6 +248,8 @@ class _Builder:
             arity=_param_arity(core) if kind in ("function", "method") and self.spec.name in _OVERLOADING else None,
             **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
             **({"underlying": _go_underlying(node)} if self.spec.name == "go" and kind == "type" else {}),
+            partial=self.spec.name == "csharp" and any(c.type == "modifier" and _text(c) == "partial"
+                                                        for c in node.children),
         )
         if "owner" in caps:
             definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"

@@ -71,6 +71,7 @@ class Definition:
     extends: str = ""
     # Go named slice and map types (`type byName []*Command`): the underlying type (``[]Command``, ``{}Command``)
     underlying: str = ""
+    partial: bool = False    # a C# `partial` class, struct or interface (its other parts are in other files)
 
 
 @dataclass
@@ -221,7 +222,13 @@ class FileExtraction:
         for i, d in enumerate(self.definitions):
             if d.arity is not None:
                 seen.setdefault(d.qualified_name, []).append(i)   # C++ `void A::f(int)` out of line too
-        return [[i, *self.definitions[i].arity] for group in seen.values() if len(group) > 1 for i in group]
+        # a C# partial class's methods all: their namesakes may be in its other files
+        return [[i, *self.definitions[i].arity] for group in seen.values()
+                if len(group) > 1 or self._in_partial(group[0]) for i in group]
+
+    def _in_partial(self, i: int) -> bool:
+        parent = self.definitions[i].parent
+        return parent is not None and self.definitions[parent].partial
 
     def _reads(self) -> list[list]:
         """``reads`` as [[caller, name, attribute, [lines]], ...], without reads through a module imported whole

@@ -2408,18 +2408,24 @@ class _Resolver:
         fixed number come before one taking any number (Java's phases); of several that fit, the calling one is
         left out (an overload calling its namesake with as many arguments hands over to another one far more
         often than it recurses), and the rest are each one of several (``overloads``)."""
-        group = self.overloads.get((hit[0], self.files[hit[0]].defs[hit[1]][2])) if arguments is not None else None
+        if arguments is None:
+            return [hit]
+        d = self.files[hit[0]].defs[hit[1]]
+        # a C# partial class's overloads may sit in several of its files (`ToString()`, `ToString(IFormatProvider)`)
+        paths = dict.fromkeys(p for p, _c in self._parts(hit[0], d[3])) if d[3] is not None else {hit[0]: None}
+        group = [(p, i, fewest, most) for p in paths for i, fewest, most in self.overloads.get((p, d[2]), ())]
         if not group:
             return [hit]
-        fits = [(most < 0, i) for i, fewest, most in group if fewest <= arguments and (most < 0 or arguments <= most)]
-        fits = [i for rest, i in fits if rest == min(fits)[0]] if fits else []
-        if len(fits) > 1 and caller[0] == hit[0] and caller[1] in fits:
-            fits.remove(caller[1])
+        fits = [(most < 0, (p, i)) for p, i, fewest, most in group
+                if fewest <= arguments and (most < 0 or arguments <= most)]
+        fits = [h for rest, h in fits if rest == min(fits)[0]] if fits else []
+        if len(fits) > 1 and tuple(caller) in fits:
+            fits.remove(tuple(caller))
         if not fits:
             return [hit]
         if len(fits) == 1:
-            return [(hit[0], fits[0], *hit[2:])]
-        return [(hit[0], i, "overloads") for i in fits]
+            return [(*fits[0], *hit[2:])]
+        return [(p, i, "overloads") for p, i in fits]
 
     def _resolve_bases(self, f: FileFacts) -> None:
         """INHERITS / IMPLEMENTS edges of the classes of ``f`` (a base no definition answers: unresolved)."""

@@ -3245,3 +3245,17 @@ def test_a_rust_trait_imported_by_use_wins_over_one_in_a_nested_module() -> None
            "    impl Write for A { fn write_str(&mut self, s: &str) {} }\n}\nstruct B;\nimpl io::Write for B { fn w(&self) {} }\n")
     res = resolve("r", _staged_facts({"src/lib.rs": src, "Cargo.toml": "[package]\nname = \"x\"\n"}))
     assert {(k[1].split("#")[1], k[2].split("#")[1]) for k in res.edges if k[0] == "IMPLEMENTS"} == {("B~2", "io.Write")}
+
+
+def test_csharp_overloads_split_across_a_partial_class_s_files() -> None:
+    """pythonnet's `PyObject` is partial: `ToString()` in PyObject.cs, `ToString(IFormatProvider)` in
+    PyObject.IConvertible.cs. `actual.ToString()` reached the one-argument overload (16 calls): overloads were
+    grouped per file. A partial class's methods are grouped across its parts."""
+    res = resolve("r", _staged_facts({
+        "a/PyObject.cs": "namespace P { public partial class PyObject { public override string ToString() { return \"\"; } } }\n",
+        "a/PyObject.Conv.cs": "namespace P { public partial class PyObject {\n"
+                              "  public string ToString(System.IFormatProvider p) { return \"\"; }\n} }\n",
+        "b/Use.cs": "namespace P { class U { void Z(PyObject o) {\n  o.ToString();\n  o.ToString(null);\n} } }\n"}))
+    assert _edges_of(res, "CALLS") == {
+        ("b/Use.cs#P.U.Z", "a/PyObject.cs#P.PyObject.ToString"): ("annotation", [2]),
+        ("b/Use.cs#P.U.Z", "a/PyObject.Conv.cs#P.PyObject.ToString"): ("annotation", [3])}

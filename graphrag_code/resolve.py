@@ -1149,10 +1149,14 @@ class _Resolver:
         kind, _, chain = value.partition(":")
         if kind == "class":
             return self._foreign_type((f.path, scope, chain))
-        if kind != "call":
+        if kind != "call" or self._typing_depth > 4:     # `a = b.f(); b = a.g()`: no endless round
             return False
         owner, _, last = chain.rpartition(".")
-        hit = self.resolve_call(f, scope, last, owner or None)
+        self._typing_depth += 1
+        try:
+            hit = self.resolve_call(f, scope, last, owner or None)
+        finally:
+            self._typing_depth -= 1
         rtype = self.returns.get((hit[0], hit[1])) if hit[0] != "unresolved" else None
         return bool(rtype) and self._foreign_type((hit[0], self.files[hit[0]].defs[hit[1]][3], rtype))
 

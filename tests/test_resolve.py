@@ -3259,3 +3259,16 @@ def test_csharp_overloads_split_across_a_partial_class_s_files() -> None:
     assert _edges_of(res, "CALLS") == {
         ("b/Use.cs#P.U.Z", "a/PyObject.cs#P.PyObject.ToString"): ("annotation", [2]),
         ("b/Use.cs#P.U.Z", "a/PyObject.Conv.cs#P.PyObject.ToString"): ("annotation", [3])}
+
+
+def test_locals_assigned_from_each_other_end_the_typing() -> None:
+    """`var x = y.f(); var y = x.g(); x.only();` asked whether x is of a library's type by resolving `y.f()`,
+    which asked the same of y, and so on: a RecursionError that stopped the whole index (extractor 105). Every
+    language that types locals by what a call returns is bounded."""
+    res = resolve("r", _staged_facts({
+        "p/U.java": "package p;\nclass A { void only() {} void f() {} void g() {} }\n"
+                    "class U {\n  void z() {\n    var x = y.f();\n    var y = x.g();\n    x.only();\n  }\n}\n",
+        "a.cpp": "struct A { void only() {} void f() {} };\nvoid z() {\n  auto x = y.f();\n  auto y = x.f();\n  x.only();\n}\n",
+        "a.ts": "class A { only() {} }\nexport function z() {\n  let xs = ys.slice();\n  let ys = xs.filter(q);\n"
+                "  for (const x of xs) { x.only(); }\n}\n"}))
+    assert ("p/U.java#U.z", "p/U.java#A.only") in _edges_of(res, "CALLS")

@@ -1113,11 +1113,15 @@ class _Resolver:
     def _foreign_type(self, typed: tuple[str, int | None, str]) -> bool:
         """Whether a declared type (path, scope, type) names a class that is not the repository's."""
         path, scope, value = typed
-        if not value or value.startswith(("call:", "member:", "value:", "wraps:")):
+        if not value or value.startswith(("call:", "member:", "value:", "wraps:")) or self._typing_depth > 4:
             return False
         f = self.files[path]
-        return self._type_named(f, scope, value.removeprefix("[]")) is None and \
-            not self._type_somewhere(f, value.removeprefix("[]").rpartition(".")[2])
+        self._typing_depth += 1         # a chain (`a.B`) is looked up through calls that may ask again
+        try:
+            return self._type_named(f, scope, value.removeprefix("[]")) is None and \
+                not self._type_somewhere(f, value.removeprefix("[]").rpartition(".")[2])
+        finally:
+            self._typing_depth -= 1
 
     def _type_somewhere(self, f: FileFacts, name: str) -> bool:
         """Whether the repository defines a type of that name in ``f``'s language (a C# partial class, a name

@@ -49,7 +49,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 
 from .config import QUERIES_DIR
 from .errors import QueryFileError
-from .languages import LANGUAGES, LanguageSpec
+from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, LanguageSpec
 from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef, item_of
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
@@ -722,9 +722,9 @@ class _Builder:
         self._locals[owner][name].add(value)
 
     def _static_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
-        """Java and C#, ``@reference.binding``: a declared variable and its type (``Foo x = ...``, ``for (Foo f :
-        fs)``, a resource, a caught exception), as ``class:Foo``; a ``var`` by its initializer (``new Foo()``, what
-        a call returns); a class's field or property, as an attribute type. An untyped one is kept as "": it hides
+        """Java, C# and C++, ``@reference.binding``: a declared variable and its type (``Foo x = ...``, ``for (Foo f
+        : fs)``, a resource, a caught exception), as ``class:Foo``; a ``var`` / ``auto`` by its initializer (``new
+        Foo()``, what a call returns); a class's field or property, as an attribute type. An untyped one is kept as "": it hides
         a field of the same name in the whole method (scopes of blocks are not tracked, as in Go)."""
         owner = self.enclosing(node.start_byte)
         if owner is None:
@@ -1117,8 +1117,7 @@ def _go_value(node: Node) -> str:
     return ""
 
 
-_OVERLOADING = frozenset({"java", "csharp", "cpp"})
-_STATIC_TYPED = frozenset({"java", "csharp", "cpp"})   # languages whose declared types are read (_static_type)
+_OVERLOADING = frozenset({"java", "csharp", "cpp"})   # languages whose functions are overloaded by parameters
 _PRIMITIVE_TYPES = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "predefined_type",
                               "primitive_type", "sized_type_specifier"})
 _CPP_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "scoped_refptr"})   # `->` reaches the pointee
@@ -1140,14 +1139,15 @@ def _type_parameters(node: Node) -> frozenset[str]:
 
 
 def _static_type(node: Node | None, generics: frozenset[str]) -> str:
-    """Java / C#: the class a declared type names, in the resolver's notation: ``Foo``, ``a.b.Foo``, ``[]Foo`` for
-    an array of them; generic arguments dropped (``List<Foo>`` is a ``List``); "" for a primitive, ``var``, a type
-    parameter (``T``) or what names no class."""
+    """Java / C# / C++: the class a declared type names, in the resolver's notation: ``Foo``, ``a.b.Foo``, ``[]Foo``
+    for an array of them; generic arguments dropped (``List<Foo>`` is a ``List``; C++ smart pointers are their
+    pointee, other ``std::`` types ``std.X``); "" for a primitive, ``var``, a type parameter (``T``) or what names
+    no class."""
     if node is None or node.type in _PRIMITIVE_TYPES:
         return ""
     if node.type == "array_type":
-        inner = _static_type(node.child_by_field_name("element") or node.child_by_field_name("type"), generics)
-        return f"[]{inner}" if inner and not inner.startswith("[]") else ""
+        return _array_of(_static_type(node.child_by_field_name("element") or node.child_by_field_name("type"),
+                                      generics))
     if node.type in ("generic_type", "generic_name", "nullable_type"):
         head = node.child_by_field_name("type") if node.type == "nullable_type" else node.named_children[0]
         if node.type == "generic_name":
@@ -1173,9 +1173,14 @@ def _static_type(node: Node | None, generics: frozenset[str]) -> str:
     return ""
 
 
+def _array_of(item: str) -> str:
+    """``[]Foo`` for an array of ``Foo`` (the resolver's notation); "" for one of what names no class or of arrays."""
+    return f"[]{item}" if item and not item.startswith("[]") else ""
+
+
 def _static_initializer(name: Node) -> str:
-    """Java / C#, ``var x = ...``: ``class:Foo`` for ``new Foo(...)``, ``call:a.f`` for what ``a.f(...)`` returns,
-    else "" (the value of the declarator whose name ``name`` is)."""
+    """Java / C# / C++, ``var x = ...`` / ``auto x = ...``: ``class:Foo`` for ``new Foo(...)``, ``call:a.f`` for
+    what ``a.f(...)`` returns, else "" (the value of the declarator whose name ``name`` is)."""
     declarator = name.parent
     while declarator.type in ("pointer_declarator", "reference_declarator"):    # C++ `auto* p = ...`
         declarator = declarator.parent
@@ -1211,7 +1216,8 @@ def _declared_name(declarator: Node | None) -> Node | None:
 
 
 def _static_signature_types(core: Node) -> dict:
-    """Java / C# methods: their parameters' declared types and the type they return (``_static_type``)."""
+    """Java / C# / C++ functions: their parameters' declared types and the type they return (``_static_type``);
+    a C# extension method what it extends."""
     if core.type == "template_declaration":
         core = next((c for c in core.named_children if c.type == "function_definition"), core)
     generics = _type_parameters(core)
@@ -1232,7 +1238,7 @@ def _static_signature_types(core: Node) -> dict:
             declarator = next((c for c in p.named_children if c.type == "variable_declarator"), None)
             inner = _static_type(p.named_children[0], generics) if p.named_children else ""
             if declarator is not None and (n := declarator.child_by_field_name("name")) is not None:
-                out[_text(n)] = f"[]{inner}" if inner and not inner.startswith("[]") else ""
+                out[_text(n)] = _array_of(inner)
     returned = core.child_by_field_name("type") or core.child_by_field_name("returns")
     if core.type == "function_definition" and returned is not None:
         return {"param_types": out, "return_type": _static_type(returned, generics)}
@@ -1242,7 +1248,7 @@ def _static_signature_types(core: Node) -> dict:
     return {"param_types": out, "return_type": _static_type(returned, generics) if returned is not None and
             core.type == "method_declaration" else "",
             # a C# extension method: callable on what its `this` parameter extends (`foo.Count()`)
-            **({"extends": _static_type(first.child_by_field_name("type"), generics) or "?"} if extends else {})}   # languages whose functions are overloaded by parameters
+            **({"extends": _static_type(first.child_by_field_name("type"), generics) or "?"} if extends else {})}
 _PARAMETERS = frozenset({"formal_parameter", "parameter", "parameter_declaration", "optional_parameter_declaration",
                          "receiver_parameter"})
 _REST_PARAMETERS = frozenset({"spread_parameter", "variadic_parameter_declaration", "...", "params"})

@@ -112,6 +112,10 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  test_path=re.compile(r"(^|/)[Tt]ests?/|Test\.php$")),          # Symfony's `Tests/` too
 )}
 
+# Languages whose declarations give types (extract._static_type: parameters, locals, fields, return types) that
+# type receivers, and where a capitalized name that is no variable is a class (`Integer.parseInt`)
+DECLARED_TYPES = frozenset({"java", "csharp", "cpp"})
+
 # Files that are not parsed as code but still chunked: Markdown by heading, config files whole or by OpenAPI operation.
 TEXT_FORMATS: dict[str, tuple[str, ...]] = {
     "markdown": (".md", ".markdown", ".rst", ".txt"),

@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .languages import LANGUAGES, is_test_path
+from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, is_test_path
 from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, item_of
 
 # resolution method -> confidence of the edge it produces
@@ -1129,14 +1129,14 @@ class _Resolver:
         return any(self.files[p].defs[i][0] == name for p, i in self.ix.types_in(name.lower(), f.language))
 
     def _foreign_static(self, f: FileFacts, caller: int, receiver: str) -> bool:
-        """``_foreign`` of a Java or C# receiver that is not one name, by declared types: a cast (``((Class<?>)
+        """``_foreign`` of a Java, C# or C++ receiver that is not one name, by declared types: a cast (``((Class<?>)
         t)``), a field through ``this`` (``this.factories``, a ``List``), what a method of the repository is
         declared to return (``getAsNumber()``, a ``Number``)."""
         if receiver.startswith(('"', '@"', '$"')):
             return True                                 # `"abc".length()`: a String's
-        cast = _CAST.fullmatch(receiver) or _NEW.fullmatch(receiver)
+        cast = _cast_or_new(receiver)
         if cast:                                        # `((Class<?>) t)`, `new BigDecimal(s)`
-            return self._foreign_type((f.path, caller, cast.group(1)))
+            return self._foreign_type((f.path, caller, cast))
         head, _, attr = receiver.partition(".")
         if head in LANGUAGES[f.language].self_names and attr.isidentifier():
             own = self._own_class(f, caller)
@@ -1148,7 +1148,7 @@ class _Resolver:
         return self._foreign_declared(f, caller, f"call:{called}") if called else False
 
     def _foreign_declared(self, f: FileFacts, scope: int | None, value: str) -> bool:
-        """Java / C#: whether a variable's value (``class:Foo``, ``call:a.f``) is of a declared type that is not
+        """Java / C# / C++: whether a variable's value (``class:Foo``, ``call:a.f``) is of a declared type that is not
         the repository's; for a call, the type the method of the repository it reaches is declared to return."""
         kind, _, chain = value.partition(":")
         if kind == "class":
@@ -1226,9 +1226,9 @@ class _Resolver:
         called = _called_chain(receiver)
         if called:                        # `innerFrom(notifier).subscribe()`: what the call returns
             return self._value_class(f, caller, f"call:{called}")
-        cast = (_CAST.fullmatch(receiver) or _NEW.fullmatch(receiver)) if f.language in _STATIC_TYPED else None
+        cast = _cast_or_new(receiver) if f.language in _STATIC_TYPED else None
         if cast:                          # `((JsonObject) e).add(...)`, `new Foo(x).run()`: Java / C#, that class
-            return self._type_named(f, caller, cast.group(1))
+            return self._type_named(f, caller, cast)
         indexed = _SUBSCRIPTED.fullmatch(receiver)
         if indexed:                       # `subscriptions[s].unsubscribe()`: an item of what it indexes
             return self._value_class(f, caller, item_of(indexed.group(1)))
@@ -1250,7 +1250,7 @@ class _Resolver:
     def _own_field_type(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int | None, str] | None:
         """The declared type of the field (or property) ``name`` of the class around ``caller``, or of a base, as
         (path, scope, type) for ``_typed``: a bare name that no parameter or local declares, in a language whose
-        methods reach their class's members without ``this`` (and whose declarations give types: Java, C#)."""
+        methods reach their class's members without ``this`` (and whose declarations give types: Java, C#, C++)."""
         if caller is None or not LANGUAGES[f.language].implicit_this or not name.isidentifier() or \
                 self._declared(f, caller, name) is not None:
             return None
@@ -1489,7 +1489,7 @@ class _Resolver:
         if target is None:
             return None
         target = self._constructed(target)
-        kind = self.files[target[0]].defs[target[1]][1]
+        kind = self._def_kind(target)
         # a Go named type (`type byName []*Command`) has methods too
         return target if kind in _TYPE_KINDS or kind == "type" and f.language == "go" else None
 
@@ -2451,16 +2451,20 @@ class _Resolver:
 
 # JavaScript array methods that return an array of the same items (`windows.slice()`)
 _SAME_ARRAY = frozenset({"slice", "filter", "concat", "reverse", "sort", "toReversed", "toSorted", "toSpliced"})
-# languages whose declarations give types (extract._static_type), where a capitalized name that is no variable is a
-# class (`Integer.parseInt`, `Console.WriteLine`)
-_STATIC_TYPED = frozenset({"java", "csharp", "cpp"})
 # languages where a bare call names a function, never a variable (a C++ function pointer parameter is called bare)
 _APART_NAMESPACES = frozenset({"java", "csharp"})
-# a cast receiver, `((Class<?>) type)`: the class cast to, generic arguments dropped
+# a receiver made by `new Foo(...)`: that class
 _NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\([^()]*\)")
 # what every object has, returning a library class: `getClass()` a Class, `toString()` a String
 _OBJECT_METHODS = frozenset({"getClass", "toString", "GetType", "ToString"})
+# a cast receiver, `((Class<?>) type)`: the class cast to, generic arguments dropped
 _CAST = re.compile(r"\(\(\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\)\s*[\w$.]+\)")
+
+
+def _cast_or_new(receiver: str) -> str | None:
+    """The class a receiver is cast to (``((Reader) o)``) or made as (``new Foo(x)``), else None."""
+    found = _CAST.fullmatch(receiver) or _NEW.fullmatch(receiver)
+    return found.group(1) if found else None
 
 
 @lru_cache(maxsize=None)

@@ -1218,17 +1218,11 @@ def _declared_name(declarator: Node | None) -> Node | None:
 def _static_signature_types(core: Node) -> dict:
     """Java / C# / C++ functions: their parameters' declared types and the type they return (``_static_type``);
     a C# extension method what it extends."""
+    params = _parameter_list(core)
     if core.type == "template_declaration":
         core = next((c for c in core.named_children if c.type == "function_definition"), core)
     generics = _type_parameters(core)
     out: dict[str, str] = {}
-    params = core.child_by_field_name("parameters")
-    if core.type == "function_definition":           # C++: in the function declarator
-        declarator = core.child_by_field_name("declarator")
-        while declarator is not None and declarator.type in ("pointer_declarator", "reference_declarator"):
-            declarator = declarator.child_by_field_name("declarator") or next(
-                (c for c in declarator.named_children if c.type == "function_declarator"), None)
-        params = declarator.child_by_field_name("parameters") if declarator is not None else None
     for p in params.named_children if params is not None else []:
         name = p.child_by_field_name("name") if p.type != "parameter_declaration" else _declared_name(
             p.child_by_field_name("declarator"))
@@ -1261,13 +1255,23 @@ def _call_arity(node: Node) -> int | None:
     return None if args is None else sum(1 for c in args.named_children if not c.type.endswith("comment"))
 
 
+def _parameter_list(core: Node) -> Node | None:
+    """A function's parameter list: its own (Java, C#), or in C++ the function declarator's, under a template and
+    the pointer and reference declarators of what it returns (`template <class T> T *&f(int x)`)."""
+    if core.type == "template_declaration":           # its own `parameters` are the template's
+        core = next((c for c in core.named_children if c.type == "function_definition"), core)
+    params, decl = core.child_by_field_name("parameters"), core
+    while params is None and decl is not None:        # C++: function_definition > ... > function_declarator
+        decl = decl.child_by_field_name("declarator") or next(
+            (c for c in decl.named_children if c.type == "function_declarator"), None)
+        params = decl.child_by_field_name("parameters") if decl is not None else None
+    return params
+
+
 def _param_arity(core: Node) -> tuple[int, int] | None:
     """(fewest, most) arguments a function takes: parameters with a default value may be left out, and after
     Java's `T... rest`, C#'s `params T[] rest` or C++'s `...` any number more may come (most = -1)."""
-    params, decl = core.child_by_field_name("parameters"), core
-    while params is None and decl is not None:        # C++: function_definition > function_declarator
-        decl = decl.child_by_field_name("declarator")
-        params = decl.child_by_field_name("parameters") if decl is not None else None
+    params = _parameter_list(core)
     if params is None:
         return None
     fewest = most = 0

@@ -3272,3 +3272,18 @@ def test_locals_assigned_from_each_other_end_the_typing() -> None:
         "a.ts": "class A { only() {} }\nexport function z() {\n  let xs = ys.slice();\n  let ys = xs.filter(q);\n"
                 "  for (const x of xs) { x.only(); }\n}\n"}))
     assert ("p/U.java#U.z", "p/U.java#A.only") in _edges_of(res, "CALLS")
+
+
+def test_cpp_template_and_reference_returning_functions_take_their_own_parameters() -> None:
+    """A C++ template function's arity was its template parameters' (`template <typename A, typename B> int
+    add(int x)` took none), and `int &ref(int a, int b)` had none at all, so a call chose among overloads by the
+    wrong count (found by a review of the shared parameter lookup; pybind11: 161 more CALLS)."""
+    from graphrag_code.extract import extract
+    src = (b"template <typename A, typename B>\nint add(int x) { return x; }\nint &ref(int a, int b) { return a; }\n"
+           b"struct S { template <class T> T *&get(T t, int n = 0) { return t; } };\n")
+    assert {d.name: d.arity for d in extract(src, "cpp").definitions if d.kind != "struct"} == {
+        "add": (1, 1), "ref": (2, 2), "get": (1, 2)}
+    res = resolve("r", _staged_facts({"a.cpp": "template <typename T>\nint pick(T a) { return 1; }\n"
+                                               "template <typename T>\nint pick(T a, T b) { return 2; }\n"
+                                               "int use() { return pick(1, 2); }\n"}))
+    assert set(_edges_of(res, "CALLS")) == {("a.cpp#use", "a.cpp#pick~2")}

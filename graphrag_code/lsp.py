@@ -59,7 +59,6 @@ _DEF = re.compile(rb"\s*(?:async\s+)?def\b")
 _ALIAS = re.compile(rb"\s*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*(?:#.*)?$")
 _CRASH_AFTER_TIMEOUTS = 3
 _METHOD_NOT_FOUND = -32601   # JSON-RPC error code of a request the server does not implement
-_OVERLOAD_SPAN = 60         # lines between a TypeScript overload signature and the implementation below it
 _PARALLEL = {"jedi-language-server": 2}    # server processes per server (see _shards)
 # servers where one callHierarchy/outgoingCalls per function replaces the definition requests. Measured
 # (bench_lsp.py): gopls answers every call site of cobra alike either way with half the requests, 9% faster;
@@ -430,9 +429,11 @@ class _Asker:
             # a definition indexed under another name, starting on that line: `module.exports = function query(`
             found = next((i for _size, i in sorted(holding) if f.defs[i][4] == line0 + 1), None)
         if found is None and self.group == "typescript":
-            # an overload signature (not a definition we index) right above the implementation it belongs to
-            below = [i for i, d in enumerate(f.defs) if d[0] == name and 0 < d[4] - (line0 + 1) <= _OVERLOAD_SPAN]
-            found = min(below, key=lambda i: f.defs[i][4], default=None)
+            # an overload signature (not a definition we index) above the implementation it belongs to: the
+            # next definition of its scope. No span in lines: a long doc comment may sit between (rxjs's `pipe`)
+            scope = min(holding)[1] if holding else None
+            below = [(d[4], i) for i, d in enumerate(f.defs) if d[3] == scope and d[4] > line0 + 1]
+            found = next((i for _start, i in sorted(below)[:1] if f.defs[i][0] == name), None)
         if found is not None and self.group == "python":
             # `@overload` stubs (pyright names each of them): the implementation below them is what runs
             while found + 1 < len(f.defs) and f.defs[found + 1][0] == name and \

@@ -722,6 +722,10 @@ SHAPES_TS = textwrap.dedent("""\
 
     export class Store {
       get(): number { return 1; }
+      put(a: number): number;
+      put(a: string): number;
+      DOC
+      put(a: number | string): number { return 1; }
     }
 
     export class Cache {
@@ -733,12 +737,13 @@ SHAPES_TS = textwrap.dedent("""\
     export function pick(a: number, b?: number): number {
       return b ?? a;
     }
-    """)
+    """).replace(
+        "DOC", "put(\n" + "".join(f"    a{i}: string,\n" for i in range(70)) + "  ): number;")  # signatures over 60 lines
 MAIN_TS = textwrap.dedent("""\
     import { Shape, Store, pick as choose } from "./shapes";
 
     export function total(shapes: Shape[], box: Store): number {
-      let sum = box.get();
+      let sum = box.get() + box.put(1);
       for (const s of shapes) {
         sum += s.area();
       }
@@ -772,6 +777,7 @@ def test_typescript_server_resolves_receivers_interfaces_overloads_and_js_export
     assert by[("src/main.ts#total", "src/shapes.ts#Shape.area")] == "lsp"            # declared on the interface
     assert by[("src/main.ts#total", "src/shapes.ts#Square.area")] == "lsp_impl"      # and what implements it
     assert by[("src/main.ts#total", "src/shapes.ts#pick~3")] == "lsp"                # the overload with the body
+    assert by[("src/main.ts#total", "src/shapes.ts#Store.put")] == "lsp"             # a method's, far below
     assert by[("src/app.js#use", "src/query.js#module.exports")] == "lsp"            # `function query(` under
     assert ("src/main.ts#total", "src/shapes.ts#Cache.get") not in by                # another name
     assert summary.lsp["groups"]["typescript"]["implementations"] >= 1

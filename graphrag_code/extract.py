@@ -468,7 +468,7 @@ class _Builder:
         name = _text(caps["name"][0]) if "name" in caps else ""
         if not name:
             return
-        receiver = " ".join(_text(caps["receiver"][0]).split())[:100] if "receiver" in caps else None
+        receiver = " ".join(_text(_asserted(caps["receiver"][0])).split())[:100] if "receiver" in caps else None
         line, column = caps["name"][0].start_point.row + 1, caps["name"][0].start_point.column
         caller = self.caller_at(node)
         while caller is not None and node.start_byte <= self._name_bytes[caller] < node.end_byte:
@@ -1390,6 +1390,19 @@ def _js_parameters(core: Node) -> list[str]:
                         "object_assignment_pattern"):
             stack.extend(reversed(n.named_children))
     return names
+
+
+def _asserted(receiver: Node) -> Node:
+    """TypeScript's ``s!.now()``: the receiver is ``s``. The grammar reads ``a + s!.now()`` as ``(a + s)!.now()``
+    (its ``!`` binds looser than binary and conditional operators), so there it is the last operand."""
+    while receiver.type == "non_null_expression" and receiver.named_children:
+        receiver = receiver.named_children[0]
+        while receiver.type in ("binary_expression", "ternary_expression"):
+            last = receiver.child_by_field_name("right" if receiver.type == "binary_expression" else "alternative")
+            if last is None:
+                break
+            receiver = last
+    return receiver
 
 
 def _script_value(node: Node, iterated: bool) -> str:

@@ -2602,6 +2602,39 @@ module.exports = obj;
     assert calls[("use", "obj.go")] == "module_attr"
 
 
+def test_exported_and_assigned_object_literals_and_parenthesized_functions_are_definitions() -> None:
+    """`export const provider = { now() {} }` (rxjs's timestamp and timer providers), `module.exports = { now() {} }`
+    (Koa's request and response) and `export const isLike = (<T>(x) => ...)` were module code: their calls went
+    nowhere. A non-null assertion is no part of the receiver (`s!.now()`), even where the grammar reads
+    `a + s!.now()` as `(a + s)!.now()`."""
+    ts = {"a.ts": """export interface Clock { now(): number; }
+export const provider = {
+  now() { return this.later(); },
+  later: () => 2,
+};
+export const isLike = (<T>(x: any): x is T => !!x);
+""", "b.ts": """import { provider, isLike, Clock } from './a';
+export function use(s?: Clock) {
+  const t = s!.now();
+  return provider.now() + (isLike(s) ? 1 : 0) + t
+    - s!.now();
+}
+"""}
+    js = {"r.js": "module.exports = {\n  has(field) { return field; },\n  set(field) { return this.has(field); },\n};\n",
+          "m.js": "const r = require('./r');\nfunction main() { return r.set('x'); }\n"}
+    edges = {}
+    for sources, language in ((ts, "typescript"), (js, "javascript")):
+        for k, v in resolve("r", _extracted(sources, language)).edges.items():
+            if k[0] == "CALLS":
+                edges[(k[1].split("#")[1], k[2].split("#")[1])] = (v["resolved_by"], v["lines"])
+    assert edges[("use", "provider.now")] == ("module_attr", [4])
+    assert edges[("provider.now", "provider.later")] == ("self", [3])
+    assert edges[("use", "isLike")] == ("import", [4])
+    assert edges[("use", "Clock.now")] == ("annotation", [3, 5])
+    assert edges[("main", "module.exports.set")] == ("module_attr", [2])
+    assert edges[("module.exports.set", "module.exports.has")] == ("self", [3])
+
+
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
     from graphrag_code.languages import language_for_path, refine_language

@@ -33,23 +33,51 @@
            (member_expression object: [(identifier) (member_expression)])] @name
     right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 
-; `const api = { run() {}, stop: () => {}, go: function () {} }` (a top-level declaration): each function of the
-; object literal, named by the variable and its key (`api.run`, as `api.run = function` would be)
+; `const api = { run() {}, stop: () => {}, go: function () {} }` (a top-level declaration, exported or not) and
+; `module.exports = { run() {} }`, `Foo.prototype = { run() {} }`: each function of the object literal, named by the
+; variable or the left-hand side and its key (`api.run`, as `api.run = function` would be)
 (program
-  [(lexical_declaration
-    (variable_declarator
-      name: (identifier) @owner
-      value: (object
+  [(lexical_declaration (variable_declarator name: (identifier) @owner value: (object
         [(method_definition name: (property_identifier) @name)
          (pair key: (property_identifier) @name
                value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))
-   (variable_declaration
-    (variable_declarator
-      name: (identifier) @owner
-      value: (object
+   (variable_declaration (variable_declarator name: (identifier) @owner value: (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))
+   (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @owner value: (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function))))
+   (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @owner value: (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function))))
+   (expression_statement
+     (assignment_expression
+       left: [(identifier) (member_expression object: [(identifier) (member_expression)])] @owner
+       right: (object
         [(method_definition name: (property_identifier) @name)
          (pair key: (property_identifier) @name
                value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))])
+
+; `const f = (() => {})`, `export const isLike = (<T>(x: any): x is T => ...)`: a function in parentheses
+([(lexical_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])))
+  (variable_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])))
+  (export_statement declaration: (lexical_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))))
+  (export_statement declaration: (variable_declaration
+   (variable_declarator
+     name: (identifier) @name
+     value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))))]) @definition.function
 
 ; `exports = module.exports = function () {}`: named by the innermost left-hand side
 (expression_statement

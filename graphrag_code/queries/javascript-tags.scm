@@ -10,8 +10,8 @@
 ; (`app.use = function use() {}` -> `app.use`, `module.exports = function () {}` -> `module.exports`).
 ; A named function expression passed to a call at the top level of a module is a definition by its own
 ; name (`defineGetter(req, 'protocol', function protocol() {})`: Express defines its request getters so).
-; Not captured: methods/functions in object literals, `this.x = function` assignments, anonymous or nested
-; callbacks, computed method names (`[Symbol.iterator]()`).
+; Not captured: functions in object literals other than a top-level one's (ecmascript-tags.scm), `this.x = function`
+; assignments, anonymous or nested callbacks, computed method names (`[Symbol.iterator]()`).
 
 ; ---------------------------------------------------------------------------------------------------
 ; functions and classes

@@ -13,7 +13,8 @@
 ; (`app.use = function use() {}` -> `app.use`).
 ; Kinds: class (also abstract), interface, type (type aliases), enum, module (namespace / module /
 ; declare module), function (methods once nested in a class or interface; also functions in a namespace).
-; Not captured: methods/functions in object literals, `this.x = function` assignments, named function
+; Not captured: functions in object literals other than a top-level one's (ecmascript-tags.scm), `this.x = function`
+; assignments, named function
 ; expressions passed as arguments, computed method names, method overload signatures inside classes,
 ; `declare global`, `export =` / `import X = N.Y` aliases.
 

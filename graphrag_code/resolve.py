@@ -371,6 +371,9 @@ class _Resolver:
         # (path, local name) -> (path, name) of a module's variable imported by name (`from ._compat import
         # _default_text_stdout`)
         self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}
+        # (path, local name) -> name of a JS/TS `import { name } from "m"` that m does not define (see
+        # _settle_reexports)
+        self.named_imports: dict[tuple[str, str], str] = {}
         self._external: dict[tuple[str, int], bool] = {}     # (path, class) -> _external_base
         self._guessing: set[tuple[str, int | None, str]] = set()   # receivers _named_after_types is deciding
         # (type name, method, language, from a test file) -> (the methods classes of that name have, how many
@@ -523,6 +526,8 @@ class _Resolver:
                 hit = self._top_in(targets, name) or (self._nested_import(targets, module)
                                                       if f.language == "java" else None)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
+                if not hit and f.language in ("javascript", "typescript", "tsx"):
+                    self.named_imports[(f.path, alias or name)] = name
                 held = self._var_home(targets, name) if not hit else None
                 if held:
                     self.imported_vars[(f.path, alias or name)] = held
@@ -530,6 +535,22 @@ class _Resolver:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
+
+    def _settle_reexports(self) -> None:
+        """JavaScript/TypeScript: `import { isES6Map } from "../internal"` where internal.ts only re-exports it
+        (`export * from "./utils/utils"`, `export { isES6Map } from "./utils/utils"`: a barrel file, as MobX's)
+        binds the definition the re-exports lead to. Not a module: its default export is another thing. A barrel
+        may name what another barrel re-exports, so rounds until nothing changes."""
+        for _round in range(_MAX_BASE_DEPTH):
+            settled = 0
+            for (path, local), name in self.named_imports.items():
+                bind = self.bindings[path].get(local)
+                hit = self._reexport(bind[1], name) if bind and bind[0] == "module" else None
+                if hit:
+                    self.bindings[path][local] = ("symbol", *hit)
+                    settled += 1
+            if not settled:
+                return
 
     def _nested_import(self, targets: list[str], module: str) -> tuple[str, int] | None:
         """Java: the type (or static member) an import names inside a file's top-level type: `import
@@ -600,8 +621,9 @@ class _Resolver:
             return bind[1], bind[2], "import"
         if bind and bind[0] == "module":
             # `from markdown import Markdown` where markdown/__init__.py imports it from .core: a re-export
-            hit = self._default_export(bind[1]) or (self._reexport(bind[1], name)
-                                                    if f.language in ("python", "rust") else None)
+            # (a name imported by name that the module does not define is not its default export)
+            default = self._default_export(bind[1]) if (f.path, name) not in self.named_imports else None
+            hit = default or (self._reexport(bind[1], name) if f.language in ("python", "rust") else None)
             if hit:
                 return hit[0], hit[1], "import"
         if bind:
@@ -637,11 +659,15 @@ class _Resolver:
         a bare `send()` elsewhere calls some other `send` (Express: `var send = require('send')`)."""
         return not (LANGUAGES[f.language].member_assignments and "." in f.defs[i][2])
 
-    def _reexport(self, paths: list[str], name: str, depth: int = 0) -> tuple[str, int] | None:
+    def _reexport(self, paths: list[str], name: str, depth: int = 0,
+                  seen: set[str] | None = None) -> tuple[str, int] | None:
         """`pkg.name()` where pkg/__init__.py only imports `name` from a submodule: follow that import, or its
         `from .fields import *` (Django's `forms.CharField`, `models.Model`: `django/forms/__init__.py` imports
         every submodule so; `export * from './x'`), a chain of them up to ``_MAX_BASE_DEPTH``. Python's wildcard
-        import skips names starting with an underscore."""
+        import skips names starting with an underscore. A module two barrels re-export is read once (``seen``)."""
+        seen = set() if seen is None else seen
+        paths = [p for p in paths if p not in seen]
+        seen.update(paths)
         for p in paths:
             bind = self.bindings.get(p, {}).get(name)
             if bind and bind[0] == "symbol":
@@ -651,7 +677,7 @@ class _Resolver:
         for p in paths:
             wild = self.wildcards.get(p) if not (name.startswith("_") and self.files[p].language == "python") \
                 else None
-            hit = (self._top_in(wild, name) or self._reexport(wild, name, depth + 1)) if wild else None
+            hit = (self._top_in(wild, name) or self._reexport(wild, name, depth + 1, seen)) if wild else None
             if hit:
                 return hit
         return None
@@ -2321,6 +2347,7 @@ class _Resolver:
                     self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
+        self._settle_reexports()
         for path in sorted(self.files):
             self._resolve_bases(self.files[path])
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's

@@ -2635,6 +2635,36 @@ export function use(s?: Clock) {
     assert edges[("module.exports.set", "module.exports.has")] == ("self", [3])
 
 
+def test_typescript_names_imported_from_a_barrel_reach_what_it_re_exports() -> None:
+    """`import { isMap } from "./internal"` where internal.ts is `export * from "./lib"` and lib/index.ts
+    `export * from "./impl"` (MobX imports all its internals so: 28 of its calls resolved by import, 616 now),
+    `export { helper as assist } from "./more"`: the definitions the re-exports lead to, for calls, `new`,
+    annotations and bases. A name the module does not define is not its default export."""
+    sources = {
+        "lib/impl.ts": "export function isMap(x: any): boolean { return !!x; }\nexport class Box { open() { return 1; } }\n"
+                       "export interface Shape { area(): number; }\n",
+        "lib/more.ts": "export function helper() { return 2; }\n",
+        "lib/index.ts": 'export * from "./impl";\nexport { helper as assist } from "./more";\n'
+                        "export default function main() { return 0; }\n",
+        "internal.ts": 'export * from "./lib";\n',
+        "use.ts": """import { isMap, Box, assist, Shape } from "./internal";
+import main, { missing } from "./lib";
+export class Square extends Box implements Shape { area() { return 1; } }
+export function go(s: Shape) {
+  const b = new Box();
+  return isMap(b) && b.open() + assist() + s.area() + main() + missing();
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    edges = {(k[0], k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"] for k, v in res.edges.items()
+             if k[0] in ("CALLS", "INHERITS", "IMPLEMENTS")}
+    assert edges == {("CALLS", "go", "Box"): "import", ("CALLS", "go", "isMap"): "import",
+                     ("CALLS", "go", "Box.open"): "annotation", ("CALLS", "go", "Shape.area"): "annotation",
+                     ("CALLS", "go", "helper"): "import", ("CALLS", "go", "main"): "import",
+                     ("INHERITS", "Square", "Box"): "import", ("IMPLEMENTS", "Square", "Shape"): "import"}
+    assert "missing@6:unknown" in res.unresolved["r:use.ts#go"]
+
+
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
     from graphrag_code.languages import language_for_path, refine_language

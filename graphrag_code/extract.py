@@ -138,6 +138,12 @@ def _core(node: Node) -> Node:
     return node
 
 
+def _in_interface(node: Node) -> bool:
+    """A member declared in the body of an interface (TypeScript, Java, C#, PHP)."""
+    body = node.parent
+    return body is not None and body.parent is not None and body.parent.type == "interface_declaration"
+
+
 def _find_body(node: Node, depth: int = 3) -> Node | None:
     body = node.child_by_field_name("body")
     if body is not None or depth == 0:
@@ -272,6 +278,10 @@ class _Builder:
         head = self.source[start.start_byte:(body.start_byte if body is not None else core.end_byte)]
         if re.search(rb"\babstract(method)?\b", head) or re.search(rb"\)[^;{]*=\s*0\s*;?\s*$", head):
             return {"abstract": True, "placeholder": True}   # `abstract`, `@abstractmethod`, C++ `= 0;`
+        if body is None and _in_interface(core):
+            # an interface's method without a body (not Java's `default` one): what implements it runs. Not a
+            # placeholder: a call typed by the interface keeps its edge (changing the signature breaks it)
+            return {"abstract": True, "placeholder": False}
         if self.spec.name != "python" or body is None:
             return {"abstract": False, "placeholder": False}
         # the grammar gives a docstring and `...` bare or wrapped in an expression statement

@@ -764,11 +764,11 @@ def test_typescript_server_resolves_receivers_interfaces_overloads_and_js_export
     index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
     # two `get`s: names alone read the parameter's annotation (`box: Store`), and `s` in `for (const s of
-    # shapes)` is a Shape (`shapes: Shape[]`): the interface's declared method, not what implements it
+    # shapes)` is a Shape (`shapes: Shape[]`): the interface's declared method, and what implements it by dispatch
     assert before[("CALLS", "src/main.ts#total", "src/shapes.ts#Store.get")]["resolved_by"] == "annotation"
     assert ("CALLS", "src/main.ts#total", "src/shapes.ts#Cache.get") not in before
-    assert {k[2] for k in before if k[1] == "src/main.ts#total" and k[2].endswith(".area")} == {
-        "src/shapes.ts#Shape.area"}
+    assert {k[2]: v["resolved_by"] for k, v in before.items() if k[1] == "src/main.ts#total" and
+            k[2].endswith(".area")} == {"src/shapes.ts#Shape.area": "annotation", "src/shapes.ts#Square.area": "dispatch"}
     summary = index_repository(graph, git_repo.root, name=repo_name,
                                settings=IndexSettings(lsp_languages=("typescript", "javascript")))
     after = _calls(graph, repo_name)

@@ -2660,9 +2660,41 @@ export function go(s: Shape) {
              if k[0] in ("CALLS", "INHERITS", "IMPLEMENTS")}
     assert edges == {("CALLS", "go", "Box"): "import", ("CALLS", "go", "isMap"): "import",
                      ("CALLS", "go", "Box.open"): "annotation", ("CALLS", "go", "Shape.area"): "annotation",
+                     ("CALLS", "go", "Square.area"): "dispatch",     # what implements the interface's method
                      ("CALLS", "go", "helper"): "import", ("CALLS", "go", "main"): "import",
                      ("INHERITS", "Square", "Box"): "import", ("IMPLEMENTS", "Square", "Shape"): "import"}
     assert "missing@6:unknown" in res.unresolved["r:use.ts#go"]
+
+
+def test_a_call_typed_by_an_interface_keeps_its_edge_and_dispatches_to_what_implements_it() -> None:
+    """gson's `factory.create(this, type)` on a TypeAdapterFactory: the interface's method runs no code, its
+    implementations do (each a `dispatch` candidate); the edge to the interface's method stays (changing its
+    signature breaks the caller). A `default` method has a body: it runs, and is no abstract method."""
+    sources = {"Factory.java": """interface Factory {
+    Object create(String type);
+    default String label() { return "f"; }
+}
+class MapFactory implements Factory {
+    public Object create(String type) { return null; }
+}
+class ListFactory implements Factory {
+    public Object create(String type) { return null; }
+    public String label() { return "l"; }
+}
+class Gson {
+    Object get(Factory factory) {
+        factory.label();
+        return factory.create("x");
+    }
+}
+"""}
+    files = _extracted(sources, "java")
+    f = files["Factory.java"]
+    assert [f.defs[i][2] for i in f.abstract] == ["Factory.create"]
+    edges = {k[2].split("#")[1]: v["resolved_by"] for k, v in resolve("r", files).edges.items()
+             if k[0] == "CALLS" and k[1].endswith("#Gson.get")}
+    assert edges == {"Factory.create": "annotation", "MapFactory.create": "dispatch",
+                     "ListFactory.create": "dispatch", "Factory.label": "annotation"}
 
 
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:

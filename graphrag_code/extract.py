@@ -45,7 +45,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 import tree_sitter_language_pack as ts_pack
-from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor, Range, Tree
 
 from .config import QUERIES_DIR
 from .errors import QueryFileError
@@ -136,6 +136,11 @@ def _core(node: Node) -> Node:
     if node.type == "expression_statement" and node.named_child_count == 1:
         return node.named_children[0]
     return node
+
+
+_RECOVERY_JOIN = 5       # top-level blocks a statement that does not parse alone may span (see _recovered)
+_RECOVERY_PARSES = 400   # parses _recovered may spend on one file
+_SWALLOWED_LINES = 20    # a top-level statement this long with an error inside may have taken code with it
 
 
 def _in_interface(node: Node) -> bool:
@@ -936,11 +941,8 @@ def _count_errors(root: Node) -> int:
     return count
 
 
-def extract(source: bytes, language: str) -> FileExtraction:
-    """Parse ``source`` and extract definitions and references with exact 1-based lines."""
-    spec = LANGUAGES[language]
-    tree = get_parser(language).parse(source)
-    builder = _Builder(spec, source, tree.root_node)
+def _matches(language: str, tree: Tree) -> tuple[list, list]:
+    """The query's definition and reference matches, as (kind, node, captures)."""
     defs, refs = [], []
     for _, caps in QueryCursor(load_query(language)).matches(tree.root_node):
         main = next((k for k in caps if k.startswith(("definition.", "reference."))), None)
@@ -948,7 +950,87 @@ def extract(source: bytes, language: str) -> FileExtraction:
             continue
         head, _, kind = main.partition(".")
         (defs if head == "definition" else refs).append((kind, caps[main][0], caps))
-    builder.add_definitions([m for m in defs if "name" in m[2]])
+    return [m for m in defs if "name" in m[2]], refs
+
+
+def _top_level_blocks(source: bytes) -> list[tuple[int, int]]:
+    """Byte spans of the file cut before every line that starts in column 0 with code (not a closing bracket,
+    not the middle of a block comment): where top-level statements may start."""
+    starts, offset = [0], 0
+    for line in source.splitlines(keepends=True):
+        if offset and line.strip() and line[:1] not in b" \t})]*":
+            starts.append(offset)
+        offset += len(line)
+    return [(a, b) for a, b in zip(starts, [*starts[1:], len(source)]) if a < b]
+
+
+def _recovered(language: str, source: bytes, tree: Tree, defs: list) -> tuple[Tree, list, list, int]:
+    """A file with syntax errors whose recovery lost definitions (the TypeScript grammar reads MobX's
+    `IActionFactory` call signatures as one error that runs to the end of action.ts: none of its functions
+    were found): parse it again without the top-level statements that do not parse alone, even joined to the
+    next few (a decorator, a string over several lines), which stay module code. Taken when that finds more
+    definitions. Returns the tree, its matches and how many statements were left out."""
+    root = tree.root_node
+    swallowed = [(n.start_byte, n.end_byte) for n in ([root] if root.is_error else root.children)
+                 if n.has_error and n.end_point.row - n.start_point.row >= _SWALLOWED_LINES]
+    if not swallowed:
+        return tree, defs, [], 0     # errors the grammar kept to a few lines: its own recovery is the better
+    parser, blocks, parses = get_parser(language), _top_level_blocks(source), 0
+    good, i = [], 0
+    while i < len(blocks):
+        if not any(a < blocks[i][1] and blocks[i][0] < b for a, b in swallowed):
+            good.append(blocks[i])        # parsed in the file as it is, outside what the errors took
+            i += 1
+            continue
+        for j in range(i, min(i + _RECOVERY_JOIN, len(blocks))):
+            parses += 1
+            if parses > _RECOVERY_PARSES:
+                return tree, defs, [], 0   # a generated table of thousands of lines: not worth the time
+            if not parser.parse(source[blocks[i][0]:blocks[j][1]]).root_node.has_error:
+                good.append((blocks[i][0], blocks[j][1]))
+                i = j + 1
+                break
+        else:
+            i += 1
+    left_out = len(blocks) - sum(1 for a, b in good for block in blocks if a <= block[0] < b)
+    if not good or not left_out:
+        return tree, defs, [], 0
+    ranges, lines = [], _line_starts(source)
+    for a, b in good:
+        if ranges and ranges[-1][1] == a:
+            ranges[-1] = (ranges[-1][0], b)
+        else:
+            ranges.append((a, b))
+    partial = Parser(ts_pack.get_language(LANGUAGES[language].grammar),
+                     included_ranges=[Range(_point(lines, a), _point(lines, b), a, b) for a, b in ranges])
+    again = partial.parse(source)
+    more, refs = _matches(language, again)
+    found = len({caps["name"][0].start_byte for _kind, _node, caps in more})
+    return (again, more, refs, left_out) if found > len({c["name"][0].start_byte for _k, _n, c in defs}) \
+        else (tree, defs, [], 0)
+
+
+def _line_starts(source: bytes) -> list[int]:
+    return [0, *(i + 1 for i, c in enumerate(source) if c == 10)]
+
+
+def _point(line_starts: list[int], byte: int) -> tuple[int, int]:
+    row = bisect.bisect_right(line_starts, byte) - 1
+    return row, byte - line_starts[row]
+
+
+def extract(source: bytes, language: str) -> FileExtraction:
+    """Parse ``source`` and extract definitions and references with exact 1-based lines."""
+    spec = LANGUAGES[language]
+    tree = get_parser(language).parse(source)
+    defs, refs = _matches(language, tree)
+    left_out = 0
+    if tree.root_node.has_error:
+        again, more, more_refs, left_out = _recovered(language, source, tree, defs)
+        if left_out:
+            tree, defs, refs = again, more, more_refs
+    builder = _Builder(spec, source, tree.root_node)
+    builder.add_definitions(defs)
     for kind, node, caps in refs:
         if kind in _REFERENCE_HANDLERS:
             getattr(builder, _REFERENCE_HANDLERS[kind])(node, caps)
@@ -963,6 +1045,10 @@ def extract(source: bytes, language: str) -> FileExtraction:
         result.parse_status = "partial"
         result.warnings.append(f"syntax errors in {errors} place(s); definitions recovered where possible, "
                                f"every other line kept in module chunks")
+    if left_out:
+        result.parse_status = "partial"
+        result.warnings.append(f"syntax errors: {left_out} top-level statement(s) that do not parse were read "
+                               f"as module code, and the rest of the file parsed without them")
     return result
 
 

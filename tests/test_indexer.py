@@ -168,6 +168,13 @@ def test_invalid_utf8_and_parse_errors_are_indexed_with_a_warning(fixture_repo) 
     assert cafe["docstring"] == "caf\ufffd cr\ufffdme"
     files = {n["props"]["path"]: n["props"] for n in graph_dump["nodes"] if "File" in n["labels"]}
     assert files["src/c/broken.c"]["parse_status"] == "partial"
+    # an error that took the rest of the file with it: parsed again without the statement that does not parse,
+    # which stays module code (test_chunks_cover_every_line_with_exact_text)
+    assert ("src/typescript/call_signatures.ts", "syntax errors") in warned
+    assert files["src/typescript/call_signatures.ts"]["parse_status"] == "partial"
+    assert {(s["name"], s["start_line"], s["end_line"]) for s in
+            symbols_of(graph_dump, "src/typescript/call_signatures.ts")} == {("createActionFactory", 14, 19),
+                                                                              ("isAction", 23, 25)}
 
 
 def test_chunks_cover_every_line_with_exact_text(fixture_repo) -> None:

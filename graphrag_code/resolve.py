@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 import posixpath
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -38,6 +38,8 @@ CONFIDENCE = {
     "override": 0.6,
     # a call on an object that may be of a subclass overriding the method it landed on (virtual dispatch)
     "dispatch": 0.6,
+    # Go: a type that has every method an interface names implements it (no `implements` in the language)
+    "structural": 0.7,
     # a receiver that is a parameter annotated with a class of the repository (Python: `ctx: Context`)
     "annotation": 0.85,
     # a function handed to a library function that calls it (`sorted(ps, key=sort_key)`, LanguageSpec.calls_back)
@@ -2350,6 +2352,7 @@ class _Resolver:
         self._settle_reexports()
         for path in sorted(self.files):
             self._resolve_bases(self.files[path])
+        self.go_implementers = self._go_implementations()
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
         self.protocol_stubs = self._protocol_stubs(subclasses)
         self.subclass_map = subclasses
@@ -2434,6 +2437,8 @@ class _Resolver:
             self._dispatch_overrides(subclasses)
         if self.placeholders:
             self._dispatch_placeholders(subclasses)
+        if self.go_implementers:
+            self._go_dispatch()
         return self.out
 
     def _overload(self, hit: tuple, arguments: int | None, caller: tuple[str, int | None]) -> list[tuple]:
@@ -2461,6 +2466,81 @@ class _Resolver:
         if len(fits) == 1:
             return [(*fits[0], *hit[2:])]
         return [(p, i, "overloads") for p, i in fits]
+
+    def _go_implementations(self) -> dict[str, dict[str, dict[str, str]]]:
+        """Go has no `implements`: a named type of the repository implements an interface when it has every
+        method the interface names (its own and its embedded interfaces'; by name), itself or through a type it
+        embeds. Adds those IMPLEMENTS edges (``structural``); returns interface id -> implementing type id ->
+        method name -> the method that runs (missing where a method comes from an embedded interface)."""
+        go = [p for p in sorted(self.files) if self.files[p].language == "go"]
+        if not go:
+            return {}
+        embeds: dict[str, list[str]] = defaultdict(list)
+        for etype, a, b in self.out.edges:
+            if etype == "INHERITS" and self.files[self.where[a][0]].language == "go":
+                embeds[a].append(b)
+        named: dict[tuple[str, str], str] = {}              # (package directory, type name) -> type id
+        own: dict[str, dict[str, str | None]] = defaultdict(dict)   # type or interface id -> method -> id
+        interfaces = []
+        for p in go:
+            f = self.files[p]
+            bases = Counter(owner for owner, *_rest in f.bases)
+            for i, d in enumerate(f.defs):
+                if d[3] is None and d[1] in ("struct", "type", "interface"):
+                    named[(posixpath.dirname(p), d[0])] = f.ids[i]
+                    if d[1] == "interface" and len(embeds.get(f.ids[i], [])) == bases[i]:
+                        interfaces.append(f.ids[i])     # every interface it embeds is the repository's
+        for p in go:
+            f = self.files[p]
+            for i, d in enumerate(f.defs):
+                if d[1] != "method":
+                    continue
+                if d[3] is not None and f.defs[d[3]][1] == "interface":
+                    own[f.ids[d[3]]][d[0]] = None      # an interface's method: a name, no code
+                elif d[3] is None and "." in d[2]:      # `func (c *counter) Inc()`: counter.Inc
+                    owner = named.get((posixpath.dirname(p), d[2].rsplit(".", 1)[0]))
+                    if owner:
+                        own[owner][d[0]] = f.ids[i]
+
+        def method_set(type_id: str, depth: int = 0) -> dict[str, str | None]:
+            found: dict[str, str | None] = {}
+            for embedded in embeds.get(type_id, []) if depth < _MAX_BASE_DEPTH else []:
+                found.update(method_set(embedded, depth + 1))     # promoted; the type's own win
+            found.update(own.get(type_id, {}))
+            return found
+
+        having: dict[str, set[str]] = defaultdict(set)          # method name -> types that have it
+        sets = {t: method_set(t) for t in named.values() if self._kind(t) != "interface"}
+        for t, methods in sets.items():
+            for name in methods:
+                having[name].add(t)
+        out: dict[str, dict[str, dict[str, str]]] = {}
+        for iface in interfaces:
+            names = sorted(method_set(iface), key=lambda n: len(having[n]))
+            if not names:
+                continue                                        # `interface{}`: every type
+            types = set(having[names[0]]).intersection(*(having[n] for n in names[1:]))
+            for t in sorted(types):
+                out.setdefault(iface, {})[t] = {n: m for n, m in sets[t].items() if n in names and m}
+                self._add_edge("IMPLEMENTS", t, iface, {"line": self.files[self.where[t][0]].defs[self.where[t][1]][4],
+                                                        "confidence": CONFIDENCE["structural"],
+                                                        "resolved_by": "structural"})
+        return out
+
+    def _go_dispatch(self) -> None:
+        """A Go call that landed on an interface's method runs the method of whichever type implements the
+        interface (``_go_implementations``): each gets an edge (``dispatch``, via the interface's method)."""
+        for (etype, src, dst), props in sorted(self.out.edges.items()):
+            if etype != "CALLS" or props["resolved_by"] == "dispatch" or props["resolved_by"].startswith("lsp"):
+                continue          # (a language server was asked for the implementations itself)
+            path, i = self.where[dst]
+            d = self.files[path].defs[i]
+            if d[1] != "method" or d[3] is None:
+                continue
+            for methods in self.go_implementers.get(self.files[path].ids[d[3]], {}).values():
+                if methods.get(d[0]) and methods[d[0]] != src:
+                    for line in props["lines"]:
+                        self._call_edge(src, methods[d[0]], line, "dispatch", via=dst)
 
     def _resolve_bases(self, f: FileFacts) -> None:
         """INHERITS / IMPLEMENTS edges of the classes of ``f`` (a base no definition answers: unresolved)."""

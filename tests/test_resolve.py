@@ -2721,6 +2721,74 @@ func (c *Command) Find(a []string) (*Command, []string, error) { return c, a, ni
 """
 
 
+def test_a_go_type_with_every_method_of_an_interface_implements_it_and_calls_through_it_reach_its_methods() -> None:
+    """Go has no `implements`: `c.Inc()` on a `Counter` parameter landed on the interface's method spec and
+    stopped there (prometheus: every `c.Collect(ch)` on a Collector). A type that has every method the interface
+    names, its own or promoted from a type it embeds, implements it (IMPLEMENTS, ``structural``), and the call
+    reaches its method (``dispatch``). A type lacking one method does not; `interface{}` is no interface of
+    every type, and one embedding an interface from outside the repository (methods unknown) is left alone."""
+    files = _staged_facts({
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "a.go": """package m
+
+import "io"
+
+type Counter interface {
+	Inc()
+	Add(float64)
+}
+
+type Anything interface{}
+
+type Closer interface {
+	io.Reader
+	Close() error
+}
+
+type counter struct{ v float64 }
+
+func (c *counter) Inc()          { c.Add(1) }
+func (c *counter) Add(x float64) { c.v += x }
+func (c *counter) Close() error  { return nil }
+
+type gauge struct{}
+
+func (g *gauge) Inc() {}
+
+func Use(c Counter) {
+	c.Inc()
+}
+""",
+        "b.go": """package m
+
+type ReadCounter interface {
+	Counter
+	Read() int
+}
+
+type file struct{ counter }
+
+func (f *file) Read() int { return 0 }
+
+func Read(r ReadCounter) int {
+	r.Add(2)
+	return r.Read()
+}
+"""})
+    res = resolve("r", files)
+    edges = {(k[0], k[1].split("#")[1], k[2].split("#")[1]): v for k, v in res.edges.items()
+             if k[0] in ("CALLS", "IMPLEMENTS")}
+    assert {k[1:] for k in edges if k[0] == "IMPLEMENTS"} == {
+        ("counter", "Counter"), ("file", "Counter"), ("file", "ReadCounter")}
+    assert edges[("IMPLEMENTS", "counter", "Counter")]["resolved_by"] == "structural"
+    calls = {k[1:]: (v["resolved_by"], v["lines"], v.get("via")) for k, v in edges.items() if k[0] == "CALLS"}
+    assert calls[("Use", "Counter.Inc")] == ("annotation", [28], None)
+    assert calls[("Use", "counter.Inc")] == ("dispatch", [28], "r:a.go#Counter.Inc")
+    assert calls[("Read", "counter.Add")] == ("dispatch", [13], "r:a.go#Counter.Add")    # promoted to file
+    assert calls[("Read", "file.Read")] == ("dispatch", [14], "r:b.go#ReadCounter.Read")
+    assert ("Use", "gauge.Inc") not in calls
+
+
 def test_go_imports_are_mapped_through_go_mod_to_the_module_s_directories() -> None:
     """`import "example.com/shop"` is the package at the root of the module go.mod names (cobra's doc/ imports
     github.com/spf13/cobra this way: its calls on *cobra.Command reached nothing without --lsp), a sub-path is

@@ -699,6 +699,9 @@ class _Builder:
         owner = self.enclosing(node.start_byte)
         target = caps["name"][0]
         name = _text(target)
+        if owner is None and node.type == "var_spec" and name != "_":
+            self._go_package_var(node, target, name)
+            return
         if owner is None or name == "_" or self.result.definitions[owner].kind not in ("function", "method"):
             return
         if node.type == "func_literal":                      # `func(q *Square) {...}`: its parameter's type
@@ -735,6 +738,19 @@ class _Builder:
                 values[0].type in ("type_assertion_expression", "call_expression"):
             value = _go_value(values[0])                     # `sq, ok := s.(Square)`, `cmd, args, err := c.Find(a)`
         self._locals[owner][name].add(value)
+
+    def _go_package_var(self, spec: Node, target: Node, name: str) -> None:
+        """A package-level ``var DefaultRegisterer Registerer = defaultRegistry`` (its declared type) or ``var
+        defaultRegistry = NewRegistry()`` (what the value tells, as a local's): a module variable."""
+        declared = spec.child_by_field_name("type")
+        kind = _go_type(declared) if declared is not None else ""
+        if kind or declared is not None:
+            self._module_vars[name].add(f"class:{kind}" if kind else "")
+            return
+        names = spec.children_by_field_name("name")
+        right = spec.child_by_field_name("value")
+        values = [c for c in right.named_children if c.type != "comment"] if right is not None else []
+        self._module_vars[name].add(_go_value(values[names.index(target)]) if len(values) == len(names) else "")
 
     def _static_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Java, C# and C++, ``@reference.binding``: a declared variable and its type (``Foo x = ...``, ``for (Foo f

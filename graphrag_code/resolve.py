@@ -1323,6 +1323,10 @@ class _Resolver:
         if found is not None:
             return (f, found[0], found[2]) if found[1] == "var" else None
         held = self.imported_vars.get((f.path, name))
+        if held is None and f.language == "go":      # a package's variables are seen from all its files
+            near = [p for p in self.ix.dirs[posixpath.dirname(f.path)]
+                    if p != f.path and name in self.files[p].module_vars and self.files[p].language == "go"]
+            held = (near[0], name) if len(near) == 1 else None
         return (self.files[held[0]], None, self.files[held[0]].module_vars[held[1]]) if held else None
 
     def _declared_type(self, f: FileFacts, found: tuple[int, str, str], name: str) -> tuple[str, int | None, str] | None:

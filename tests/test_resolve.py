@@ -2721,6 +2721,34 @@ func (c *Command) Find(a []string) (*Command, []string, error) { return c, a, ni
 """
 
 
+def test_a_go_package_variable_is_typed_by_its_declaration_or_value_in_every_file_of_the_package() -> None:
+    """`var DefaultRegisterer Registerer = defaultRegistry` (prometheus), `var echoCmd = &cobra.Command{...}`
+    (cobra's doc tests): package-level variables were untyped, so `DefaultRegisterer.MustRegister(cs...)` was
+    `dynamic`. Typed like a function's locals, seen from every file of the package and through an import."""
+    files = _staged_facts({
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "a.go": """package m
+
+type Store struct{}
+
+func (s *Store) Get() int { return 1 }
+
+func NewStore() *Store { return &Store{} }
+
+var Default *Store = NewStore()
+
+var made, other = NewStore(), 2
+
+func Here() int { return Default.Get() + made.Get() }
+""",
+        "b.go": "package m\n\nfunc There() int {\n\treturn Default.Get() + literal.Get()\n}\n\nvar literal = &Store{}\n",
+        "sub/c.go": 'package sub\n\nimport "example.com/m"\n\nfunc Far() int {\n\treturn m.Default.Get()\n}\n'})
+    assert files["a.go"].module_vars == {"Default": "class:Store", "made": "call:NewStore"}   # `other`: a 2
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]): v["lines"] for k, v in resolve("r", files).edges.items()
+             if k[0] == "CALLS" and k[2].endswith("Store.Get")}
+    assert calls == {("Here", "Store.Get"): [13], ("There", "Store.Get"): [4], ("Far", "Store.Get"): [6]}
+
+
 def test_a_go_type_with_every_method_of_an_interface_implements_it_and_calls_through_it_reach_its_methods() -> None:
     """Go has no `implements`: `c.Inc()` on a `Counter` parameter landed on the interface's method spec and
     stopped there (prometheus: every `c.Collect(ch)` on a Collector). A type that has every method the interface

@@ -12,8 +12,10 @@
 ; - imports: one per spec, @import.module = the path without quotes, @import.alias = the local name;
 ;   `import . "x"` is a wildcard; `import _ "x"` has no alias.
 ; - embedded struct fields and embedded interfaces -> @reference.inherits (Go has no `implements`).
-; - variables bound in a function -> @reference.binding (their types type receivers: `sq.Area()`).
-; Not captured: consts and package-level vars (other than function literals), methods promoted from embedded types.
+; - variables bound in a function, and package-level vars -> @reference.binding (their types type receivers:
+;   `sq.Area()`, `DefaultRegisterer.Register(c)`).
+; Not captured as definitions: consts and package-level vars (other than function literals), methods promoted from
+; embedded types.
 
 ; ---- functions and methods ---------------------------------------------------------------------------------
 (function_declaration

@@ -69,6 +69,9 @@ _MAX_SIGNATURE = 300
 _PROPERTY = re.compile(rb"@(?:functools\.)?(?:cached_)?property\s*$", re.M)   # a getter's decorator
 # statements that write an attribute rather than read it: the field holding the target (None: all of it)
 _WRITES = {"assignment": "left", "augmented_assignment": "left", "delete_statement": None}
+# JavaScript/TypeScript nodes of a function's own scope (see _returns_from)
+_SCRIPT_FUNCTIONS = frozenset({"function_declaration", "function_expression", "function", "arrow_function",
+                               "generator_function", "generator_function_declaration", "method_definition"})
 _YIELD = re.compile(rb"\byield\b")   # a generator (or a function with one nested: left untyped either way)
 _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n]*\bas\s+([A-Za-z_]\w*)\s*:")
 # methods that put an object into a collection (a list, a set, a deque, a registry of the repository's own)
@@ -549,6 +552,10 @@ class _Builder:
         if owner is None or defs[owner].return_type.startswith(("def:", "value:")) or \
                 defs[owner].kind not in ("function", "method"):
             return
+        if self.spec.name != "python":            # JavaScript / TypeScript
+            if not defs[owner].return_type and self._returns_from(node, owner):
+                self._returned[owner].add("var:this" if value.type == "this" else _script_value(value, False))
+            return
         name = _text(value) if value.type == "identifier" else ""
         if name and any(d.parent == owner and d.name == name and d.kind == "function" for d in defs):
             defs[owner].return_type = f"def:{name}"
@@ -556,6 +563,17 @@ class _Builder:
             defs[owner].return_type = f"wraps:{factory}"
         elif value.type != "none":
             self._returned[owner].add(_value_of(value, False))
+
+    def _returns_from(self, statement: Node, owner: int) -> bool:
+        """Whether a JavaScript/TypeScript ``return`` is definition ``owner``'s own, not one of a function nested
+        in it that is no definition (a callback), and ``owner`` is no async function (its call gives a promise)."""
+        top, functions, node = self._def_nodes[owner], [], statement.parent
+        while node is not None and node != top:
+            if node.type in _SCRIPT_FUNCTIONS:
+                functions.append(node)
+            node = node.parent
+        own = functions if top.type not in _SCRIPT_FUNCTIONS else [*functions, top]
+        return node == top and len(own) == 1 and not any(c.type == "async" for c in own[0].children)
 
     def add_read(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`self.total` where `total` is a property of this file: reading it runs the getter. Any other read

@@ -974,6 +974,12 @@ class _Resolver:
             if hit:
                 return hit[0], hit[1], "annotation"
             return "unresolved", "self-unknown"
+        chained = _last_call(receiver)
+        if chained and self._typing_depth <= 4:
+            inner = self.resolve_call(f, caller, chained[1], chained[0])
+            if inner[0] != "unresolved" and self._returns_itself(inner):
+                # `this.status(404).send()`, `q.where(x).run()`: a method returning its own object hands it on
+                return self.resolve_call(f, caller, name, chained[0])
         if spec.member_assignments and _CHAIN.fullmatch(receiver) and \
                 self._declared(f, caller, receiver.split(".")[0]) is None:
             # `obj.run()` where the file defines `obj.run` (`const obj = { run() {} }`, `obj.run = function`)
@@ -1412,6 +1418,10 @@ class _Resolver:
             return None
         self._typing_depth += 1
         try:
+            if kind == "var" and chain in LANGUAGES[f.language].self_names and scope is not None and \
+                    not (items or subscript) and not self._declared_type(f, self._declared(f, scope, chain) or
+                                                                          (scope, "var", ""), chain):
+                return self._own_class(f, scope)     # `return self` (a builder's `where(x)`): the object itself
             if kind == "var":             # `ctx = __self`; `cls = Argument`: the class itself (calling it constructs)
                 return self._name_class(f, scope, chain) or (None if items or subscript else
                                                              self._type_named(f, scope, chain))
@@ -2445,6 +2455,20 @@ class _Resolver:
             self._go_dispatch()
         return self.out
 
+    def _returns_itself(self, hit: tuple, depth: int = 0) -> bool:
+        """Whether the function ``hit`` returns only its own object: ``return self`` / ``return this``, or what a
+        method of its own object returning itself returns (Express's `res.location` ends `return this.set(...)`)."""
+        f = self.files[hit[0]]
+        names = LANGUAGES[f.language].self_names
+        returned = self.returns.get((hit[0], hit[1])) or ""
+        if returned in {f"value:var:{n}" for n in names}:
+            return True
+        own, _, method = returned.removeprefix("value:call:").rpartition(".")
+        if not returned.startswith("value:call:") or own not in names or depth >= 3:
+            return False
+        inner = self.resolve_call(f, hit[1], method, own)
+        return inner[0] != "unresolved" and self._returns_itself(inner, depth + 1)
+
     def _overload(self, hit: tuple, arguments: int | None, caller: tuple[str, int | None]) -> list[tuple]:
         """Of a Java, C# or C++ function's overloads (a name finds the last one), those a call passing
         ``arguments`` arguments can run: gson's `toJson(JsonNull.INSTANCE)` had reached `toJson(JsonElement,
@@ -2560,6 +2584,8 @@ class _Resolver:
                                                     "resolved_by": target[2]})
 
 
+# the method name a call ends with: `.add` of `b.add(1).add` (_last_call)
+_METHOD_TAIL = re.compile(r"\??\.\s*([A-Za-z_$][\w$]*)\s*$")
 # JavaScript array methods that return an array of the same items (`windows.slice()`)
 _SAME_ARRAY = frozenset({"slice", "filter", "concat", "reverse", "sort", "toReversed", "toSorted", "toSpliced"})
 # languages where a bare call names a function, never a variable (a C++ function pointer parameter is called bare)
@@ -2593,6 +2619,21 @@ def _string_key(subscript: str) -> str:
 def _lsp_holds(answer: list | None) -> bool:
     """Whether a language server named what a call reaches: a definition, or what the variable holds."""
     return bool(answer) and (answer[0] == "sym" or (answer[0] == "var" and len(answer) > 2 and bool(answer[2])))
+
+
+def _last_call(receiver: str) -> tuple[str, str] | None:
+    """``(x, m)`` for a receiver ending in a call of a method, ``x.m(...)``, whatever ``x`` is (``b.add(1).add(2)``
+    gives ``("b.add(1)", "add")``); None otherwise."""
+    if not receiver.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(receiver) - 1, -1, -1):
+        depth += (receiver[i] == ")") - (receiver[i] == "(")
+        if depth == 0:
+            head = receiver[:i]
+            match = _METHOD_TAIL.search(head)
+            return (head[:match.start()], match.group(1)) if match and match.start() > 0 else None
+    return None
 
 
 def _called_chain(receiver: str) -> str | None:

@@ -2697,6 +2697,62 @@ class Gson {
                      "ListFactory.create": "dispatch", "Factory.label": "annotation"}
 
 
+def test_a_method_returning_its_own_object_hands_it_on_to_the_next_call_of_a_chain() -> None:
+    """`return self` / `return this`: `q.where(1).where(2).run()` (a builder) and Express's
+    `this.location(address).get('Location')`, `res.status(404).send()` (functions assigned to an object, no class):
+    the call after one of them has the same receiver; so after one returning what such a method of its own object
+    returns (`res.location`: `return this.set(...)`). Not for a `return this` inside a callback, nor an async
+    function's (its call gives a promise)."""
+    py = _extracted({"q.py": """class Query:
+    def where(self, x):
+        self.x = x
+        return self
+
+    def run(self):
+        return 1
+
+
+class Other:
+    def run(self):
+        return 2
+
+
+def use(q: Query):
+    return q.where(1).where(2).run()
+"""})
+    js = _extracted({"res.js": """var res = module.exports = {};
+res.status = function status(code) {
+  this.statusCode = code;
+  return this;
+};
+res.later = function later() {
+  return [1].map(function () { return this; });
+};
+res.wait = async function wait() {
+  return this;
+};
+res.send = function send(body) {
+  return this.status(200).end(body) + this.later().end() + this.wait().end();
+};
+res.end = function end(body) { return body; };
+res.location = function location(url) {
+  return this.status(302);
+};
+res.redirect = function redirect(url) {
+  return this.location(url).end();
+};
+"""}, "javascript")
+    edges = {}
+    for files in (py, js):
+        for k, v in resolve("r", files).edges.items():
+            if k[0] == "CALLS":
+                edges[(k[1].split("#")[1], k[2].split("#")[1])] = (v["resolved_by"], v["lines"])
+    assert edges[("use", "Query.run")] == ("annotation", [16])           # was a guess by the unique name
+    assert edges[("res.send", "res.end")] == ("self", [13])              # `this.status(200).end(body)` only
+    assert edges[("res.redirect", "res.end")] == ("self", [20])          # location returns what status does
+    assert js["res.js"].returns == [[0, "value:var:this"], [5, "value:call:this.status"]]   # not later's, wait's
+
+
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
     from graphrag_code.languages import language_for_path, refine_language

@@ -95,6 +95,10 @@
     right: (assignment_expression
       right: [(arrow_function) (function_expression) (generator_function)]))) @reference.alias
 
+; what a function returns: `return this` (a method handing its object on, `res.status(404).send()`), `return new
+; Builder()` and the like (extract.py: add_returned)
+(return_statement (_) @_value) @reference.returns
+
 ; ---------------------------------------------------------------------------------------------------
 ; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
 

@@ -567,19 +567,26 @@ class _Resolver:
                 return hits[0]
         return None
 
-    def _var_home(self, paths: list[str], name: str, depth: int = 0) -> tuple[str, str] | None:
+    def _var_home(self, paths: list[str], name: str, depth: int = 0,
+                  seen: set[tuple[str, str]] | None = None) -> tuple[str, str] | None:
         """Where the module variable ``name`` imported from ``paths`` is assigned, as (path, its name there): in
         one of ``paths``, or in the module a package's ``__init__.py`` imports it from (``from django.apps import
         apps``, where django/apps/__init__.py has ``from .registry import apps`` and registry.py ``apps =
-        Apps(...)``), by name or by a wildcard import, up to ``_MAX_BASE_DEPTH`` re-exports."""
+        Apps(...)``), by name or by a wildcard import, up to ``_MAX_BASE_DEPTH`` re-exports. Each module is
+        asked once for a name (``seen``): MobX's barrel re-exports 54 modules that each import from it, and
+        without that one resolution asked 385,000 times (1.8 s of its 2)."""
         held = [p for p in paths if name in self.files[p].module_vars]
         if held or depth >= _MAX_BASE_DEPTH:
             return (held[0], name) if len(held) == 1 else None
+        seen = set() if seen is None else seen
         for p in paths:
+            if (p, name) in seen:
+                continue
+            seen.add((p, name))
             g = self.files[p]
             for module, imported, alias, _line, wildcard in g.imports:
                 if (imported and (alias or imported) == name) or (wildcard and not name.startswith("_")):
-                    found = self._var_home(self.resolve_module(g, module), imported or name, depth + 1)
+                    found = self._var_home(self.resolve_module(g, module), imported or name, depth + 1, seen)
                     if found:
                         return found
         return None

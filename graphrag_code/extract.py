@@ -761,8 +761,8 @@ class _Builder:
         """A package-level ``var DefaultRegisterer Registerer = defaultRegistry`` (its declared type) or ``var
         defaultRegistry = NewRegistry()`` (what the value tells, as a local's): a module variable."""
         declared = spec.child_by_field_name("type")
-        kind = _go_type(declared) if declared is not None else ""
-        if kind or declared is not None:
+        if declared is not None:
+            kind = _go_type(declared)
             self._module_vars[name].add(f"class:{kind}" if kind else "")
             return
         names = spec.children_by_field_name("name")
@@ -1010,7 +1010,7 @@ def _recovered(language: str, source: bytes, tree: Tree, defs: list) -> tuple[Tr
     if not swallowed:
         return tree, defs, [], 0     # errors the grammar kept to a few lines: its own recovery is the better
     parser, blocks, parses = get_parser(language), _top_level_blocks(source), 0
-    good, i = [], 0
+    good, i, left_out = [], 0, 0
     while i < len(blocks):
         if not any(a < blocks[i][1] and blocks[i][0] < b for a, b in swallowed):
             good.append(blocks[i])        # parsed in the file as it is, outside what the errors took
@@ -1025,8 +1025,7 @@ def _recovered(language: str, source: bytes, tree: Tree, defs: list) -> tuple[Tr
                 i = j + 1
                 break
         else:
-            i += 1
-    left_out = len(blocks) - sum(1 for a, b in good for block in blocks if a <= block[0] < b)
+            i, left_out = i + 1, left_out + 1
     if not good or not left_out:
         return tree, defs, [], 0
     ranges, lines = [], _line_starts(source)

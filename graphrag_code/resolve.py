@@ -982,7 +982,7 @@ class _Resolver:
                 return hit[0], hit[1], "annotation"
             return "unresolved", "self-unknown"
         chained = _last_call(receiver)
-        if chained and self._typing_depth <= 4:
+        if chained:
             inner = self.resolve_call(f, caller, chained[1], chained[0])
             if inner[0] != "unresolved" and self._returns_itself(inner):
                 # `this.status(404).send()`, `q.where(x).run()`: a method returning its own object hands it on
@@ -1425,10 +1425,11 @@ class _Resolver:
             return None
         self._typing_depth += 1
         try:
+            found = self._declared(f, scope, chain) if kind == "var" and scope is not None else None
             if kind == "var" and chain in LANGUAGES[f.language].self_names and scope is not None and \
-                    not (items or subscript) and not self._declared_type(f, self._declared(f, scope, chain) or
-                                                                          (scope, "var", ""), chain):
-                return self._own_class(f, scope)     # `return self` (a builder's `where(x)`): the object itself
+                    not (items or subscript) and not (found and found[1] == "param" and found[2]):
+                # `return self` (a builder's `where(x)`): the object itself (an annotated `self` says more)
+                return self._own_class(f, scope)
             if kind == "var":             # `ctx = __self`; `cls = Argument`: the class itself (calling it constructs)
                 return self._name_class(f, scope, chain) or (None if items or subscript else
                                                              self._type_named(f, scope, chain))

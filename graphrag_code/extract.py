@@ -487,6 +487,9 @@ class _Builder:
         if not name:
             return
         receiver = " ".join(_text(_asserted(caps["receiver"][0])).split())[:100] if "receiver" in caps else None
+        if receiver and receiver.split(".")[0] == "this" and self.spec.name != "python" and \
+                (holder := _installed_on(node)):
+            receiver = holder + receiver[4:]     # `proto[method] = function () { this.route() }`: proto.route
         line, column = caps["name"][0].start_point.row + 1, caps["name"][0].start_point.column
         caller = self.caller_at(node)
         while caller is not None and node.start_byte <= self._name_bytes[caller] < node.end_byte:
@@ -1519,6 +1522,22 @@ def _js_parameters(core: Node) -> list[str]:
                         "object_assignment_pattern"):
             stack.extend(reversed(n.named_children))
     return names
+
+
+def _installed_on(call: Node) -> str | None:
+    """JavaScript/TypeScript: the object a function holding ``call`` is installed on under a computed name,
+    ``proto[method] = function (path) { this.route(path) }`` (Express makes its verb methods so, in a
+    ``methods.forEach`` callback): ``this`` there is that object. Arrow functions have no ``this`` of their own."""
+    node = call.parent
+    while node is not None and node.type not in _SCRIPT_FUNCTIONS - {"arrow_function"}:
+        node = node.parent
+    assignment = node.parent if node is not None else None
+    if assignment is None or assignment.type != "assignment_expression" or \
+            assignment.child_by_field_name("right") != node:
+        return None
+    left = assignment.child_by_field_name("left")
+    target = left.child_by_field_name("object") if left is not None and left.type == "subscript_expression" else None
+    return _text(target) if target is not None and _CHAIN.fullmatch(_text(target)) else None
 
 
 def _asserted(receiver: Node) -> Node:

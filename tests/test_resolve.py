@@ -2776,6 +2776,28 @@ def test_a_barrel_of_modules_importing_from_it_is_searched_once_per_name(monkeyp
     assert len(asked) < 1000, len(asked)     # 468 (24 imports not found where they point); 4,080 before
 
 
+def test_this_in_a_function_installed_under_a_computed_name_is_the_object_it_is_installed_on() -> None:
+    """Express makes its verb methods in a loop, `methods.forEach(function (method) { proto[method] = function
+    (path) { var route = this.route(path) ... } })`: `this` there is `proto` (the function is no definition, and
+    `this` had no class: `self-unknown`). Not inside an arrow function's own body only: an arrow function has no
+    `this`, so the one around it counts; a plain callback's `this` stays unknown."""
+    files = _extracted({"router.js": """var proto = module.exports = function (options) {};
+proto.route = function route(path) { return path; };
+['get', 'post'].forEach(function (method) {
+  proto[method] = function (path) {
+    var route = this.route(path);
+    [1].forEach(() => this.route('/'));
+    return route;
+  };
+});
+[1].forEach(function () { this.route('/x'); });
+"""}, "javascript")
+    res = resolve("r", files)
+    calls = {(k[1].split("#")[-1], k[2].split("#")[1]): v["lines"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert calls == {("r:router.js", "proto.route"): [5, 6]}
+    assert "this.route@10:self-unknown" in res.unresolved["r:router.js"]
+
+
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
     from graphrag_code.languages import language_for_path, refine_language

@@ -1188,6 +1188,10 @@ def _ts_type(text: str) -> str | None:
     ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); None otherwise (primitives,
     unions of two types, type parameters such as ``T``)."""
     text = text.strip().lstrip(":").strip().removeprefix("readonly ").strip()
+    arrow = _top_level_arrow(text)
+    if arrow is not None:         # `() => Unsubscribable | void`: a function; `()X` is what calling it gives
+        returned = _ts_type(text[arrow + 2:])
+        return f"(){returned}" if returned and not returned.startswith(("()", "[]")) else None
     parts = [p.strip() for p in _union_members(text, "<([{", ">)]}") if p.strip() not in ("undefined", "null", "void", "")]
     if len(parts) != 1:
         return None
@@ -1200,6 +1204,20 @@ def _ts_type(text: str) -> str | None:
         return None
     last = name.rsplit(".", 1)[-1]
     return last if last[:1].isupper() and not last.isupper() else None
+
+
+def _top_level_arrow(text: str) -> int | None:
+    """Where the ``=>`` of a TypeScript function type is (``(x: A) => B``, ``<T>() => T``), outside brackets."""
+    depth, i = 0, 0
+    while i < len(text):
+        if text.startswith("=>", i):
+            if depth == 0:
+                return i
+            i += 2
+            continue
+        depth += (text[i] in "([{<") - (text[i] in ")]}>")
+        i += 1
+    return None
 
 
 _GO_BUILTIN_TYPES = frozenset("""bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune

@@ -1434,6 +1434,10 @@ class _Resolver:
                 return self._name_class(f, scope, chain) or (None if items or subscript else
                                                              self._type_named(f, scope, chain))
             owner, _, last = chain.rpartition(".")
+            called = self._declared(f, scope, last) if kind == "call" and not owner else None
+            if called and called[1] == "param" and called[2].startswith("()"):
+                # `const resource = resourceFactory()` for `resourceFactory: () => Unsubscribable`: what it returns
+                return None if items or subscript else self._type_named(f, called[0], called[2][2:])
             if kind == "call" and (items or subscript) and last in _SAME_ARRAY and owner and \
                     f.language in ("javascript", "typescript", "tsx") and _CHAIN.fullmatch(owner):
                 # `windows.slice()`, `subs.filter(...)`: an array of what the array holds
@@ -1845,8 +1849,15 @@ class _Resolver:
             def overrides_caller(path: str, members: dict[str, int]) -> bool:
                 return own in members and self.files[path].ids[members[own]] not in extends
             for override in self._overrides(dst, subclasses, below, overrides_caller if own is not None else None):
-                if override not in (src, dst):
+                if override not in (src, dst) and not self._declared_only(override):
                     self._call_edge(src, override, line, "dispatch", via=dst)
+
+    def _declared_only(self, method: str) -> bool:
+        """An interface's method without a body (``SubscriptionLike.unsubscribe`` below ``Unsubscribable``'s):
+        no code of it runs, so no call dispatches to it."""
+        path, i = self.where[method]
+        parent = self.files[path].defs[i][3]
+        return method in self.abstract and parent is not None and self.files[path].defs[parent][1] == "interface"
 
     def _missing_member(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                         line: int, subclasses: dict[str, list[str]]) -> bool:

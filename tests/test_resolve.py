@@ -2798,6 +2798,26 @@ proto.route = function route(path) { return path; };
     assert "this.route@10:self-unknown" in res.unresolved["r:router.js"]
 
 
+def test_calling_a_typescript_parameter_of_a_function_type_gives_what_the_type_returns() -> None:
+    """rxjs's `using(resourceFactory: () => Unsubscribable | void, ...)`: `const resource = resourceFactory();
+    resource.unsubscribe()` reaches the interface's method and what implements it; an interface below it that
+    declares the method again runs no code (no dispatch to `SubscriptionLike.unsubscribe`)."""
+    files = _extracted({"a.ts": """export interface Unsubscribable { unsubscribe(): void; }
+export interface SubscriptionLike extends Unsubscribable { unsubscribe(): void; }
+export class Subscription implements SubscriptionLike {
+  unsubscribe() {}
+}
+export function using(resourceFactory: () => Unsubscribable | void) {
+  const resource = resourceFactory();
+  resource.unsubscribe();
+}
+"""}, "typescript")
+    assert dict(files["a.ts"].param_types)[6] == {"resourceFactory": "()Unsubscribable"}
+    calls = {k[2].split("#")[1]: v["resolved_by"] for k, v in resolve("r", files).edges.items()
+             if k[0] == "CALLS" and k[1].endswith("#using")}
+    assert calls == {"Unsubscribable.unsubscribe": "annotation", "Subscription.unsubscribe": "dispatch"}
+
+
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
     from graphrag_code.languages import language_for_path, refine_language

@@ -181,6 +181,7 @@ class _Builder:
             if spec.name == "python" else set()
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._hiding: dict[int, set[str]] = defaultdict(set)   # JS/TS: names a destructuring declaration binds
         self._go_declared: dict[int, dict[str, str]] = defaultdict(dict)   # Go `var x T`: def -> name -> class:T
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -814,6 +815,10 @@ class _Builder:
         owner = self.enclosing(node.start_byte)
         if owner is None:
             return
+        if caps["name"][0].type in ("object_pattern", "array_pattern"):
+            if self.result.definitions[owner].kind in ("function", "method"):
+                self._hiding[owner].update(_pattern_names(caps["name"][0]))
+            return
         d, name, kind = self.result.definitions[owner], _text(caps["name"][0]), node.type
         ann = node.child_by_field_name("type")
         value = node.child_by_field_name("value") or node.child_by_field_name("right")
@@ -888,6 +893,9 @@ class _Builder:
             if self.spec.name == "go" or self.spec.name in _STATIC_TYPED:
                 # an untyped local stays, as "": it hides a variable of an outer function (Go), a field (Java, C#)
                 defs[i].var_types.update((n, "") for n, v in seen.items() if n not in defs[i].var_types)
+        for i, names in self._hiding.items():
+            # `const { delay } = config`: a local that hides the module's `delay` (rxjs's retry), untyped
+            defs[i].var_types.update((n, "") for n in names if n not in defs[i].var_types)
         self.result.module_vars = {n: "|".join(sorted(v)) for n, v in self._module_vars.items() if v and all(v)}
         for i, values in self._returned.items():
             # an unannotated function returning values of one kind (`registry = util.Registry(); ...; return
@@ -1526,8 +1534,13 @@ def _js_parameters(core: Node) -> list[str]:
         node = next((c for c in node.named_children if c.type == "variable_declarator"), node)
     node = node.child_by_field_name("value") or node.child_by_field_name("right") or node
     params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+    return _pattern_names(params) if params is not None else []
+
+
+def _pattern_names(pattern: Node) -> list[str]:
+    """The names a JavaScript/TypeScript binding pattern binds: parameters, ``{a, b: c = 1, ...rest}``, ``[x, y]``."""
     names: list[str] = []
-    stack = [params] if params is not None else []
+    stack = [pattern]
     while stack:
         n = stack.pop()
         if n.type in ("identifier", "shorthand_property_identifier_pattern"):

@@ -2267,12 +2267,21 @@ class _Resolver:
         return None if collection in self.typed_collections and not annotated else (collection, key)
 
     # -- functions handed to calls ----------------------------------------------------------------------------
+    def _local_of(self, f: FileFacts, caller: int | None, name: str) -> bool:
+        """Whether a bare ``name`` seen inside ``caller`` is a local variable of it or of a function around it."""
+        return self._bound_in(f, caller, name, self.var_types.get(f.path) or {}) is not None
+
     def _parameter_of(self, f: FileFacts, caller: int | None, name: str) -> int | None:
         """The function whose parameter a bare call names (``check(s)`` in ``def stream(s, check)``, or in a
-        function nested in it), unless a nested definition of that name comes first."""
-        scope, params = caller, self.param_types[f.path]
+        function nested in it)."""
+        return self._bound_in(f, caller, name, self.param_types[f.path])
+
+    def _bound_in(self, f: FileFacts, caller: int | None, name: str, table: dict[int, dict]) -> int | None:
+        """The definition, ``caller`` or one around it, whose ``table`` (parameters, locals) binds ``name``,
+        unless a nested definition of that name comes first."""
+        scope = caller
         while scope is not None:
-            if name in params.get(scope, {}):
+            if name in table.get(scope, {}):
                 return scope
             if name in self.ix.members.get((f.path, scope), {}):
                 return None
@@ -2418,6 +2427,14 @@ class _Resolver:
                     continue
                 hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
                     self.resolve_call(f, caller, name, receiver)
+                if receiver is None and hit[0] != "unresolved" and hit[2] in _NAME_LOOKUPS and \
+                        self.files[hit[0]].defs[hit[1]][1] not in _TYPE_KINDS and self._local_of(f, caller, name):
+                    # `const { delay } = config; delay(err)`, `handler = make(); handler()`: the local variable, not
+                    # the module's or an import's function of that name; what it holds when that is known. (A local
+                    # named as a class, `Signer = import_string(settings.SIGNING_BACKEND)`, mostly holds it or
+                    # one like it: Django's test run confirmed three such edges)
+                    called = self._called_instance(f, caller, None, name)
+                    hit = (*called, "annotation") if called else ("unresolved", "dynamic:variable")
                 if implicit == "decorator":    # what it is handed: _settle_callbacks
                     if (path, line, call[4]) in taking:
                         outcomes[(path, line, call[4])] = self._outcome(None, hit, False)
@@ -2603,6 +2620,8 @@ class _Resolver:
                                                     "resolved_by": target[2]})
 
 
+# how a bare name finds a definition outside the function it is called in (a local variable hides those)
+_NAME_LOOKUPS = frozenset({"same_file", "import", "same_package", "global_unique"})
 # the method name a call ends with: `.add` of `b.add(1).add` (_last_call)
 _METHOD_TAIL = re.compile(r"\??\.\s*([A-Za-z_$][\w$]*)\s*$")
 # JavaScript array methods that return an array of the same items (`windows.slice()`)

@@ -2818,6 +2818,50 @@ export function using(resourceFactory: () => Unsubscribable | void) {
     assert calls == {"Unsubscribable.unsubscribe": "annotation", "Subscription.unsubscribe": "dispatch"}
 
 
+def test_a_local_variable_hides_the_function_of_that_name_outside() -> None:
+    """rxjs's retry: `const { count, delay } = config; ... delay(err, soFar)` calls the config's callback, not the
+    imported `delay` operator; Django's `for receiver in self._live_receivers(sender): receiver(signal=self)` not
+    the module's `receiver` decorator. A local named as a class (`Signer = import_string(...)`) mostly holds
+    that class or one like it, and keeps the edge."""
+    ts = _extracted({"delay.ts": "export function delay(x: number) { return x; }\n",
+                     "retry.ts": """import { delay } from './delay';
+export function retry(config: any) {
+  const { count, delay } = config;
+  return delay(count);
+}
+export function plain() {
+  return delay(1);
+}
+"""}, "typescript")
+    py = _extracted({"signals.py": """class Signer:
+    pass
+
+
+def receiver(signal):
+    return signal
+
+
+def send(receivers, make):
+    for receiver in receivers:
+        receiver(1)
+    handler = make()
+    handler()
+    Signer = make()
+    return Signer()
+
+
+def handler():
+    return 2
+"""})
+    res_ts, res_py = resolve("r", ts), resolve("r", py)
+    calls = {(k[1].split("#")[1], k[2].split("#")[1]) for res in (res_ts, res_py) for k in res.edges
+             if k[0] == "CALLS"}
+    assert ("plain", "delay") in calls and ("retry", "delay") not in calls
+    assert "delay@4:dynamic:variable" in res_ts.unresolved["r:retry.ts#retry"]
+    assert ("send", "Signer") in calls and ("send", "handler") not in calls
+    assert "handler@13:dynamic:variable" in res_py.unresolved["r:signals.py#send"]
+
+
 def _staged_facts(sources: dict[str, str]) -> dict[str, FileFacts]:
     """Facts of files of any language (by path), as the indexer stages them: go.mod included."""
     from graphrag_code.languages import language_for_path, refine_language

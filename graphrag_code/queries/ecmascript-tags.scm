@@ -211,6 +211,11 @@
 (variable_declarator
   name: (identifier) @name) @reference.binding
 
+; `const { count, delay } = config`: the names a destructuring declaration binds (untyped; in the function they hide
+; a module's or an import's of the same name)
+(variable_declarator
+  name: [(object_pattern) (array_pattern)] @name) @reference.binding
+
 (assignment_expression
   left: (member_expression
     object: (this) @receiver

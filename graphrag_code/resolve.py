@@ -1425,11 +1425,12 @@ class _Resolver:
             return None
         self._typing_depth += 1
         try:
-            found = self._declared(f, scope, chain) if kind == "var" and scope is not None else None
             if kind == "var" and chain in LANGUAGES[f.language].self_names and scope is not None and \
-                    not (items or subscript) and not (found and found[1] == "param" and found[2]):
-                # `return self` (a builder's `where(x)`): the object itself (an annotated `self` says more)
-                return self._own_class(f, scope)
+                    not (items or subscript):
+                found = self._declared(f, scope, chain)
+                if not (found and found[1] == "param" and found[2]):
+                    # `return self` (a builder's `where(x)`): the object itself (an annotated `self` says more)
+                    return self._own_class(f, scope)
             if kind == "var":             # `ctx = __self`; `cls = Argument`: the class itself (calling it constructs)
                 return self._name_class(f, scope, chain) or (None if items or subscript else
                                                              self._type_named(f, scope, chain))

@@ -814,6 +814,7 @@ class _Builder:
         ``for (const s of ...)`` target."""
         owner = self.enclosing(node.start_byte)
         if owner is None:
+            self._script_module_var(node, caps["name"][0])
             return
         if caps["name"][0].type in ("object_pattern", "array_pattern"):
             if self.result.definitions[owner].kind in ("function", "method"):
@@ -843,6 +844,19 @@ class _Builder:
                 self._locals[owner][name].add(f"class:{declared}" if declared else "")
             elif value is not None:
                 self._locals[owner][name].add(_script_value(value, False))
+
+    def _script_module_var(self, node: Node, target: Node) -> None:
+        """JavaScript/TypeScript: a module's variable (``export let globalState: MobXGlobals = ...``, ``const
+        router = new Router()``), typed as a local is: ``FileExtraction.module_vars``, where importers find it too
+        (an untyped one is left out, as in Python)."""
+        if node.type != "variable_declarator" or target.type != "identifier":
+            return
+        ann, value = node.child_by_field_name("type"), node.child_by_field_name("value")
+        if ann is not None:
+            declared = _ts_type(_text(ann))
+            self._module_vars[_text(target)].add(f"class:{declared}" if declared else "")
+        else:
+            self._module_vars[_text(target)].add(_script_value(value, False) if value is not None else "")
 
     def _python_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Python, ``@reference.binding``: an assignment or a ``for`` target that may tell a receiver's class
@@ -1063,10 +1077,29 @@ def _point(line_starts: list[int], byte: int) -> tuple[int, int]:
     return row, byte - line_starts[row]
 
 
+_SIGNATURE_LINE = re.compile(rb"(?m)^([ \t]*)[ \t]<")
+
+
+def _separated(language: str, source: bytes, tree: Tree) -> Tree:
+    """TypeScript: an interface's call signatures on lines of their own (``<T>(value?: T): X`` below ``<T>(value:
+    T): X``, no ``;`` between) are read by the grammar as a generic call of the type above, an error that may
+    run on for the rest of the file (MobX's ``IObservableFactory``: its ``observableFactories`` and the
+    ``computed`` of computed.ts were lost). A ``;`` written over the last space of the indentation of every
+    line starting with ``<`` separates them and keeps every byte offset; that tree is taken when it has fewer
+    errors (a ``<T>x`` cast starting a line may become a statement of its own: then it has more)."""
+    patched = _SIGNATURE_LINE.sub(lambda m: m.group(1) + b";<", source)
+    if patched == source:
+        return tree
+    again = get_parser(language).parse(patched)
+    return again if _count_errors(again.root_node) < _count_errors(tree.root_node) else tree
+
+
 def extract(source: bytes, language: str) -> FileExtraction:
     """Parse ``source`` and extract definitions and references with exact 1-based lines."""
     spec = LANGUAGES[language]
     tree = get_parser(language).parse(source)
+    if tree.root_node.has_error and language == "typescript":
+        tree = _separated(language, source, tree)
     defs, refs = _matches(language, tree)
     left_out = 0
     if tree.root_node.has_error:
@@ -1600,6 +1633,8 @@ def _script_value(node: Node, iterated: bool) -> str:
         return f"{prefix}call:{text}" if _CHAIN.fullmatch(text) else ""
     if node.type == "member_expression" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
+    if node.type == "this" and not iterated:          # `const self = this`: the object the function runs on
+        return "var:this"
     if node.type == "identifier" and iterated:        # `for (const s of shapes)`, `shapes: Shape[]`
         return f"itername:{_text(node)}"
     if node.type == "array" and not iterated and node.named_children:    # `let windows = [new Subject<T>()]`

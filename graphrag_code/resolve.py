@@ -525,8 +525,8 @@ class _Resolver:
             if wildcard:
                 self.wildcards[f.path].extend(targets)
             elif name and f.language != "go":   # Go imports name packages, never symbols
-                hit = self._top_in(targets, name) or (self._nested_import(targets, module)
-                                                      if f.language == "java" else None)
+                hit = self._exported(targets, name) or (self._nested_import(targets, module)
+                                                        if f.language == "java" else None)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
                 if not hit and f.language in ("javascript", "typescript", "tsx"):
                     self.named_imports[(f.path, alias or name)] = name
@@ -608,6 +608,16 @@ class _Resolver:
         hits = [(p, i) for p in paths for i in self.ix.top.get(p, {}).get(name, [])]
         return hits[0] if len(hits) == 1 else (hits[-1] if hits else None)
 
+    def _exported(self, paths: list[str], name: str) -> tuple[str, int] | None:
+        """The definition a module exports as ``name``, for an import by name or a re-export: ``_top_in``, but in
+        JavaScript/TypeScript not a function of an object (``objectProxyTraps.defineProperty`` of MobX's
+        dynamicobject.ts is no export; its utils.ts exports ``const defineProperty = Object.defineProperty``)
+        unless the object is ``exports`` (``exports.render = function``)."""
+        hits = [(p, i) for p in paths for i in self.ix.top.get(p, {}).get(name, [])
+                if self._binds(self.files[p], i) or self.files[p].defs[i][2] in (f"exports.{name}",
+                                                                                 f"module.exports.{name}")]
+        return hits[0] if len(hits) == 1 else (hits[-1] if hits else None)
+
     # -- names --------------------------------------------------------------------------------------------------
     def lookup_name(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int, str] | None:
         """(path, def index, method) for a bare name seen inside ``caller`` of file ``f``."""
@@ -686,7 +696,31 @@ class _Resolver:
         for p in paths:
             wild = self.wildcards.get(p) if not (name.startswith("_") and self.files[p].language == "python") \
                 else None
-            hit = (self._top_in(wild, name) or self._reexport(wild, name, depth + 1, seen)) if wild else None
+            hit = (self._exported(wild, name) or self._reexport(wild, name, depth + 1, seen)) if wild else None
+            if hit:
+                return hit
+        return None
+
+    def _export_member(self, paths: list[str], obj: str, name: str, depth: int = 0,
+                       seen: set[str] | None = None) -> tuple[str, int] | None:
+        """The function ``obj.name`` of the object a module exports as ``obj`` (``export const timeoutProvider =
+        { setTimeout() {} }``), there or where its ``export *`` / ``export { obj } from`` lead."""
+        seen = set() if seen is None else seen
+        paths = [p for p in paths if p not in seen]
+        seen.update(paths)
+        for p in paths:
+            hits = [h for h in self.ix.qualified.get(f"{obj}.{name}", []) if h[0] == p]
+            if hits:
+                return hits[0]
+        if depth >= _MAX_BASE_DEPTH:
+            return None
+        for p in paths:
+            bind = self.bindings.get(p, {}).get(obj)
+            if bind and bind[0] == "module" and (p, obj) in self.named_imports:
+                hit = self._export_member(bind[1], self.named_imports[(p, obj)], name, depth + 1, seen)
+            else:
+                wild = self.wildcards.get(p)
+                hit = self._export_member(wild, obj, name, depth + 1, seen) if wild else None
             if hit:
                 return hit
         return None
@@ -955,6 +989,11 @@ class _Resolver:
             # puts a class of ours next in line (a mixin's cooperative `super().__init__()`)
             linear = cls is not None and self._single_bases_below(f.path, cls)
             return "unresolved", "external:super" if linear else "super-unknown"
+        if spec.member_assignments and receiver.isidentifier() and receiver not in spec.self_names:
+            held = self._declared(f, caller, receiver)
+            if held and held[0] is not None and held[1] == "var" and held[2] == "var:this":
+                # `var self = this; function next() { self.route() }`: `this` of the function that said so
+                return self.resolve_call(f, held[0], name, spec.self_names[0])
         if receiver in spec.self_names:
             cls = self.enclosing_class(f, caller)
             if cls is None and (spec.implicit_this or spec.member_assignments) and caller is not None:
@@ -1008,7 +1047,13 @@ class _Resolver:
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         whole = self.bindings[f.path].get(receiver)
         bind = whole or self.bindings[f.path].get(head)
-        if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars:   # not a module's variable
+        if bind and bind[0] == "module" and (f.path, receiver) in self.named_imports:
+            # `import { timeoutProvider } from "./timeoutProvider"; timeoutProvider.setTimeout()`
+            hit = self._export_member(bind[1], self.named_imports[(f.path, receiver)], name)
+            if hit:
+                return hit[0], hit[1], "module_attr"
+        if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars and \
+                (f.path, head) not in self.named_imports:     # not a module's variable, not one module export
             attr = receiver[len(head) + 1:] if not whole and receiver != head else ""
             # `nodes.Const.from_untrusted()` (and `forms.CharField().clean()`) reaches the class's method, never a
             # function of the module; `signals.post_migrate.send()` the method of the module variable's class

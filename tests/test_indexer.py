@@ -173,8 +173,8 @@ def test_invalid_utf8_and_parse_errors_are_indexed_with_a_warning(fixture_repo) 
     assert ("src/typescript/call_signatures.ts", "syntax errors") in warned
     assert files["src/typescript/call_signatures.ts"]["parse_status"] == "partial"
     assert {(s["name"], s["start_line"], s["end_line"]) for s in
-            symbols_of(graph_dump, "src/typescript/call_signatures.ts")} == {("createActionFactory", 14, 19),
-                                                                              ("isAction", 23, 25)}
+            symbols_of(graph_dump, "src/typescript/call_signatures.ts")} == {("createActionFactory", 15, 20),
+                                                                              ("res", 16, 18), ("isAction", 24, 26)}
 
 
 def test_chunks_cover_every_line_with_exact_text(fixture_repo) -> None:

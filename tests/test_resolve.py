@@ -3643,3 +3643,61 @@ def test_cpp_template_and_reference_returning_functions_take_their_own_parameter
                                                "template <typename T>\nint pick(T a, T b) { return 2; }\n"
                                                "int use() { return pick(1, 2); }\n"}))
     assert set(_edges_of(res, "CALLS")) == {("a.cpp#use", "a.cpp#pick~2")}
+
+
+def test_typescript_module_exports_are_top_level_names_and_objects_not_modules() -> None:
+    """MobX's barrel (internal.ts: `export * from ...` of every module): `import { defineProperty }` is utils.ts's
+    `export const defineProperty = Object.defineProperty`, never the method of a non-exported object literal
+    of another module (`objectProxyTraps.defineProperty`); `import { observable }` names a variable (typed
+    by its annotation, in the module that declares it), so `observable.set()` is no function `set` of the barrel's
+    modules; `import { timeoutProvider }` (rxjs) names an object literal whose functions its calls reach, also
+    through an `export { x } from` re-export."""
+    sources = {
+        "utils.ts": "export const defineProperty = Object.defineProperty\n"
+                    "export function set(obj: any, k: string, v: any) { obj[k] = v }\n",
+        "traps.ts": "const objectProxyTraps = {\n  defineProperty(t: any, k: any) { return true },\n}\n"
+                    "export function getTraps() { return objectProxyTraps }\n",
+        "globals.ts": "export class Globals { run() { return 1 } }\n"
+                      "export let globalState: Globals = new Globals()\n"
+                      "export const observable: any = makeObservable()\n",
+        "timers.ts": "export const timeoutProvider = {\n  setTimeout(fn: any) { return 1 },\n}\n",
+        "internal.ts": 'export * from "./utils"\nexport * from "./traps"\nexport * from "./globals"\n'
+                       'export { timeoutProvider } from "./timers"\n',
+        "use.ts": """import { defineProperty, observable, globalState, timeoutProvider } from "./internal"
+export function go(x: any) {
+  defineProperty(x, "a", {})
+  observable.set(x, "a", 1)
+  globalState.run()
+  timeoutProvider.setTimeout(go)
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    edges = {k[2].split(":", 1)[1]: v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:use.ts#go"}
+    assert edges == {"globals.ts#Globals.run": "annotation", "timers.ts#timeoutProvider.setTimeout": "module_attr"}
+
+
+def test_a_javascript_variable_holding_this_is_the_object_the_function_runs_on() -> None:
+    """`var self = this` in Express's `proto.handle = function` (then `self.process_params()` in a callback),
+    `const self = this` in a method of MobX's ObservableSet (then `self.dehanceValue_()` in an iterator's `next`):
+    `self` is what `this` is in the function that declared it."""
+    sources = {"router.js": """var proto = module.exports = {}
+proto.handle = function handle(req) {
+  var self = this;
+  function next() { self.process_params(req) }
+  next()
+}
+proto.process_params = function process_params(req) { return req }
+class ObservableSet {
+  values() {
+    const self = this
+    return { next() { return self.dehanceValue_(1) } }
+  }
+  dehanceValue_(v) { return v }
+}
+"""}
+    res = resolve("r", _extracted(sources, "javascript"))
+    edges = {(k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS"}
+    assert edges[("proto.handle.next", "proto.process_params")] == "self"
+    assert edges[("ObservableSet.values", "ObservableSet.dehanceValue_")] == "self"

@@ -48,6 +48,29 @@
      name: (identifier) @name
      value: [(arrow_function) (function_expression) (generator_function)])))]) @definition.function
 
+; `export const computed: IComputedFactory = function computed() {} as any` (MobX), `... satisfies F`: the cast
+; does not hide the function (`_` is a lexical or a variable declaration)
+([(_ (variable_declarator
+     name: (identifier) @name
+     value: [(as_expression . [(arrow_function) (function_expression) (generator_function)])
+             (satisfies_expression . [(arrow_function) (function_expression) (generator_function)])]))
+  (export_statement declaration: (_ (variable_declarator
+     name: (identifier) @name
+     value: [(as_expression . [(arrow_function) (function_expression) (generator_function)])
+             (satisfies_expression . [(arrow_function) (function_expression) (generator_function)])])))]) @definition.function
+
+; `const observableFactories: IObservableFactory = { box() {}, ... } as any` (MobX): the object-literal functions of
+; ecmascript-tags.scm behind a cast (`_`: `as` or `satisfies`; the object is its first child)
+(program
+  [(_ (variable_declarator name: (identifier) @owner value: (_ . (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function))))
+   (export_statement declaration: (_ (variable_declarator name: (identifier) @owner value: (_ . (object
+        [(method_definition name: (property_identifier) @name)
+         (pair key: (property_identifier) @name
+               value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))))])
+
 ; class members: methods, getters/setters, static and abstract methods, fields holding functions
 (class_body
   [(method_definition name: [(property_identifier) (private_property_identifier)] @name)

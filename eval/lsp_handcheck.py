@@ -15,7 +15,9 @@ which ``src/*.cc``, ``src/*.h`` and the vendored headers ``src/third_party/`` (e
 from ``ninja-upstream/`` (``src/build.cc``); left out: the tests, perftests and bench (``*_test.cc``,
 ``test.cc/.h``...), the Windows-only sources (``*-win32.cc``; the POSIX build compiles ``*-posix.cc``) and the
 re2c inputs ``*.in.cc`` (``lexer.cc``/``depfile_parser.cc`` are generated from them and kept): 77 files, about
-17k lines. ``fetch`` is idempotent: it does nothing when the kept tree already has the pinned digest.
+17k lines. MobX (TypeScript) is the npm tarball ``mobx@6.13.5`` (``npm pack``), its ``src/`` without ``.d.ts`` files
+(57 files, about 8k lines). ``fetch`` is idempotent: it does nothing when the kept tree already has the pinned
+digest.
 
 ``sample`` indexes ``eval/.corpus/<repo>`` twice, as ``hc-<repo>-ts`` (tree-sitter only) and ``hc-<repo>-lsp``
 (with the language-server pass), picks N call sites (seeded) from non-test source files whose callee name is
@@ -77,20 +79,21 @@ OUT_DIR = EVAL_DIR / "lsp_handcheck"
 sys.path.insert(0, str(ROOT))
 
 from graphrag_code.paths import parse_unresolved            # noqa: E402 - after the path set-up
-from graphrag_code.resolve import _LSP_DEFER_TO_NAMES       # noqa: E402
+from graphrag_code.resolve import _LSP_DEFER_TO_NAMES, symbol_ids   # noqa: E402
 
 
 
 @dataclass(frozen=True)
 class Fetch:
-    """A pinned PyPI sdist, of which the files matching ``include`` and no ``exclude`` are kept (paths relative
-    to its root, or to its subdirectory ``root``, which becomes the corpus root)."""
-    spec: str                     # pip requirement, pinned: "lz4==4.3.3"
-    sha256: str                   # of the downloaded sdist
+    """A pinned PyPI sdist or npm tarball, of which the files matching ``include`` and no ``exclude`` are kept
+    (paths relative to its root, or to its subdirectory ``root``, which becomes the corpus root)."""
+    spec: str                     # pinned: pip requirement "lz4==4.3.3", npm package "mobx@6.13.5"
+    sha256: str                   # of the downloaded archive
     include: tuple[str, ...]      # fnmatch patterns ('*' spans '/'), relative to ``root``
     tree_sha256: str              # digest of the kept tree (see _tree_digest): fetch is a no-op when it matches
     exclude: tuple[str, ...] = ()
     root: str = ""                # a directory of the sdist ("ninja-upstream"): only files under it, paths from it
+    registry: str = "pypi"        # "pypi" (pip download) or "npm" (npm pack)
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,10 @@ REPOS: dict[str, Repo] = {
         exclude=("src/*_test.cc", "src/*_perftest.cc", "src/test.cc", "src/test.h", "src/hash_collision_bench.cc",
                  "src/*-win32.cc", "src/*.in.cc"),
         tree_sha256="313496a5bd5b004c4ea5bc554757ffc0253407e2dcf60830701f556d96ffd9cd")),
+    "mobx": Repo("mobx", ("typescript", "javascript", "tsx"), Fetch(
+        "mobx@6.13.5", "b85a7f765065c081724a7c49e91f59950151607b2f1c5a77c8ec4231f7129a1b", ("src/*",),
+        exclude=("*.d.ts",), registry="npm",
+        tree_sha256="b5ea6b97367e3936499cbdad79e4a72078b503b3090e2df1476e90f8e08eae0d")),
 }
 LSP_LANGUAGES = {name: r.lsp_languages for name, r in REPOS.items()}
 # a C/C++ constructor id: path#[Outer.]X.X[~n] (the class X's constructor, defined in the same file)
@@ -148,11 +155,15 @@ def fetch(repo: str, force: bool = False) -> Path:
     if dest.is_dir() and not force and (not f.tree_sha256 or _tree_digest(dest) == f.tree_sha256):
         return dest
     with tempfile.TemporaryDirectory(prefix="hc-fetch-") as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                        "--disable-pip-version-check", "-q", "-d", tmp, f.spec], check=True)
-        archives = [p for p in Path(tmp).iterdir() if p.name.endswith((".tar.gz", ".zip"))]
+        if f.registry == "npm":
+            subprocess.run(["npm", "pack", "--silent", "--pack-destination", tmp, f.spec], check=True,
+                           stdout=subprocess.DEVNULL)
+        else:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                            "--disable-pip-version-check", "-q", "-d", tmp, f.spec], check=True)
+        archives = [p for p in Path(tmp).iterdir() if p.name.endswith((".tar.gz", ".tgz", ".zip"))]
         if len(archives) != 1:
-            raise SystemExit(f"pip download {f.spec}: expected one sdist, got {[p.name for p in archives]}")
+            raise SystemExit(f"{f.registry} {f.spec}: expected one archive, got {[p.name for p in archives]}")
         digest = hashlib.sha256(archives[0].read_bytes()).hexdigest()
         if digest != f.sha256:
             raise SystemExit(f"{archives[0].name}: sha256 {digest}, pinned {f.sha256}")
@@ -240,7 +251,6 @@ class Dump:
 
     def ids(self, path: str, defs: list) -> list[str]:
         """Symbol ids of a file's defs, as the resolver makes them (a repeated name gets ``~2``, ``~3``)."""
-        from graphrag_code.resolve import symbol_ids
         return symbol_ids(self.prefix[:-1], path, defs)
 
     def site(self, path: str, k: int, use_lsp: bool) -> tuple[list[str], dict[str, str]]:
@@ -373,7 +383,7 @@ def cmd_sample(args) -> None:
         l_targets, l_by = ls.site(path, k, use_lsp=True)
         prev = old.pop((path, line, column), {})
         rows.append({"path": path, "line": line, "column": column,
-                     "caller": f"{path}#{facts['defs'][caller][2]}" if caller is not None else path,
+                     "caller": symbol_ids("", path, facts["defs"])[caller][1:] if caller is not None else path,
                      "name": name, "receiver": receiver, "code": code,
                      "tree_sitter": t_targets, "lsp": l_targets, "tree_sitter_by": t_by, "lsp_by": l_by,
                      "truth": prev.get("truth"), "note": prev.get("note", "")})

@@ -74,6 +74,10 @@ _SCRIPT_FUNCTIONS = frozenset({"function_declaration", "function_expression", "f
                                "generator_function", "generator_function_declaration", "method_definition"})
 _YIELD = re.compile(rb"\byield\b")   # a generator (or a function with one nested: left untyped either way)
 _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n]*\bas\s+([A-Za-z_]\w*)\s*:")
+# JavaScript/TypeScript: names an `x instanceof A` or a type guard's call in a condition (`if (isObservableSet(obj))`,
+# `isMap(obj) ? ... : ...`, `&&`) may narrow
+_SCRIPT_NARROWABLE = re.compile(rb"([A-Za-z_$][\w$.]*)\s+instanceof\b|"
+                                rb"[A-Za-z_$][\w$.]*\(\s*([A-Za-z_$][\w$.]*)\s*\)\s*(?:\)|&&|\?)")
 # methods that put an object into a collection (a list, a set, a deque, a registry of the repository's own)
 _INSERTS = frozenset({"append", "appendleft", "add", "insert", "register"})
 
@@ -178,7 +182,8 @@ class _Builder:
         # Python: names an `isinstance(name, ...)` or an `except ... as name:` may narrow (_narrowing walks up
         # from a call only for these: most files have none)
         self._narrowable = {(m[0] or m[1]).decode() for m in _NARROWABLE.findall(source)} \
-            if spec.name == "python" else set()
+            if spec.name == "python" else {(m[0] or m[1]).decode() for m in _SCRIPT_NARROWABLE.findall(source)} \
+            if spec.name in ("javascript", "typescript", "tsx") else set()
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._hiding: dict[int, set[str]] = defaultdict(set)   # JS/TS: names a destructuring declaration binds
@@ -497,7 +502,8 @@ class _Builder:
             # a call wrapping the definition (`defineGetter(req, 'ip', function ip() {})`) is made by the code
             # around it, not by the function it is given
             caller = self.result.definitions[caller].parent
-        narrowed = _narrowing(node, receiver) if receiver in self._narrowable else None
+        narrowed = (_narrowing(node, receiver) if self.spec.name == "python" else _script_narrowing(node, receiver)) \
+            if receiver in self._narrowable else None
         passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
         reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
             and node.type == "call" else None
@@ -852,7 +858,11 @@ class _Builder:
         if node.type != "variable_declarator" or target.type != "identifier":
             return
         ann, value = node.child_by_field_name("type"), node.child_by_field_name("value")
-        if ann is not None:
+        cast = value.named_children[-1] if value is not None and value.type == "as_expression" else None
+        guard = _ts_guard(_text(ann if ann is not None else cast)) if ann is not None or cast is not None else ""
+        if guard:           # `export var isObservableMap = make(...) as (thing: any) => thing is ObservableMap`
+            self._module_vars[_text(target)].add(guard)
+        elif ann is not None:
             declared = _ts_type(_text(ann))
             self._module_vars[_text(target)].add(f"class:{declared}" if declared else "")
         else:
@@ -1224,6 +1234,18 @@ def _annotated_type(text: str) -> str | None:
 _TS_ITEMS = re.compile(r"^(?:Readonly)?Array<(.+)>$|^(.+)\[\]$")
 
 
+_TS_PREDICATE = re.compile(r"\s*:?\s*(?:asserts\s+)?[A-Za-z_$][\w$]*\s+is\s+(.+)", re.S)
+
+
+def _ts_guard(text: str) -> str:
+    """``is:X`` for a TypeScript function type that is a type guard (``(thing: any) => thing is X``), else ""."""
+    text = text.strip().lstrip(":")
+    arrow = _top_level_arrow(text)
+    predicate = _TS_PREDICATE.fullmatch(text[arrow + 2:]) if arrow is not None else None
+    guarded = _ts_type(predicate.group(1)) if predicate else None
+    return f"is:{guarded}" if guarded else ""
+
+
 def _ts_type(text: str) -> str | None:
     """TypeScript: ``X`` for an annotation naming one class or interface (``: Observable<T>``, ``Foo | undefined``,
     ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); None otherwise (primitives,
@@ -1553,6 +1575,10 @@ def _ts_signature_types(core: Node) -> dict:
         if pattern is not None and pattern.type == "identifier":
             out[_text(pattern)] = (_ts_type(_text(ann)) or "") if ann is not None else ""
     returns = core.child_by_field_name("return_type")
+    predicate = _TS_PREDICATE.fullmatch(_text(returns)) if returns is not None else None
+    if predicate:                          # `(thing: any): thing is ObservableSet<any>`: a type guard
+        guarded = _ts_type(predicate.group(1))
+        return {"param_types": out, "return_type": f"is:{guarded}" if guarded else ""}
     return {"param_types": out, "return_type": (_ts_type(_text(returns)) or "") if returns is not None else ""}
 
 
@@ -1781,6 +1807,45 @@ def _narrowing(node: Node, receiver: str) -> str:
                 return _caught(up)
         child, up = up, up.parent
     return ""
+
+
+_SCRIPT_SCOPES = frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition",
+                            "generator_function_declaration", "generator_function", "class_body"})
+
+
+def _script_narrowing(node: Node, receiver: str) -> str:
+    """JavaScript/TypeScript: what the code around a call says its receiver is, inside the consequence of an ``if``
+    or a ``?:`` whose condition (or one operand of its ``&&``) is ``receiver instanceof A`` (``class:A``) or a call
+    with ``receiver`` as its one argument (``guard:isObservableSet``: the resolver reads the function's type
+    predicate, ``thing is ObservableSet``)."""
+    child, up = node, node.parent
+    while up is not None and up.type not in _SCRIPT_SCOPES:
+        if up.type in ("if_statement", "ternary_expression") and up.child_by_field_name("consequence") == child:
+            said = _script_condition(up.child_by_field_name("condition"), receiver)
+            if said:
+                return said
+        child, up = up, up.parent
+    return ""
+
+
+def _script_condition(condition: Node | None, name: str) -> str:
+    while condition is not None and condition.type == "parenthesized_expression" and condition.named_children:
+        condition = condition.named_children[0]
+    if condition is None or condition.type not in ("binary_expression", "call_expression"):
+        return ""
+    if condition.type == "binary_expression":
+        operator, left = _text(condition.child_by_field_name("operator")), condition.child_by_field_name("left")
+        right = condition.child_by_field_name("right")
+        if operator == "&&":
+            return _script_condition(left, name) or _script_condition(right, name)
+        if operator == "instanceof" and left is not None and right is not None and _text(left) == name and \
+                _CHAIN.fullmatch(_text(right)):
+            return f"class:{_text(right).rsplit('.', 1)[-1]}"
+        return ""
+    fn, arguments = condition.child_by_field_name("function"), condition.child_by_field_name("arguments")
+    args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    return f"guard:{_text(fn)}" if fn is not None and _CHAIN.fullmatch(_text(fn)) and len(args) == 1 and \
+        _text(args[0]) == name else ""
 
 
 def _isinstance_of(condition: Node | None, name: str) -> str:

@@ -1199,7 +1199,7 @@ class _Resolver:
     def _foreign_type(self, typed: tuple[str, int | None, str]) -> bool:
         """Whether a declared type (path, scope, type) names a class that is not the repository's."""
         path, scope, value = typed
-        if not value or value.startswith(("call:", "member:", "value:", "wraps:")) or self._typing_depth > 4:
+        if not value or value.startswith(("call:", "member:", "value:", "wraps:", "is:")) or self._typing_depth > 4:
             return False
         f = self.files[path]
         self._typing_depth += 1         # a chain (`a.B`) is looked up through calls that may ask again
@@ -1273,7 +1273,8 @@ class _Resolver:
         hit = self.class_member(*cls, name) if cls else None
         if hit:
             return hit[0], hit[1], "annotation"
-        if not any(self._type_named(f, caller, one.partition(":")[2]) for one in value.split("|")):
+        if all(one.startswith("class:") for one in value.split("|")) and \
+                not any(self._type_named(f, caller, one.partition(":")[2]) for one in value.split("|")):
             return "unresolved", "dynamic:foreign-receiver"
         return None
 
@@ -1451,6 +1452,8 @@ class _Resolver:
         kind, _, chain = value.partition(":")
         items, kind = kind.startswith("iter"), kind.removeprefix("iter")
         subscript, kind = kind.startswith("sub"), kind.removeprefix("sub")
+        if kind == "is":                  # a type guard function held in a variable: no object of that type
+            return None
         if kind == "class":
             return self._type_named(f, scope, chain)
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
@@ -1495,16 +1498,24 @@ class _Resolver:
                 typed = self._attribute_type(*cls, last) if cls else None
                 return self._typed(typed, items, subscript) if typed else None
             hit = self.resolve_call(f, scope, last, owner or None)
+            if kind == "guard" and hit[0] == "unresolved" and not owner:
+                # `export var isObservableMap = ... as (thing: any) => thing is ObservableMap`: a guard held in a variable
+                var = self._variable(f, scope, last)
+                return self._typed((var[0].path, var[1], var[2][3:]), False) \
+                    if var and var[2].startswith("is:") and not (items or subscript) else None
             if hit[0] == "unresolved" and owner and last in ("get", "pop", "setdefault") and not items:
                 # `option = self._short_opt.get(opt)` of a mapping or a list: what indexing it gives
                 return self._value_class(f, scope, item_of(owner))
             if hit[0] == "unresolved":
                 return None
             d = self.files[hit[0]].defs[hit[1]]
+            rtype = self.returns.get((hit[0], hit[1]))
+            if kind == "guard":             # `if (isObservableSet(obj))`: the type its predicate names
+                return self._typed((hit[0], d[3], rtype[3:]), False) if rtype and rtype.startswith("is:") and \
+                    not (items or subscript) else None
             if d[1] in _TYPE_KINDS:
                 return None if items or subscript else (hit[0], hit[1])        # a constructor
-            rtype = self.returns.get((hit[0], hit[1]))
-            if rtype and rtype.startswith("wraps:"):        # a wrapper function (_factory_made): no class
+            if rtype and rtype.startswith(("wraps:", "is:")):   # a wrapper function (_factory_made), a type guard
                 return None
             if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope
                 return None if items or subscript else self._value_class(self.files[hit[0]], hit[1], rtype[6:])

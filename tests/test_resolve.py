@@ -3701,3 +3701,32 @@ class ObservableSet {
              if k[0] == "CALLS"}
     assert edges[("proto.handle.next", "proto.process_params")] == "self"
     assert edges[("ObservableSet.values", "ObservableSet.dehanceValue_")] == "self"
+
+
+def test_typescript_type_guards_and_instanceof_narrow_a_receiver_and_builtin_names_are_no_guess() -> None:
+    """MobX's object-api.ts: `if (isObservableMap(obj)) return obj.get(key)` where `isObservableMap` is a
+    function declared `thing is ObservableMap` or a variable cast to such a function type; rxjs's `if (teardown
+    instanceof Subscription)`. A method named as one of JavaScript's built-in ones (`add`, `call`, `forEach`) is
+    no guess for an unknown receiver (`this.data_.add(x)` on a Set), while a narrowed one still reaches it."""
+    sources = {"sets.ts": """export class ObservableSet { add(v: any) { return this } entries() { return 1 } }
+export class ObservableMap { get(k: any) { return 1 } }
+export class Subscription { remove(t: any) { return 1 } }
+export class Operator { call(s: any) { return 1 } }
+export function isObservableSet(thing: any): thing is ObservableSet { return thing instanceof ObservableSet }
+export var isObservableMap = make("ObservableMap") as (thing: any) => thing is ObservableMap
+""", "use.ts": """import { isObservableSet, isObservableMap, Subscription } from "./sets"
+export function get(obj: any, key: any, t: any, data: any, fn: any) {
+  if (isObservableMap(obj)) { return obj.get(key) }
+  if (isObservableSet(obj) && key) { obj.add(key) }
+  if (t instanceof Subscription) { t.remove(obj) }
+  data.add(key)
+  fn.call(null, key)
+  return isObservableSet(data) ? data.entries() : obj.entries()
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#")[1], v["resolved_by"], tuple(v["lines"])) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:use.ts#get" and "." in k[2].split("#")[1]}
+    assert calls == {("ObservableMap.get", "annotation", (3,)), ("ObservableSet.add", "annotation", (4,)),
+                     ("Subscription.remove", "annotation", (5,)), ("ObservableSet.entries", "annotation", (8,))}
+    assert {"data.add@6:dynamic", "fn.call@7:dynamic", "obj.entries@8:dynamic"} <= set(res.unresolved["r:use.ts#get"])

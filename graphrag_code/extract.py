@@ -1178,13 +1178,13 @@ _CLASS_OBJECT = re.compile(r"^(?:(?:t|typing)\.)?(?:Type|type)\[\s*([^,\[\]]+?)\
 _SCALARS = frozenset({"None", "str", "bytes", "int", "float", "bool", "complex"})
 
 
-def _union_members(text: str, opening: str, closing: str) -> list[str]:
-    """``text`` split on its top-level ``|`` (not inside the ``opening`` / ``closing`` brackets)."""
+def _union_members(text: str, opening: str, closing: str, sep: str = "|") -> list[str]:
+    """``text`` split on its top-level ``sep`` (not inside the ``opening`` / ``closing`` brackets)."""
     parts, depth, cur = [], 0, ""
     for ch in text:
         depth += ch in opening
         depth -= ch in closing
-        if ch == "|" and depth == 0:
+        if ch == sep and depth == 0:
             parts.append(cur)
             cur = ""
         else:
@@ -1231,7 +1231,8 @@ def _annotated_type(text: str) -> str | None:
     return _annotated_class(inner)
 
 
-_TS_ITEMS = re.compile(r"^(?:Readonly)?Array<(.+)>$|^(.+)\[\]$")
+_TS_ITEMS = re.compile(r"^(?:Readonly)?(?:Array|Set)<(.+)>$|^(.+)\[\]$")
+_TS_MAPPING = re.compile(r"^(?:(?:Readonly|Weak)?Map|Record)<(.+)>$", re.S)
 
 
 _TS_PREDICATE = re.compile(r"\s*:?\s*(?:asserts\s+)?[A-Za-z_$][\w$]*\s+is\s+(.+)", re.S)
@@ -1258,6 +1259,11 @@ def _ts_type(text: str) -> str | None:
     parts = [p.strip() for p in _union_members(text, "<([{", ">)]}") if p.strip() not in ("undefined", "null", "void", "")]
     if len(parts) != 1:
         return None
+    mapping = _TS_MAPPING.match(parts[0])
+    if mapping:                   # `Map<string, ObservableValue<T>>`: `{}ObservableValue`, what `.get(k)` gives
+        args = _union_members(mapping.group(1), "<([{", ">)]}", ",")
+        value = _ts_type(args[1]) if len(args) == 2 else None
+        return f"{{}}{value}" if value and not value.startswith(("()", "[]", "{}")) else None
     items = _TS_ITEMS.match(parts[0])
     if items:
         item = _ts_type(items.group(1) or items.group(2))
@@ -1652,6 +1658,10 @@ def _script_value(node: Node, iterated: bool) -> str:
     if node.type == "new_expression" and not iterated:
         ctor = node.child_by_field_name("constructor")
         text = _text(ctor) if ctor is not None else ""
+        typed = node.child_by_field_name("type_arguments")
+        if typed is not None and text in ("Map", "WeakMap", "Set", "Array"):   # `new Map<K, SubjectLike<T>>()`
+            made = _ts_type(text + _text(typed))
+            return f"class:{made}" if made and made[:2] in ("{}", "[]") else ""
         return f"class:{text.rsplit('.', 1)[-1]}" if _CHAIN.fullmatch(text) else ""
     if node.type == "call_expression":
         fn = node.child_by_field_name("function")

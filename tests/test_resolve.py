@@ -3730,3 +3730,28 @@ export function get(obj: any, key: any, t: any, data: any, fn: any) {
     assert calls == {("ObservableMap.get", "annotation", (3,)), ("ObservableSet.add", "annotation", (4,)),
                      ("Subscription.remove", "annotation", (5,)), ("ObservableSet.entries", "annotation", (8,))}
     assert {"data.add@6:dynamic", "fn.call@7:dynamic", "obj.entries@8:dynamic"} <= set(res.unresolved["r:use.ts#get"])
+
+
+def test_typescript_maps_and_sets_give_what_they_hold() -> None:
+    """MobX's `this.data_.get(key)!.get()` for `data_: Map<K, ObservableValue<V>>` (`.get()` of a mapping gives its
+    value type, as a Python dict's), `Record<K, V>` indexed, the items of a `Set<T>` in `for...of`, and a map made by
+    `new Map<K, V>()`."""
+    sources = {"store.ts": """export class ObservableValue { get() { return 1 } }
+export class Reaction { run() { return 1 } }
+export class Store {
+    private data_: Map<string, ObservableValue> = new Map()
+    private byName: Record<string, Reaction> = {}
+    private reactions: Set<Reaction> = new Set()
+    read(key: string) {
+        this.data_.get(key)!.get()
+        this.byName[key].run()
+        for (const r of this.reactions) { r.run() }
+        const made = new Map<string, Reaction>()
+        made.get(key)!.run()
+    }
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#")[1], tuple(v["lines"])) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:store.ts#Store.read"}
+    assert calls == {("ObservableValue.get", (8,)), ("Reaction.run", (9, 10, 12))}

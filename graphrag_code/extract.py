@@ -1671,6 +1671,9 @@ def _script_value(node: Node, iterated: bool) -> str:
         return f"{prefix}attr:{_text(node)}"
     if node.type == "this" and not iterated:          # `const self = this`: the object the function runs on
         return "var:this"
+    if node.type == "subscript_expression" and not iterated:    # `const observable = list[i]`: an item of list
+        held = node.child_by_field_name("object")
+        return item_of(_text(held)) if held is not None and _CHAIN.fullmatch(_text(held)) else ""
     if node.type == "identifier" and iterated:        # `for (const s of shapes)`, `shapes: Shape[]`
         return f"itername:{_text(node)}"
     if node.type == "array" and not iterated and node.named_children:    # `let windows = [new Subject<T>()]`

@@ -1459,9 +1459,10 @@ class _Resolver:
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
             found = self._declared(f, scope, chain)
             typed = self._declared_type(f, found, chain) if found else None
-            if typed is None and found and found[1] == "var" and found[2].startswith("call:") and \
+            if typed is None and found and found[1] == "var" and found[2].startswith(("call:", "attr:")) and \
                     "|" not in found[2] and (items or subscript) and self._typing_depth <= 4:
-                # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns
+                # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns;
+                # `const list = globalState.pendingUnobservations; list[i]`: of what the attribute holds
                 self._typing_depth += 1
                 try:
                     return self._value_class(f, found[0], ("iter" if items else "") + ("sub" if subscript else "")

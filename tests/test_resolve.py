@@ -3755,3 +3755,26 @@ export class Store {
     calls = {(k[2].split("#")[1], tuple(v["lines"])) for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:store.ts#Store.read"}
     assert calls == {("ObservableValue.get", (8,)), ("Reaction.run", (9, 10, 12))}
+
+
+def test_typescript_an_indexed_item_of_an_attribute_held_in_a_variable_is_typed() -> None:
+    """MobX's endBatch: `const list = globalState.pendingUnobservations` (`pendingUnobservations: IObservable[]`
+    of the imported `globalState: MobXGlobals`), `const observable = list[i]; observable.onBUO()`: the interface's
+    method and what implements it (MobX loops by index, not `for...of`)."""
+    sources = {"globals.ts": """export interface IObservable { onBUO(): void }
+export class Atom implements IObservable { onBUO() { return 1 } }
+export class MobXGlobals { pendingUnobservations: IObservable[] = [] }
+export let globalState: MobXGlobals = new MobXGlobals()
+""", "batch.ts": """import { globalState } from "./globals"
+export function endBatch() {
+  const list = globalState.pendingUnobservations
+  for (let i = 0; i < list.length; i++) {
+    const observable = list[i]
+    observable.onBUO()
+  }
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {k[2].split("#")[1]: v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:batch.ts#endBatch"}
+    assert calls == {"IObservable.onBUO": "annotation", "Atom.onBUO": "dispatch"}

@@ -83,6 +83,8 @@ _BUILTIN_WORDS = frozenset({n.lower() for n in BUILTIN_CLASSES} | {"file", "stri
                                                                    "lock", "thread", "logger", "iterator", "error"})
 _CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+[0-9]*")
 _BUILTIN_NAMES = frozenset(dir(builtins))
+# a TypeScript cast in parentheses, then attributes: `(obj as any as IIsObservableObject)`, `(x as Foo<T>).atom_`
+_TS_CAST = re.compile(r"\((.+)\s+as\s+([A-Za-z_$][\w$.]*)(?:<.*>)?\)((?:\.[A-Za-z_$][\w$]*)*)", re.S)
 _SUBSCRIPTED = re.compile(rf"({_CHAIN.pattern})\[[^\[\]]*\]")   # `subscriptions[i]`, `self._long_opt[opt]`
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "protocol", "enum", "record"})
 _NAMESPACED = _TYPE_KINDS | {"module"}      # what a name inside a namespace may be found as (lexical_members)
@@ -1310,6 +1312,13 @@ class _Resolver:
     def _receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
         if not LANGUAGES[f.language].self_names and f.language != "go":   # Go: typed receivers and parameters
             return None
+        cast = _TS_CAST.fullmatch(receiver) if f.language in ("typescript", "tsx") else None
+        if cast:                          # `(this[$mobx] as ObservableArrayAdministration).atom_`: that class's
+            cls = self._type_named(f, caller, cast.group(2))
+            for attr in cast.group(3).split(".")[1:]:
+                typed = self._attribute_type(*cls, attr) if cls else None
+                cls = self._typed(typed, items=False) if typed else None
+            return cls
         called = _called_chain(receiver)
         if called:                        # `innerFrom(notifier).subscribe()`: what the call returns
             return self._value_class(f, caller, f"call:{called}")

@@ -3778,3 +3778,23 @@ export function endBatch() {
     calls = {k[2].split("#")[1]: v["resolved_by"] for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:batch.ts#endBatch"}
     assert calls == {"IObservable.onBUO": "annotation", "Atom.onBUO": "dispatch"}
+
+
+def test_a_typescript_cast_in_parentheses_types_the_receiver() -> None:
+    """`(this[$mobx] as ObservableArrayAdministration).atom_.reportObserved()` (MobX), `(source as
+    ConnectableObservable<T>).connect()` (rxjs), `(obj as any as Admin).run()`: the class the cast names, then
+    its attributes' types."""
+    sources = {"arr.ts": """export interface IAtom { reportObserved(): boolean }
+export class Admin { atom_: IAtom; getArrayLength_() { return 1 } }
+export class ConnectableObservable<T> { connect() { return 1 } }
+export function concat(self: any, source: any) {
+  ;(self.adm as Admin).atom_.reportObserved()
+  ;(self as any as Admin).getArrayLength_()
+  return (source as ConnectableObservable<number>).connect()
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#")[1], v["resolved_by"], tuple(v["lines"])) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:arr.ts#concat"}
+    assert calls == {("IAtom.reportObserved", "annotation", (5,)), ("Admin.getArrayLength_", "annotation", (6,)),
+                     ("ConnectableObservable.connect", "annotation", (7,))}

@@ -78,6 +78,9 @@ _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n
 # `isMap(obj) ? ... : ...`, `&&`) may narrow
 _SCRIPT_NARROWABLE = re.compile(rb"([A-Za-z_$][\w$.]*)\s+instanceof\b|"
                                 rb"[A-Za-z_$][\w$.]*\(\s*([A-Za-z_$][\w$.]*)\s*\)\s*(?:\)|&&|\?)")
+# JavaScript's array (and Set) methods whose callback's first parameter is an item
+_ITERATING = frozenset({"forEach", "map", "filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex",
+                        "flatMap"})
 # methods that put an object into a collection (a list, a set, a deque, a registry of the repository's own)
 _INSERTS = frozenset({"append", "appendleft", "add", "insert", "register"})
 
@@ -512,6 +515,31 @@ class _Builder:
                                           arity=_call_arity(node) if self.spec.name in _OVERLOADING else None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
+        if caller is not None and node.type == "call_expression" and self.spec.name != "python":
+            self._callback_parameter(node, caller, name, receiver)
+
+    def _callback_parameter(self, call: Node, caller: int, name: str, receiver: str | None) -> None:
+        """JavaScript/TypeScript: the first parameter of a function handed to a call, a local of the function
+        around (the calls in that function are its calls): what its annotation says (``(d: IDerivation) =>``), or
+        for an array method's callback an item of the array (``observable.observers_.forEach(d =>
+        d.onBecomeStale_())``, ``observers_: Set<IDerivation>``). An untyped one is no binding: the function
+        around is its scope here, and it would hide a name the rest of that function calls."""
+        args = call.child_by_field_name("arguments")
+        fn = next((a for a in args.named_children if a.type != "comment"), None) if args is not None else None
+        if fn is None or fn.type not in ("arrow_function", "function_expression"):
+            return
+        params = fn.child_by_field_name("parameters")
+        first = next((p for p in params.named_children if p.type != "comment"), None) if params is not None else \
+            fn.child_by_field_name("parameter")               # `d => ...`
+        pattern = first.child_by_field_name("pattern") if first is not None and first.type != "identifier" else first
+        if pattern is None or pattern.type != "identifier":
+            return
+        ann = first.child_by_field_name("type") if first.type != "identifier" else None
+        if ann is not None:
+            declared = _ts_type(_text(ann))
+            self._locals[caller][_text(pattern)].add(f"class:{declared}" if declared else "")
+        elif name in _ITERATING and receiver and _CHAIN.fullmatch(receiver):
+            self._locals[caller][_text(pattern)].add(f"iter{'attr' if '.' in receiver else 'name'}:{receiver}")
 
     def _insert(self, call: Node, caller: int | None, collection: str, method: str) -> None:
         """``parser.blockprocessors.register(EmptyBlockProcessor(parser), 'empty', 100)``: an object put into a
@@ -833,6 +861,9 @@ class _Builder:
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
                 self._attr_annotated[d.parent][name].add(declared or "")
+        elif kind == "property_signature":
+            if d.kind == "interface" and declared is not None:
+                self._attr_annotated[owner][name].add(declared)
         elif kind == "public_field_definition":
             if d.kind == "class" and declared is not None:
                 self._attr_annotated[owner][name].add(declared)

@@ -3798,3 +3798,28 @@ export function concat(self: any, source: any) {
              if k[0] == "CALLS" and k[1] == "r:arr.ts#concat"}
     assert calls == {("IAtom.reportObserved", "annotation", (5,)), ("Admin.getArrayLength_", "annotation", (6,)),
                      ("ConnectableObservable.connect", "annotation", (7,))}
+
+
+def test_typescript_a_callback_parameter_is_an_item_of_the_array_it_walks_or_what_it_is_annotated() -> None:
+    """MobX's propagateChanged: `observable.observers_.forEach(d => d.onBecomeStale_())` where `observable:
+    IObservable` and the interface declares `observers_: Set<IDerivation>`; `(y: Reaction) => y.run()` by its
+    annotation. An untyped parameter of another call's callback binds nothing: the function around is its scope
+    here, and a binding would hide `helper` from the rest of it."""
+    sources = {"obs.ts": """export interface IDerivation { onBecomeStale_(): void }
+export class Reaction implements IDerivation { onBecomeStale_() { return 1 } run() { return 2 } }
+export interface IObservable { observers_: Set<IDerivation>; name: string }
+function helper() { return 1 }
+export function propagateChanged(observable: IObservable, list: any[]) {
+  observable.observers_.forEach(d => { d.onBecomeStale_() })
+  list.forEach((y: Reaction) => y.run())
+  schedule((helper) => helper())
+  helper()
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#")[1], tuple(v["lines"])) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:obs.ts#propagateChanged"}
+    helper = {lines for name, lines in calls if name == "helper"}
+    assert calls - {("helper", lines) for lines in helper} == {
+        ("IDerivation.onBecomeStale_", (6,)), ("Reaction.onBecomeStale_", (6,)), ("Reaction.run", (7,))}
+    assert any(9 in lines for lines in helper)      # the module's helper, called by the function itself

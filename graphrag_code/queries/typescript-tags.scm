@@ -195,6 +195,11 @@
 (public_field_definition
   name: (property_identifier) @name) @reference.binding
 
+; an interface's property (`observers_: Set<IDerivation>` of MobX's IObservable): the type of that attribute
+(interface_body
+  (property_signature
+    name: (property_identifier) @name) @reference.binding)
+
 (required_parameter
   (accessibility_modifier)
   pattern: (identifier) @name) @reference.binding

@@ -52,7 +52,7 @@ from .resolve import FileFacts, implicit_of
 SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
                  "go": "go", "c": "cpp", "cpp": "cpp"}
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENT = re.compile(r"#?[A-Za-z_$][\w$]*")    # `#dispatch`: a JavaScript private name is its `#` and the rest
 _OVERLOAD = re.compile(rb"\s*@(?:\w+\.)?overload\b")
 _DEF = re.compile(rb"\s*(?:async\s+)?def\b")
 # `maker = build`, `handler: Callable = module.build`: a variable that is another name (group 2: its last part)

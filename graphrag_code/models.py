@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 # a receiver or value made of names only (`ctx.command`, `self._long_opt`): what extraction records for typing
 # (extract._value_of) and resolution types (resolve.receiver_class)
-NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.#?[A-Za-z_]\w*)*")   # `this.#queryCache`: JavaScript's private names
 # Python's built-in classes a receiver may name (`IOError.__init__(self)`, `object.__new__(cls)`): the exceptions
 # and warnings (capitalised) and the built-in types; `type`, `filter`, `id` are too often a variable's name
 BUILTIN_CLASSES = frozenset({n for n in dir(builtins) if n[0].isupper() and isinstance(getattr(builtins, n), type)}

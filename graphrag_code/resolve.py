@@ -1096,6 +1096,10 @@ class _Resolver:
             # a class of the repository that lacks the method but has a base outside it (`SessionMixin(
             # MutableMapping)`: `session.get`): the base's method, no guess by name
             return "unresolved", "dynamic:external-base"
+        if cls is not None and self._has_attribute(*cls, name):
+            # `this.#retryer.continue()` where the interface Retryer declares `continue: () => Promise<unknown>`: a
+            # function its object holds, no method found by its name elsewhere
+            return "unresolved", "dynamic:attribute"
         hit = self._named_after_type(f, receiver, name)
         if hit:
             return hit[0], hit[1], "receiver_name"

@@ -27,6 +27,7 @@ def test_utf16_columns_and_identifiers() -> None:
     assert lsp.identifier_at(line.decode(), col16) == "helper"
     assert lsp.identifier_at("    def run(self):", 8) == "run"
     assert lsp.identifier_at("    (", 4) == ""
+    assert lsp.identifier_at("  #dispatch(action) {", 2) == "#dispatch"       # a JavaScript private name
 
 
 @pytest.mark.parametrize("path, module", [
@@ -760,6 +761,10 @@ def test_typescript_server_resolves_receivers_interfaces_overloads_and_js_export
     git_repo.write("src/query.js", "module.exports = function query(options) {\n  return options;\n};\n")
     git_repo.write("src/app.js", "var query = require('./query');\n\nfunction use() {\n  return query({});\n}\n"
                                  "\nmodule.exports = use;\n")
+    git_repo.write("src/cache.ts", "export class QueryCache { build() { return 1; } }\n"
+                                   "export class Query {\n  #cache: QueryCache = new QueryCache();\n"
+                                   "  #dispatch(): number { return this.#cache.build(); }\n"
+                                   "  setData(): number { return this.#dispatch(); }\n}\n")
     git_repo.commit("v1")
     index_repository(graph, git_repo.root, name=repo_name)
     before = _calls(graph, repo_name)
@@ -779,6 +784,11 @@ def test_typescript_server_resolves_receivers_interfaces_overloads_and_js_export
     assert by[("src/main.ts#total", "src/shapes.ts#pick~3")] == "lsp"                # the overload with the body
     assert by[("src/main.ts#total", "src/shapes.ts#Store.put")] == "lsp"             # a method's, far below
     assert by[("src/app.js#use", "src/query.js#module.exports")] == "lsp"            # `function query(` under
+    # a private method (the server points at its `#`), a method of a private field's class (names type it too)
+    assert by[("src/cache.ts#Query.setData", "src/cache.ts#Query.#dispatch")] == "lsp"
+    assert by[("src/cache.ts#Query.#dispatch", "src/cache.ts#QueryCache.build")] == "lsp"
+    assert before[("CALLS", "src/cache.ts#Query.#dispatch", "src/cache.ts#QueryCache.build")]["resolved_by"] == \
+        "annotation"
     assert ("src/main.ts#total", "src/shapes.ts#Cache.get") not in by                # another name
     assert summary.lsp["groups"]["typescript"]["implementations"] >= 1
 

@@ -3823,3 +3823,29 @@ export function propagateChanged(observable: IObservable, list: any[]) {
     assert calls - {("helper", lines) for lines in helper} == {
         ("IDerivation.onBecomeStale_", (6,)), ("Reaction.onBecomeStale_", (6,)), ("Reaction.run", (7,))}
     assert any(9 in lines for lines in helper)      # the module's helper, called by the function itself
+
+
+def test_typescript_private_fields_are_typed_and_a_function_held_in_an_attribute_is_no_guess() -> None:
+    """TanStack Query's `#queryCache: QueryCache` then `this.#queryCache.build()`, `this.#currentQuery =
+    query` assigned in a method; `this.#retryer?.continue()` where the interface `Retryer` declares `continue: () =>
+    Promise<unknown>`: a function the object holds, not `Mutation.continue`, the repository's one method of that
+    name."""
+    sources = {"client.ts": """export class QueryCache { build() { return 1 } }
+export class Query { fetch() { return 1 } }
+export interface Retryer { continue: () => Promise<unknown>; promise: Promise<unknown> }
+export class Mutation {
+  #queryCache: QueryCache
+  #currentQuery!: Query
+  #retryer?: Retryer
+  constructor(query: Query) { this.#queryCache = new QueryCache(); this.#currentQuery = query }
+  continue() { return this.#retryer?.continue() }
+  run() { this.#queryCache.build(); return this.#currentQuery.fetch() }
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[1].split("#", 1)[1], k[2].split("#", 1)[1]): v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS"}
+    assert calls[("Mutation.run", "QueryCache.build")] == "annotation"
+    assert calls[("Mutation.run", "Query.fetch")] == "annotation"
+    assert ("Mutation.continue", "Mutation.continue") not in calls
+    assert "this.#retryer.continue@9:dynamic:attribute" in res.unresolved["r:client.ts#Mutation.continue"]

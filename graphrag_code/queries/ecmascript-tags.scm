@@ -219,7 +219,7 @@
 (assignment_expression
   left: (member_expression
     object: (this) @receiver
-    property: (property_identifier) @name)) @reference.binding
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.binding
 
 (for_in_statement
   left: (identifier) @name) @reference.binding

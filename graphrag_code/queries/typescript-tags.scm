@@ -193,7 +193,7 @@
                                  (subscript_expression object: (call_expression function: (identifier) @name arguments: (arguments . (string) @import.module .)))] @reference.import)
 
 (public_field_definition
-  name: (property_identifier) @name) @reference.binding
+  name: [(property_identifier) (private_property_identifier)] @name) @reference.binding
 
 ; an interface's property (`observers_: Set<IDerivation>` of MobX's IObservable): the type of that attribute
 (interface_body

@@ -495,7 +495,7 @@ class _Builder:
         name = _text(caps["name"][0]) if "name" in caps else ""
         if not name:
             return
-        receiver = " ".join(_text(_asserted(caps["receiver"][0])).split())[:100] if "receiver" in caps else None
+        receiver = _receiver_text(_asserted(caps["receiver"][0]), self.spec.name) if "receiver" in caps else None
         if receiver and receiver.split(".")[0] == "this" and self.spec.name != "python" and \
                 (holder := _installed_on(node)):
             receiver = holder + receiver[4:]     # `proto[method] = function () { this.route() }`: proto.route
@@ -1855,6 +1855,17 @@ def _narrowing(node: Node, receiver: str) -> str:
 
 _SCRIPT_SCOPES = frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition",
                             "generator_function_declaration", "generator_function", "class_body"})
+
+
+_AROUND_DOT = re.compile(r"\s*\.\s*")
+_OPTIONAL_CHAIN = re.compile(r"\?\.(?=[\[(])|\?(?=\.)")      # `a?.[0]`, `a?.(x)`: `a[0]`, `a(x)`; `a?.b`: `a.b`
+
+
+def _receiver_text(node: Node, language: str) -> str:
+    """A call's receiver as one line: a chain over several lines (`client\n  .getMutationCache()\n  .build()`) joined
+    at its dots; in JavaScript, TypeScript and C# an optional chain (`c?.getCache()`) read as the plain one."""
+    text = _AROUND_DOT.sub(".", " ".join(_text(node).split()))
+    return (_OPTIONAL_CHAIN.sub("", text) if language in ("javascript", "typescript", "tsx", "csharp") else text)[:100]
 
 
 def _script_narrowing(node: Node, receiver: str) -> str:

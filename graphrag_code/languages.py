@@ -85,7 +85,8 @@ propertyIsEnumerable push read reduce reduceRight removeAllListeners removeEvent
 replace replaceAll return reverse search set setMaxListeners shift slice some sort splice split startsWith substr
 substring symmetricDifference test then throw toExponential toFixed toISOString toJSON toLocaleLowerCase
 toLocaleString toLocaleUpperCase toLowerCase toPrecision toReversed toSorted toSpliced toString toUpperCase trim
-trimEnd trimStart union unshift valueOf values with write""".split())
+trimEnd trimStart union unshift valueOf values with write
+arrayBuffer blob clone formData json text""".split())      # the last line: fetch's Request / Response / Blob
 
 LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
     LanguageSpec("python", "python", (".py", ".pyi"), virtual_dispatch=True, leading_types=frozenset({"comment"}),

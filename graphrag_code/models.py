@@ -16,6 +16,13 @@ BUILTIN_CLASSES = frozenset({n for n in dir(builtins) if n[0].isupper() and isin
                                   .split()))
 
 
+# JavaScript's global objects and constructors (and Node's): `Object.create(null)`, `Promise.resolve()`, `JSON.parse()`
+SCRIPT_GLOBALS = frozenset("""Array ArrayBuffer Atomics BigInt Boolean Buffer DataView Date Error EvalError Function
+Intl JSON Map Math Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set String Symbol SyntaxError
+TypeError URIError URL URLSearchParams WeakMap WeakRef WeakSet console document globalThis navigator process
+window""".split())
+
+
 def item_of(chain: str) -> str:
     """An item a name chain holds, got by subscript, in extract._value_of's notation: ``subattr:self.opts``
     (an attribute's), ``subname:opts`` (a variable's or a parameter's)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, is_test_path
-from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, item_of
+from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS, item_of
 
 # resolution method -> confidence of the edge it produces
 CONFIDENCE = {
@@ -1146,10 +1146,12 @@ class _Resolver:
         return field[2] if field and ":" not in field[2] else None
 
     def _builtin_class(self, f: FileFacts, caller: int | None, name: str) -> bool:
-        """Whether ``name`` is one of Python's built-in classes (``BUILTIN_CLASSES``) that no parameter, variable
-        or import of the file shadows."""
-        return f.language == "python" and name in BUILTIN_CLASSES and self._declared(f, caller, name) is None \
-            and name not in self.bindings[f.path]
+        """Whether ``name`` is one of Python's built-in classes (``BUILTIN_CLASSES``), or one of JavaScript's global
+        objects (``SCRIPT_GLOBALS``: ``Object.create(null)`` is no ``TRPCBuilder.create``), that no parameter,
+        variable or import of the file shadows."""
+        builtin = BUILTIN_CLASSES if f.language == "python" else SCRIPT_GLOBALS \
+            if f.language in ("javascript", "typescript", "tsx") else ()
+        return name in builtin and self._declared(f, caller, name) is None and name not in self.bindings[f.path]
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
         """A name only ever assigned literals (``args = []``; ``FILTERS = {...}`` in a module, imported as

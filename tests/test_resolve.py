@@ -3849,3 +3849,27 @@ export class Mutation {
     assert calls[("Mutation.run", "Query.fetch")] == "annotation"
     assert ("Mutation.continue", "Mutation.continue") not in calls
     assert "this.#retryer.continue@9:dynamic:attribute" in res.unresolved["r:client.ts#Mutation.continue"]
+
+
+def test_typescript_chains_over_lines_and_optional_chains_are_typed_and_global_objects_are_no_guess() -> None:
+    """TanStack Query's `this.#client\\n  .getMutationCache()\\n  .build(...)` and MobX's `this.pendingKeys_?.get(key)?.set()`
+    are the chains they would be on one line; tRPC's `Object.create(null)` is JavaScript's, never `TRPCBuilder.create`
+    (the repository's one `create`), and `req.text()` a fetch Request's."""
+    sources = {"client.ts": """export class Cache { build() { return 1 } }
+export class Client { getCache(): Cache { return new Cache() } }
+export class TRPCBuilder { create() { return 1 } }
+export class File { text() { return "" } }
+export function f(client: Client, c: Client | undefined, req: any) {
+  client
+    .getCache()
+    .build()
+  c?.getCache()?.build()
+  req.text()
+  return Object.create(null)
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"])) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:client.ts#f"}
+    assert calls == {("Client.getCache", (7, 9)), ("Cache.build", (8, 9))}
+    assert {"Object.create@11:external:builtins", "req.text@10:dynamic"} <= set(res.unresolved["r:client.ts#f"])

@@ -1683,7 +1683,10 @@ def _asserted(receiver: Node) -> Node:
 def _script_value(node: Node, iterated: bool) -> str:
     """JavaScript/TypeScript: what a variable is assigned, as ``_value_of``: ``class:X`` for ``new X(...)``,
     ``call:`` / ``attr:`` for a call or a member chain, ``iter...`` for the items a ``for...of`` walks."""
-    while node.type in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_children:
+    while node.type in ("parenthesized_expression", "non_null_expression", "await_expression", "as_expression",
+                        "satisfies_expression") and node.named_children:
+        if node.type == "as_expression" and not iterated and (cast := _ts_type(_text(node.named_children[-1]))):
+            return f"class:{cast}"          # `const prevQuery = this.#currentQuery as Query<T> | undefined`
         node = node.named_children[0]
     prefix = "iter" if iterated else ""
     if node.type == "new_expression" and not iterated:
@@ -1863,9 +1866,27 @@ _OPTIONAL_CHAIN = re.compile(r"\?\.(?=[\[(])|\?(?=\.)")      # `a?.[0]`, `a?.(x)
 
 def _receiver_text(node: Node, language: str) -> str:
     """A call's receiver as one line: a chain over several lines (`client\n  .getMutationCache()\n  .build()`) joined
-    at its dots; in JavaScript, TypeScript and C# an optional chain (`c?.getCache()`) read as the plain one."""
-    text = _AROUND_DOT.sub(".", " ".join(_text(node).split()))
+    at its dots, without the comments between its lines; in JavaScript, TypeScript and C# an optional chain
+    (`c?.getCache()`) read as the plain one."""
+    text = _text(node)
+    if "//" in text or "/*" in text or "#" in text:
+        text = _without_comments(node)
+    text = _AROUND_DOT.sub(".", " ".join(text.split()))
     return (_OPTIONAL_CHAIN.sub("", text) if language in ("javascript", "typescript", "tsx", "csharp") else text)[:100]
+
+
+def _without_comments(node: Node) -> str:
+    """The text of ``node`` without the comments inside it (`sleep(delay) // Pause if ...\n  .then()`)."""
+    data, cuts, stack = node.text or b"", [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            cuts.append((n.start_byte - node.start_byte, n.end_byte - node.start_byte))
+        else:
+            stack.extend(n.children)
+    for start, end in sorted(cuts, reverse=True):
+        data = data[:start] + b" " + data[end:]
+    return data.decode("utf-8", errors="replace")
 
 
 def _script_narrowing(node: Node, receiver: str) -> str:

@@ -3873,3 +3873,24 @@ export function f(client: Client, c: Client | undefined, req: any) {
              if k[0] == "CALLS" and k[1] == "r:client.ts#f"}
     assert calls == {("Client.getCache", (7, 9)), ("Cache.build", (8, 9))}
     assert {"Object.create@11:external:builtins", "req.text@10:dynamic"} <= set(res.unresolved["r:client.ts#f"])
+
+
+def test_typescript_a_cast_value_types_its_variable_and_comments_inside_a_receiver_are_left_out() -> None:
+    """TanStack Query's `const prevQuery = this.#currentQuery as Query<T> | undefined; prevQuery?.removeObserver(this)`,
+    and its retryer's `sleep(delay) // Pause if the document is not visible ...\\n  .then(...)`: the comment between
+    the lines of a chain is no part of the receiver."""
+    sources = {"q.ts": """export class Query { removeObserver() { return 1 } then(f: any) { return this } }
+export class Mutation { removeObserver() { return 2 } then(f: any) { return this } }
+export function sleep(ms: number): Query { return new Query() }
+export function f(q: any) {
+  const prevQuery = q as Query | undefined
+  prevQuery?.removeObserver()
+  return sleep(1) // Pause if the document is not visible
+    .then(() => 1)
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:q.ts#f"}
+    assert calls == {("Query.removeObserver", (6,), "annotation"), ("sleep", (7,), "same_file"),
+                     ("Query.then", (8,), "annotation")}

@@ -592,7 +592,9 @@ class _Builder:
             return
         if self.spec.name != "python":            # JavaScript / TypeScript
             if not defs[owner].return_type and self._returns_from(node, owner):
-                self._returned[owner].add("var:this" if value.type == "this" else _script_value(value, False))
+                self._returned[owner].add("var:this" if value.type == "this" else
+                                          "members:" if self._returns_own_functions(value, owner) else
+                                          _script_value(value, False))
             return
         name = _text(value) if value.type == "identifier" else ""
         if name and any(d.parent == owner and d.name == name and d.kind == "function" for d in defs):
@@ -601,6 +603,26 @@ class _Builder:
             defs[owner].return_type = f"wraps:{factory}"
         elif value.type != "none":
             self._returned[owner].add(_value_of(value, False))
+
+    def _returns_own_functions(self, value: Node, owner: int) -> bool:
+        """``return { batch: (cb) => ..., schedule } as const`` in ``createNotifyManager`` (TanStack Query), Redux's
+        ``return { dispatch, subscribe, getState }``: an object literal of functions ``owner`` defines, each under
+        its own name (``members:``: the resolver finds ``notifyManager.batch()`` among them)."""
+        while value.type in ("parenthesized_expression", "as_expression", "satisfies_expression") and \
+                value.named_children:
+            value = value.named_children[0]
+        props = [c for c in value.named_children if c.type != "comment"] if value.type == "object" else []
+        own = {d.name for d in self.result.definitions if d.parent == owner and d.kind == "function"}
+        named = [_text(p) if p.type == "shorthand_property_identifier" else
+                 _text(p.child_by_field_name("name") or p) if p.type == "method_definition" else
+                 _text(p.child_by_field_name("key") or p) if p.type == "pair" else None for p in props]
+        # each property one of its functions under its own name (`batch: (cb) => ...` is one since it is a
+        # definition), or another value (`promise`); no spread, no renaming (`run: other`)
+        return any(n in own for n in named) and all(
+            n is not None and (n in own or p.type == "shorthand_property_identifier" or
+                               p.type == "pair" and (p.child_by_field_name("value") is None or
+                                                     p.child_by_field_name("value").type != "identifier"))
+            for n, p in zip(named, props))
 
     def _returns_from(self, statement: Node, owner: int) -> bool:
         """Whether a JavaScript/TypeScript ``return`` is definition ``owner``'s own, not one of a function nested
@@ -1603,8 +1625,10 @@ def _ts_signature_types(core: Node) -> dict:
     returns (``): Subject<T>``)."""
     if core.type in ("lexical_declaration", "variable_declaration"):        # `const f = (x: Foo) => ...`
         core = next((c for c in core.named_children if c.type == "variable_declarator"), core)
-    if core.type == "variable_declarator" and core.child_by_field_name("value") is not None:
-        core = core.child_by_field_name("value")
+    if core.type in ("variable_declarator", "pair") and core.child_by_field_name("value") is not None:
+        core = core.child_by_field_name("value")    # `batch: (callback: () => T) => ...` of a returned object too
+    while core.type in ("as_expression", "satisfies_expression", "parenthesized_expression") and core.named_children:
+        core = core.named_children[0]               # `= function computed(arg1, arg2) {...} as any`
     params = core.child_by_field_name("parameters")
     out: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
@@ -1629,6 +1653,8 @@ def _js_parameters(core: Node) -> list[str]:
     if node.type in ("lexical_declaration", "variable_declaration"):        # `const f = (x) => ...`
         node = next((c for c in node.named_children if c.type == "variable_declarator"), node)
     node = node.child_by_field_name("value") or node.child_by_field_name("right") or node
+    while node.type in ("as_expression", "satisfies_expression", "parenthesized_expression") and node.named_children:
+        node = node.named_children[0]
     params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
     return _pattern_names(params) if params is not None else []
 

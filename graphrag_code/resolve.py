@@ -1469,6 +1469,8 @@ class _Resolver:
         subscript, kind = kind.startswith("sub"), kind.removeprefix("sub")
         if kind == "is":                  # a type guard function held in a variable: no object of that type
             return None
+        if kind == "members":             # `return { batch, schedule }` of the functions it defines: its members
+            return (f.path, scope) if scope is not None and not (items or subscript) else None
         if kind == "class":
             return self._type_named(f, scope, chain)
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)

@@ -3700,7 +3700,8 @@ class ObservableSet {
     edges = {(k[1].split("#")[1], k[2].split("#")[1]): v["resolved_by"] for k, v in res.edges.items()
              if k[0] == "CALLS"}
     assert edges[("proto.handle.next", "proto.process_params")] == "self"
-    assert edges[("ObservableSet.values", "ObservableSet.dehanceValue_")] == "self"
+    # (the iterator's `next()` is a definition: a function of the object `values()` returns)
+    assert edges[("ObservableSet.values.next", "ObservableSet.dehanceValue_")] == "self"
 
 
 def test_typescript_type_guards_and_instanceof_narrow_a_receiver_and_builtin_names_are_no_guess() -> None:
@@ -3894,3 +3895,40 @@ export function f(q: any) {
              if k[0] == "CALLS" and k[1] == "r:q.ts#f"}
     assert calls == {("Query.removeObserver", (6,), "annotation"), ("sleep", (7,), "same_file"),
                      ("Query.then", (8,), "annotation")}
+
+
+def test_a_factory_returning_an_object_of_its_functions_gives_them_as_members() -> None:
+    """TanStack Query's `createNotifyManager()`: `return { batch: (callback) => ..., schedule, run() {} } as const`,
+    and `export const notifyManager = createNotifyManager()`: the returned object's functions are definitions (its
+    members, `createNotifyManager.batch`, with their parameters), and `notifyManager.batch()` elsewhere reaches
+    them, as `m.schedule()` on a variable it was assigned to does."""
+    sources = {"nm.ts": """export function createNotifyManager() {
+  let queue: any[] = []
+  function flush() { queue = [] }
+  const schedule = (cb: any) => { queue.push(cb) }
+  return {
+    batch: <T>(callback: () => T): T => { flush(); return callback() },
+    schedule,
+    run() { return 1 },
+    queue,
+  } as const
+}
+export const notifyManager = createNotifyManager()
+""", "use.ts": """import { notifyManager, createNotifyManager } from "./nm"
+export function go() {
+  notifyManager.batch(() => 1)
+  const m = createNotifyManager()
+  m.schedule(1)
+  m.run()
+}
+"""}
+    files = _extracted(sources, "typescript")
+    nm = files["nm.ts"]
+    assert [(d[2], d[4], d[5]) for d in nm.defs] == [
+        ("createNotifyManager", 1, 11), ("createNotifyManager.flush", 3, 3), ("createNotifyManager.schedule", 4, 4),
+        ("createNotifyManager.batch", 6, 6), ("createNotifyManager.run", 8, 8)]
+    res = resolve("r", files)
+    calls = {(k[1].split("#", 1)[-1], k[2].split("#", 1)[-1]) for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert {("go", "createNotifyManager.batch"), ("go", "createNotifyManager.schedule"), ("go", "createNotifyManager.run"),
+            ("createNotifyManager.batch", "createNotifyManager.flush")} <= calls
+    assert "callback@6:dynamic:parameter" in res.unresolved["r:nm.ts#createNotifyManager.batch"]

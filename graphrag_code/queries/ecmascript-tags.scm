@@ -61,6 +61,19 @@
          (pair key: (property_identifier) @name
                value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))])
 
+; `return { batch: (cb) => ..., run() {} }` in TanStack Query's createNotifyManager (Redux's createStore, any
+; factory of an object of closures): each function of an object literal a function returns is a member of that
+; function (`createNotifyManager.batch`), as the functions it defines are
+(return_statement
+  [(object
+     [(method_definition name: (property_identifier) @name)
+      (pair key: (property_identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)
+   (parenthesized_expression (object
+     [(method_definition name: (property_identifier) @name)
+      (pair key: (property_identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)])] @definition.function))])
+
 ; `const f = (() => {})`, `export const isLike = (<T>(x: any): x is T => ...)`: a function in parentheses
 ([(lexical_declaration
    (variable_declarator

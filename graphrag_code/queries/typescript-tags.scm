@@ -71,6 +71,14 @@
          (pair key: (property_identifier) @name
                value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))))])
 
+; `return { batch: (cb) => ..., schedule } as const`: the returned object's functions of ecmascript-tags.scm behind a
+; cast (`_`: `as` or `satisfies`)
+(return_statement
+  (_ . (object
+     [(method_definition name: (property_identifier) @name)
+      (pair key: (property_identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)])] @definition.function)))
+
 ; class members: methods, getters/setters, static and abstract methods, fields holding functions
 (class_body
   [(method_definition name: [(property_identifier) (private_property_identifier)] @name)

@@ -727,6 +727,14 @@ class _Resolver:
                 return hit
         return None
 
+    def _default_member(self, paths: list[str], name: str) -> tuple[str, int] | None:
+        """JavaScript/TypeScript: `AxiosHeaders.from()` after `import AxiosHeaders from './AxiosHeaders.js'`, whose
+        default export is the class `AxiosHeaders`: a member of the module's default export."""
+        if not paths or self.files[paths[0]].language not in ("javascript", "typescript", "tsx"):
+            return None
+        default = self._default_export(paths)
+        return self.class_member(*default, name) if default else None
+
     def _default_export(self, paths: list[str]) -> tuple[str, int] | None:
         """What a module's default export is: a definition assigned to it (`module.exports = function () {}`),
         or the top-level definition it names (`module.exports = Layer`, `export default Router`)."""
@@ -1061,7 +1069,8 @@ class _Resolver:
             # function of the module; `signals.post_migrate.send()` the method of the module variable's class
             cls = (self._module_class(bind[1], attr.removesuffix("()"), spec)
                    or self._module_var_class(bind[1], attr)) if attr else None
-            hit = self.class_member(*cls, name) if cls else self._top_in(bind[1], name) or self._reexport(bind[1], name)
+            hit = self.class_member(*cls, name) if cls else self._top_in(bind[1], name) or \
+                self._reexport(bind[1], name) or (self._default_member(bind[1], name) if not attr else None)
             if hit:
                 return hit[0], hit[1], "module_attr"
             return "unresolved", "module-attr-unknown"

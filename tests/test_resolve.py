@@ -3932,3 +3932,21 @@ export function go() {
     assert {("go", "createNotifyManager.batch"), ("go", "createNotifyManager.schedule"), ("go", "createNotifyManager.run"),
             ("createNotifyManager.batch", "createNotifyManager.flush")} <= calls
     assert "callback@6:dynamic:parameter" in res.unresolved["r:nm.ts#createNotifyManager.batch"]
+
+
+def test_a_static_method_of_a_class_a_module_exports_by_default_is_reached_through_its_import() -> None:
+    """axios: `import AxiosHeaders from '../core/AxiosHeaders.js'` (`class AxiosHeaders { static from(thing) }`,
+    `export default AxiosHeaders`), then `AxiosHeaders.from(config.headers)`: the class's static method."""
+    sources = {"core/AxiosHeaders.js": """class AxiosHeaders {
+  static from(thing) { return new AxiosHeaders(thing) }
+}
+export default AxiosHeaders;
+""", "adapters/xhr.js": """import AxiosHeaders from '../core/AxiosHeaders.js';
+export function adapt(config) {
+  return AxiosHeaders.from(config.headers);
+}
+"""}
+    res = resolve("r", _extracted(sources, "javascript"))
+    calls = {k[2].split("#", 1)[1]: v["resolved_by"] for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:adapters/xhr.js#adapt"}
+    assert calls == {"AxiosHeaders.from": "module_attr"}

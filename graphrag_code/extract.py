@@ -608,9 +608,7 @@ class _Builder:
         """``return { batch: (cb) => ..., schedule } as const`` in ``createNotifyManager`` (TanStack Query), Redux's
         ``return { dispatch, subscribe, getState }``: an object literal of functions ``owner`` defines, each under
         its own name (``members:``: the resolver finds ``notifyManager.batch()`` among them)."""
-        while value.type in ("parenthesized_expression", "as_expression", "satisfies_expression") and \
-                value.named_children:
-            value = value.named_children[0]
+        value = _uncast(value)
         props = [c for c in value.named_children if c.type != "comment"] if value.type == "object" else []
         own = {d.name for d in self.result.definitions if d.parent == owner and d.kind == "function"}
         named = [_text(p) if p.type == "shorthand_property_identifier" else
@@ -1627,8 +1625,7 @@ def _ts_signature_types(core: Node) -> dict:
         core = next((c for c in core.named_children if c.type == "variable_declarator"), core)
     if core.type in ("variable_declarator", "pair") and core.child_by_field_name("value") is not None:
         core = core.child_by_field_name("value")    # `batch: (callback: () => T) => ...` of a returned object too
-    while core.type in ("as_expression", "satisfies_expression", "parenthesized_expression") and core.named_children:
-        core = core.named_children[0]               # `= function computed(arg1, arg2) {...} as any`
+    core = _uncast(core)                            # `= function computed(arg1, arg2) {...} as any`
     params = core.child_by_field_name("parameters")
     out: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
@@ -1643,6 +1640,13 @@ def _ts_signature_types(core: Node) -> dict:
     return {"param_types": out, "return_type": (_ts_type(_text(returns)) or "") if returns is not None else ""}
 
 
+def _uncast(node: Node) -> Node:
+    """TypeScript: the expression inside casts and parentheses (`(function f() {}) as any`)."""
+    while node.type in ("as_expression", "satisfies_expression", "parenthesized_expression") and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
 def _js_parameters(core: Node) -> list[str]:
     """JavaScript: the names a function's parameters bind (``function (req, res, next)``, ``({a, b = 1}, ...rest)``,
     ``x => x``), untyped: a bare call of one (``next()``) calls what the caller hands, not a function of the
@@ -1653,8 +1657,7 @@ def _js_parameters(core: Node) -> list[str]:
     if node.type in ("lexical_declaration", "variable_declaration"):        # `const f = (x) => ...`
         node = next((c for c in node.named_children if c.type == "variable_declarator"), node)
     node = node.child_by_field_name("value") or node.child_by_field_name("right") or node
-    while node.type in ("as_expression", "satisfies_expression", "parenthesized_expression") and node.named_children:
-        node = node.named_children[0]
+    node = _uncast(node)
     params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
     return _pattern_names(params) if params is not None else []
 

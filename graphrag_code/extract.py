@@ -50,7 +50,8 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Range, Tree
 from .config import QUERIES_DIR
 from .errors import QueryFileError
 from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, LanguageSpec
-from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef, item_of
+from .models import NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS, BaseRef, CallSite, Definition, FileExtraction, ImportRef, \
+    item_of
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
                               "impl", "type", "constant"})
@@ -267,7 +268,8 @@ class _Builder:
             blocks=[(c.start_point.row + 1, c.end_point.row + 1) for c in (body.named_children if body else [])],
             **self._abstract(start, core, body),
             property=bool(_PROPERTY.search(self.source[start.start_byte:core.start_byte])),
-            **(self._signature_types(core) if kind in ("function", "method") else {}),
+            **(self._signature_types(core, self.source[start.start_byte:head.start_byte] if start is not head
+                                     else b"") if kind in ("function", "method") else {}),
             arity=_param_arity(core) if kind in ("function", "method") and self.spec.name in _OVERLOADING else None,
             **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
             **({"underlying": _go_underlying(node)} if self.spec.name == "go" and kind == "type" else {}),
@@ -330,13 +332,13 @@ class _Builder:
             sibling = sibling.prev_named_sibling
         return start
 
-    def _signature_types(self, core: Node) -> dict:
+    def _signature_types(self, core: Node, leading: bytes) -> dict:
         if self.spec.name == "python":
             return self._python_types(core)
         if self.spec.name in ("typescript", "tsx"):
             return _ts_signature_types(core)
         if self.spec.name == "javascript":
-            return {"param_types": dict.fromkeys(_js_parameters(core), "")}
+            return _jsdoc_types(_js_parameters(core), leading)
         if self.spec.name == "go" and core.type in ("function_declaration", "method_declaration"):
             return {"param_types": _go_param_types(core), "return_type": _go_result_type(core)}
         if self.spec.name in _STATIC_TYPED:
@@ -1638,6 +1640,32 @@ def _ts_signature_types(core: Node) -> dict:
         guarded = _ts_type(predicate.group(1))
         return {"param_types": out, "return_type": f"is:{guarded}" if guarded else ""}
     return {"param_types": out, "return_type": (_ts_type(_text(returns)) or "") if returns is not None else ""}
+
+
+_JSDOC_PARAM = re.compile(r"@param\s+\{([^{}]+)\}\s+\[?([A-Za-z_$][\w$]*)")
+_JSDOC_RETURNS = re.compile(r"@returns?\s+\{([^{}]+)\}")
+
+
+def _jsdoc_types(params: list[str], leading: bytes) -> dict:
+    """JavaScript: a function's parameters typed by its JSDoc (``@param {Transaction} transaction``, ``@param
+    {Array<Item>} items``; Yjs types its code so) and what it returns (``@return {Doc}``), as TypeScript's
+    annotations would; the others untyped."""
+    types = dict.fromkeys(params, "")
+    if b"@" not in leading:
+        return {"param_types": types}
+    doc = leading.decode("utf-8", errors="replace")
+    for written, name in _JSDOC_PARAM.findall(doc):
+        if name in types:
+            types[name] = _jsdoc_type(written)
+    returned = _JSDOC_RETURNS.search(doc)
+    return {"param_types": types, "return_type": _jsdoc_type(returned.group(1)) if returned else ""}
+
+
+def _jsdoc_type(written: str) -> str:
+    """A JSDoc type as ``_ts_type`` reads it; JavaScript's own (``{Object<string, any>}``, ``{Function}``: any
+    object, any function) says nothing."""
+    typed = _ts_type(written) or ""
+    return "" if typed.removeprefix("[]") in SCRIPT_GLOBALS else typed
 
 
 def _uncast(node: Node) -> Node:

@@ -3950,3 +3950,36 @@ export function adapt(config) {
     calls = {k[2].split("#", 1)[1]: v["resolved_by"] for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:adapters/xhr.js#adapt"}
     assert calls == {"AxiosHeaders.from": "module_attr"}
+
+
+def test_javascript_jsdoc_types_parameters_and_returns() -> None:
+    """Yjs types its JavaScript with JSDoc: `@param {Transaction} transaction`, `@param {Array<Doc>} docs`, `@return
+    {Doc}` read as TypeScript's annotations would be; `{Object<string, any>}` (axios) says nothing, so the file's own
+    `options.beforeRedirects.proxy = function` still answers `options.beforeRedirects.proxy()`."""
+    sources = {"doc.js": """export class Doc { transact() { return 1 } getDoc() { return this } }
+export class Transaction {
+  /** @return {Doc} */
+  getDoc () { return this.doc }
+}
+/**
+ * @param {Transaction} transaction
+ * @param {Array<Doc>} docs
+ */
+export const nextID = (transaction, docs) => {
+  transaction.getDoc().transact()
+  docs[0].transact()
+}
+/**
+ * @param {Object<string, any>} options
+ */
+function dispatchBeforeRedirect(options) {
+  options.beforeRedirects.proxy(options);
+}
+options.beforeRedirects.proxy = function beforeRedirect(redirectOptions) { return 1 }
+"""}
+    res = resolve("r", _extracted(sources, "javascript"))
+    calls = {(k[1].split("#", 1)[1], k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"])
+             for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert {("nextID", "Transaction.getDoc", (11,), "annotation"), ("nextID", "Doc.transact", (11, 12), "annotation"),
+            ("dispatchBeforeRedirect", "options.beforeRedirects.proxy", (18,), "same_file")} <= calls
+    assert not any(c[:2] == ("nextID", "Doc.getDoc") for c in calls)

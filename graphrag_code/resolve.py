@@ -1729,6 +1729,8 @@ class _Resolver:
 
     def _why(self, f: FileFacts, name: str) -> str:
         n = len(self.ix.global_top.get(name, []))
+        if not n and name in SCRIPT_GLOBALS and f.language in ("javascript", "typescript", "tsx"):
+            return "external:builtins"          # `new Date()`, `Error(msg)`, `Symbol()`: JavaScript's own
         return f"ambiguous:{n}" if n > 1 else "unknown"
 
     # -- edges --------------------------------------------------------------------------------------------------

@@ -3983,3 +3983,21 @@ options.beforeRedirects.proxy = function beforeRedirect(redirectOptions) { retur
     assert {("nextID", "Transaction.getDoc", (11,), "annotation"), ("nextID", "Doc.transact", (11, 12), "annotation"),
             ("dispatchBeforeRedirect", "options.beforeRedirects.proxy", (18,), "same_file")} <= calls
     assert not any(c[:2] == ("nextID", "Doc.getDoc") for c in calls)
+
+
+def test_a_bare_call_of_a_javascript_global_is_a_builtin_not_an_unknown_name() -> None:
+    """`new Date()`, `Error(msg)`, `Symbol('x')` (Redux Toolkit): JavaScript's own, kept as `external:builtins`
+    (impact does not count them as possible callers of a name of the repository); a repository's own `Map`
+    is still its own."""
+    sources = {"a.js": """export function Map() { return 1 }
+export function go(msg) {
+  const d = new Date()
+  Symbol('x')
+  Map()
+  throw Error(msg)
+}
+"""}
+    res = resolve("r", _extracted(sources, "javascript"))
+    assert {"Date@3:external:builtins", "Symbol@4:external:builtins", "Error@6:external:builtins"} <= \
+        set(res.unresolved["r:a.js#go"])
+    assert ("CALLS", "r:a.js#go", "r:a.js#Map") in res.edges

@@ -879,7 +879,8 @@ class _Builder:
         d, name, kind = self.result.definitions[owner], _text(caps["name"][0]), node.type
         ann = node.child_by_field_name("type")
         value = node.child_by_field_name("value") or node.child_by_field_name("right")
-        declared = (_ts_type(_text(ann)) or "") if ann is not None else None
+        declared = (_ts_type(_text(ann)) or "") if ann is not None else \
+            _jsdoc_declared(node) if self.spec.name == "javascript" else None
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
                 self._attr_annotated[d.parent][name].add(declared or "")
@@ -892,7 +893,9 @@ class _Builder:
             elif d.kind == "class" and value is not None:
                 self._attr_assigned[owner][name].add(_assigned_class(value, {}))
         elif kind == "assignment_expression":
-            if d.kind == "method" and d.parent is not None and value is not None:
+            if d.kind == "method" and d.parent is not None and declared:     # `/** @type {Item|null} */ this._start`
+                self._attr_annotated[d.parent][name].add(declared)
+            elif d.kind == "method" and d.parent is not None and value is not None:
                 self._attr_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
         elif d.kind in ("function", "method"):
             if kind == "for_in_statement":
@@ -1659,6 +1662,22 @@ def _jsdoc_types(params: list[str], leading: bytes) -> dict:
             types[name] = _jsdoc_type(written)
     returned = _JSDOC_RETURNS.search(doc)
     return {"param_types": types, "return_type": _jsdoc_type(returned.group(1)) if returned else ""}
+
+
+_JSDOC_TYPE = re.compile(r"@type\s*\{([^{}]+)\}")
+
+
+def _jsdoc_declared(node: Node) -> str | None:
+    """JavaScript: the type a ``/** @type {Item|null} */`` comment directly above a declaration or an assignment
+    statement gives it (``this._start = null``, ``let n = type._start``), as an annotation would; None without."""
+    statement = node.parent if node.type == "variable_declarator" else node
+    if statement is not None and statement.parent is not None and statement.parent.type == "expression_statement":
+        statement = statement.parent
+    doc = statement.prev_named_sibling if statement is not None else None
+    if doc is None or doc.type != "comment" or doc.end_point.row < statement.start_point.row - 1:
+        return None
+    found = _JSDOC_TYPE.search(_text(doc))
+    return _jsdoc_type(found.group(1)) if found else None
 
 
 def _jsdoc_type(written: str) -> str:

@@ -4001,3 +4001,33 @@ export function go(msg) {
     assert {"Date@3:external:builtins", "Symbol@4:external:builtins", "Error@6:external:builtins"} <= \
         set(res.unresolved["r:a.js#go"])
     assert ("CALLS", "r:a.js#go", "r:a.js#Map") in res.edges
+
+
+def test_javascript_jsdoc_type_comments_type_attributes_and_variables() -> None:
+    """Yjs: `/** @type {Item|null} */ this._start = null` in AbstractType's constructor, then `let n = type._start;
+    n.getContent()`; `/** @type {Item} */ const m = g()`."""
+    sources = {"t.js": """export class Item { getContent() { return 1 } }
+export class Other { getContent() { return 2 } }
+export class AbstractType {
+  constructor () {
+    /**
+     * @type {Item|null}
+     */
+    this._start = null
+  }
+}
+/**
+ * @param {AbstractType} type
+ */
+export function f (type) {
+  let n = type._start
+  n.getContent()
+  /** @type {Item} */
+  const m = g()
+  m.getContent()
+}
+"""}
+    res = resolve("r", _extracted(sources, "javascript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:t.js#f"}
+    assert calls == {("Item.getContent", (16, 19), "annotation")}

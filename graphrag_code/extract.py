@@ -541,7 +541,8 @@ class _Builder:
             declared = _ts_type(_text(ann))
             self._locals[caller][_text(pattern)].add(f"class:{declared}" if declared else "")
         elif name in _ITERATING and receiver and _CHAIN.fullmatch(receiver):
-            self._locals[caller][_text(pattern)].add(f"iter{'attr' if '.' in receiver else 'name'}:{receiver}")
+            # `sub`: an item of an array or a set, the value of a map (`this.share.forEach((value, key) => ...)`)
+            self._locals[caller][_text(pattern)].add(f"sub{'attr' if '.' in receiver else 'name'}:{receiver}")
 
     def _insert(self, call: Node, caller: int | None, collection: str, method: str) -> None:
         """``parser.blockprocessors.register(EmptyBlockProcessor(parser), 'empty', 100)``: an object put into a

@@ -4031,3 +4031,23 @@ export function f (type) {
     calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:t.js#f"}
     assert calls == {("Item.getContent", (16, 19), "annotation")}
+
+
+def test_a_map_forEach_callback_parameter_is_a_value_of_the_map() -> None:
+    """Yjs's `Doc.toJSON`: `this.share.forEach((value, key) => { doc[key] = value.toJSON() })` where `share` is a
+    `Map<string, AbstractType>` (its JSDoc type): the map's value, not its key."""
+    sources = {"doc.ts": """export class AbstractType { toJSON() { return 1 } }
+export class Other { toJSON() { return 2 } }
+export class Doc {
+  share: Map<string, AbstractType> = new Map()
+  toJSON() {
+    const doc: any = {}
+    this.share.forEach((value, key) => { doc[key] = value.toJSON() })
+    return doc
+  }
+}
+"""}
+    res = resolve("r", _extracted(sources, "typescript"))
+    calls = {(k[2].split("#", 1)[1], v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:doc.ts#Doc.toJSON"}
+    assert calls == {("AbstractType.toJSON", "annotation")}

@@ -1773,7 +1773,14 @@ def _script_value(node: Node, iterated: bool) -> str:
         if typed is not None and text in ("Map", "WeakMap", "Set", "Array"):   # `new Map<K, SubjectLike<T>>()`
             made = _ts_type(text + _text(typed))
             return f"class:{made}" if made and made[:2] in ("{}", "[]") else ""
+        if text == "this":                  # `new this(thing)` in a static method: an object of its class
+            return "var:this"
         return f"class:{text.rsplit('.', 1)[-1]}" if _CHAIN.fullmatch(text) else ""
+    if node.type == "ternary_expression" and not iterated:
+        # `thing instanceof this ? thing : new this(thing)` (axios's AxiosHeaders.from): what both branches are
+        branches = [_narrowed_branch(node.child_by_field_name("condition"), node.child_by_field_name("consequence")),
+                    _script_value(node.child_by_field_name("alternative"), False)]
+        return "|".join(sorted(set(branches))) if all(branches) else ""
     if node.type == "call_expression":
         fn = node.child_by_field_name("function")
         text = _text(fn) if fn is not None else ""
@@ -1792,6 +1799,21 @@ def _script_value(node: Node, iterated: bool) -> str:
         one = made.pop() if len(made) == 1 else ""
         return f"class:[]{one[6:]}" if one.startswith("class:") and "[]" not in one else ""
     return ""
+
+
+def _narrowed_branch(condition: Node | None, branch: Node | None) -> str:
+    """``_script_value`` of a ``?:`` branch that is the name its condition tests with ``instanceof`` (``thing
+    instanceof this ? thing : ...``): of that class (``var:this`` for ``this``); else what it is."""
+    if branch is None:
+        return ""
+    while condition is not None and condition.type == "parenthesized_expression" and condition.named_children:
+        condition = condition.named_children[0]
+    if condition is not None and condition.type == "binary_expression" and \
+            _text(condition.child_by_field_name("operator")) == "instanceof" and \
+            _text(condition.child_by_field_name("left")) == _text(branch):
+        right = _text(condition.child_by_field_name("right"))
+        return "var:this" if right == "this" else f"class:{right.rsplit('.', 1)[-1]}" if _CHAIN.fullmatch(right) else ""
+    return _script_value(branch, False)
 
 
 def _assigned_class(value: Node, params: dict[str, str]) -> str:

@@ -4051,3 +4051,25 @@ export class Doc {
     calls = {(k[2].split("#", 1)[1], v["resolved_by"]) for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:doc.ts#Doc.toJSON"}
     assert calls == {("AbstractType.toJSON", "annotation")}
+
+
+def test_javascript_new_this_and_a_conditional_of_one_class_type_a_value() -> None:
+    """axios's `static from(thing) { return thing instanceof this ? thing : new this(thing) }` gives an AxiosHeaders
+    (so `AxiosHeaders.from(x).normalize()` is its method), `const computed = new this()` in a static method is one,
+    and rxjs's `const notifier = typeof delay === 'number' ? timer(delay) : innerFrom(...)` is an Observable both
+    ways."""
+    sources = {"h.js": """export class AxiosHeaders {
+  static from(thing) { return thing instanceof this ? thing : new this(thing) }
+  static concat(first) { const computed = new this(first); computed.set(first); return computed }
+  normalize() { return this }
+  set(x) { return 1 }
+}
+export class Other { normalize() { return 2 } set(x) { return 3 } }
+export function adapt(config) {
+  return AxiosHeaders.from(config.headers).normalize()
+}
+"""}
+    res = resolve("r", _extracted(sources, "javascript"))
+    calls = {(k[1].split("#", 1)[1], k[2].split("#", 1)[1]) for k, v in res.edges.items() if k[0] == "CALLS"}
+    assert {("adapt", "AxiosHeaders.normalize"), ("AxiosHeaders.concat", "AxiosHeaders.set")} <= calls
+    assert not any(dst.startswith("Other.") for _src, dst in calls)

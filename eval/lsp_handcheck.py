@@ -192,6 +192,12 @@ def fetch(repo: str, force: bool = False) -> Path:
     return dest
 
 
+def _ordered(targets: list[str], by: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """A site's answer sorted: the edges come back in no fixed order, and a re-answered sample should differ only
+    where an answer did."""
+    return sorted(targets), dict(sorted(by.items()))
+
+
 def cmd_fetch(args) -> None:
     print(fetch(args.repo, force=args.force))
 
@@ -379,12 +385,8 @@ def cmd_sample(args) -> None:
         facts = ts.facts(path)
         caller, name, receiver, line, column = facts["calls"][k][:5]
         code = (corpus_path(args.repo) / path).read_text(errors="replace").splitlines()[line - 1].strip()
-        # sorted: the edges of a site come back in no fixed order, and a re-answered sample should differ only
-        # where an answer did
-        t_targets, t_by = (sorted(x) if isinstance(x, list) else dict(sorted(x.items()))
-                           for x in ts.site(path, k, use_lsp=False))
-        l_targets, l_by = (sorted(x) if isinstance(x, list) else dict(sorted(x.items()))
-                           for x in ls.site(path, k, use_lsp=True))
+        t_targets, t_by = _ordered(*ts.site(path, k, use_lsp=False))
+        l_targets, l_by = _ordered(*ls.site(path, k, use_lsp=True))
         prev = old.pop((path, line, column), {})
         rows.append({"path": path, "line": line, "column": column,
                      "caller": symbol_ids("", path, facts["defs"])[caller][1:] if caller is not None else path,

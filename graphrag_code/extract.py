@@ -49,7 +49,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Range, Tree
 
 from .config import QUERIES_DIR
 from .errors import QueryFileError
-from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, LanguageSpec
+from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, SCRIPT_LANGUAGES, LanguageSpec
 from .models import NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS, BaseRef, CallSite, Definition, FileExtraction, ImportRef, \
     item_of
 
@@ -187,7 +187,7 @@ class _Builder:
         # from a call only for these: most files have none)
         self._narrowable = {(m[0] or m[1]).decode() for m in _NARROWABLE.findall(source)} \
             if spec.name == "python" else {(m[0] or m[1]).decode() for m in _SCRIPT_NARROWABLE.findall(source)} \
-            if spec.name in ("javascript", "typescript", "tsx") else set()
+            if spec.name in SCRIPT_LANGUAGES else set()
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._hiding: dict[int, set[str]] = defaultdict(set)   # JS/TS: names a destructuring declaration binds
@@ -411,7 +411,7 @@ class _Builder:
         if lang == "go":
             return ("public" if name[:1].isupper() else "private"), name[:1].isupper()
         words = " ".join(_text(c) for n in (node, core) for c in n.children if c.type in _MODIFIER_TYPES)
-        if lang in ("javascript", "typescript", "tsx"):
+        if lang in SCRIPT_LANGUAGES:
             exported = node.type == "export_statement" or (node.parent is not None and
                                                            node.parent.type == "export_statement")
             vis = next((w for w in _VISIBILITY_WORDS if w in words.split()), None)
@@ -1808,12 +1808,19 @@ def _narrowed_branch(condition: Node | None, branch: Node | None) -> str:
         return ""
     while condition is not None and condition.type == "parenthesized_expression" and condition.named_children:
         condition = condition.named_children[0]
-    if condition is not None and condition.type == "binary_expression" and \
-            _text(condition.child_by_field_name("operator")) == "instanceof" and \
-            _text(condition.child_by_field_name("left")) == _text(branch):
-        right = _text(condition.child_by_field_name("right"))
-        return "var:this" if right == "this" else f"class:{right.rsplit('.', 1)[-1]}" if _CHAIN.fullmatch(right) else ""
+    tested = _instanceof(condition, _text(branch)) if condition is not None else ""
+    if tested:
+        return "var:this" if tested == "this" else f"class:{tested.rsplit('.', 1)[-1]}"
     return _script_value(branch, False)
+
+
+def _instanceof(condition: Node, name: str) -> str:
+    """The class chain ``condition`` tests ``name`` against when it is ``name instanceof A`` (``A``), else ""."""
+    if condition.type != "binary_expression" or _text(condition.child_by_field_name("operator")) != "instanceof":
+        return ""
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    return _text(right) if left is not None and right is not None and _text(left) == name and \
+        _CHAIN.fullmatch(_text(right)) else ""
 
 
 def _assigned_class(value: Node, params: dict[str, str]) -> str:
@@ -1971,7 +1978,7 @@ def _receiver_text(node: Node, language: str) -> str:
     if "//" in text or "/*" in text or "#" in text:
         text = _without_comments(node)
     text = _AROUND_DOT.sub(".", " ".join(text.split()))
-    return (_OPTIONAL_CHAIN.sub("", text) if language in ("javascript", "typescript", "tsx", "csharp") else text)[:100]
+    return (_OPTIONAL_CHAIN.sub("", text) if language in SCRIPT_LANGUAGES | {"csharp"} else text)[:100]
 
 
 def _without_comments(node: Node) -> str:
@@ -2013,10 +2020,8 @@ def _script_condition(condition: Node | None, name: str) -> str:
         right = condition.child_by_field_name("right")
         if operator == "&&":
             return _script_condition(left, name) or _script_condition(right, name)
-        if operator == "instanceof" and left is not None and right is not None and _text(left) == name and \
-                _CHAIN.fullmatch(_text(right)):
-            return f"class:{_text(right).rsplit('.', 1)[-1]}"
-        return ""
+        tested = _instanceof(condition, name) if operator == "instanceof" else ""
+        return f"class:{tested.rsplit('.', 1)[-1]}" if tested else ""
     fn, arguments = condition.child_by_field_name("function"), condition.child_by_field_name("arguments")
     args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
     return f"guard:{_text(fn)}" if fn is not None and _CHAIN.fullmatch(_text(fn)) and len(args) == 1 and \

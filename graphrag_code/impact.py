@@ -46,7 +46,7 @@ from typing import Any
 
 from .db import Graph
 from .errors import InputError, SourceError
-from .languages import LANGUAGES, language_for_path
+from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_for_path
 from .paths import (
     LOW_CONFIDENCE,
     NodeRef,
@@ -1317,7 +1317,7 @@ def _deferred(graph: Graph, nodes: dict[str, NodeRef], heads: dict[str, str]) ->
         language = language_for_path(node.path)
         if language == "python":
             python.append(node_id)
-        elif language in ("javascript", "typescript", "tsx") and _JS_GENERATOR.search(heads.get(node_id, "")):
+        elif language in SCRIPT_LANGUAGES and _JS_GENERATOR.search(heads.get(node_id, "")):
             found[node.name] = "generator"
     for r in graph.run("symbol_texts", ids=python) if python else []:
         name = nodes[r["id"]].name

@@ -132,6 +132,7 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
 # Languages whose declarations give types (extract._static_type: parameters, locals, fields, return types) that
 # type receivers, and where a capitalized name that is no variable is a class (`Integer.parseInt`)
 DECLARED_TYPES = frozenset({"java", "csharp", "cpp"})
+SCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})   # one family: the same query file, JSX aside
 
 # Files that are not parsed as code but still chunked: Markdown by heading, config files whole or by OpenAPI operation.
 TEXT_FORMATS: dict[str, tuple[str, ...]] = {

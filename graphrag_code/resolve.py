@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, is_test_path
+from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, SCRIPT_LANGUAGES, is_test_path
 from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS, item_of
 
 # resolution method -> confidence of the edge it produces
@@ -306,7 +306,7 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
             target = posixpath.join(base, rel) if rel else base
             return [target, posixpath.join(target, "__init__")], False
         return [rel, posixpath.join(rel, "__init__")], False
-    if lang in ("javascript", "typescript", "tsx"):
+    if lang in SCRIPT_LANGUAGES:
         if not module.startswith("."):
             return [], False
         target = posixpath.normpath(posixpath.join(here, module))
@@ -516,7 +516,7 @@ class _Resolver:
             if not targets and f.language == "rust" and self._rust_module(f, module) is not None:
                 continue              # a module of this crate that is not indexed (`#[path]`, generated): no guess
             if not targets:
-                ext = module.split("/")[0] if f.language in ("javascript", "typescript", "tsx") else module
+                ext = module.split("/")[0] if f.language in SCRIPT_LANGUAGES else module
                 self.out.external_modules.add(ext)
                 self._add_edge("IMPORTS", src, f"module:{ext}", {"line": line}, merge_line=True)
                 local = alias or name or module.split(".")[-1].split("/")[-1].split("::")[-1].split("\\")[-1]
@@ -527,10 +527,10 @@ class _Resolver:
             if wildcard:
                 self.wildcards[f.path].extend(targets)
             elif name and f.language != "go":   # Go imports name packages, never symbols
-                hit = self._exported(targets, name) or (self._nested_import(targets, module)
-                                                        if f.language == "java" else None)
+                hit = self._top_in(targets, name, exported=True) or (self._nested_import(targets, module)
+                                                                     if f.language == "java" else None)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
-                if not hit and f.language in ("javascript", "typescript", "tsx"):
+                if not hit and f.language in SCRIPT_LANGUAGES:
                     self.named_imports[(f.path, alias or name)] = name
                 held = self._var_home(targets, name) if not hit else None
                 if held:
@@ -606,19 +606,15 @@ class _Resolver:
         for t in targets:
             self._add_edge("IMPORTS", src, file_id(self.repo, t), {"line": line}, merge_line=True)
 
-    def _top_in(self, paths: list[str], name: str) -> tuple[str, int] | None:
-        hits = [(p, i) for p in paths for i in self.ix.top.get(p, {}).get(name, [])]
-        return hits[0] if len(hits) == 1 else (hits[-1] if hits else None)
-
-    def _exported(self, paths: list[str], name: str) -> tuple[str, int] | None:
-        """The definition a module exports as ``name``, for an import by name or a re-export: ``_top_in``, but in
-        JavaScript/TypeScript not a function of an object (``objectProxyTraps.defineProperty`` of MobX's
-        dynamicobject.ts is no export; its utils.ts exports ``const defineProperty = Object.defineProperty``)
-        unless the object is ``exports`` (``exports.render = function``)."""
+    def _top_in(self, paths: list[str], name: str, exported: bool = False) -> tuple[str, int] | None:
+        """The (last) top-level definition of ``name`` in ``paths``. With ``exported``, what a module exports as
+        ``name`` (an import by name, a re-export): in JavaScript/TypeScript not a function of an object
+        (``objectProxyTraps.defineProperty`` of MobX's dynamicobject.ts is no export; its utils.ts exports ``const
+        defineProperty = Object.defineProperty``) unless the object is ``exports`` (``exports.render = function``)."""
         hits = [(p, i) for p in paths for i in self.ix.top.get(p, {}).get(name, [])
-                if self._binds(self.files[p], i) or self.files[p].defs[i][2] in (f"exports.{name}",
-                                                                                 f"module.exports.{name}")]
-        return hits[0] if len(hits) == 1 else (hits[-1] if hits else None)
+                if not exported or self._binds(self.files[p], i) or
+                self.files[p].defs[i][2] in (f"exports.{name}", f"module.exports.{name}")]
+        return hits[-1] if hits else None
 
     # -- names --------------------------------------------------------------------------------------------------
     def lookup_name(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int, str] | None:
@@ -698,7 +694,8 @@ class _Resolver:
         for p in paths:
             wild = self.wildcards.get(p) if not (name.startswith("_") and self.files[p].language == "python") \
                 else None
-            hit = (self._exported(wild, name) or self._reexport(wild, name, depth + 1, seen)) if wild else None
+            hit = (self._top_in(wild, name, exported=True) or self._reexport(wild, name, depth + 1, seen)) \
+                if wild else None
             if hit:
                 return hit
         return None
@@ -730,7 +727,7 @@ class _Resolver:
     def _default_member(self, paths: list[str], name: str) -> tuple[str, int] | None:
         """JavaScript/TypeScript: `AxiosHeaders.from()` after `import AxiosHeaders from './AxiosHeaders.js'`, whose
         default export is the class `AxiosHeaders`: a member of the module's default export."""
-        if not paths or self.files[paths[0]].language not in ("javascript", "typescript", "tsx"):
+        if not paths or self.files[paths[0]].language not in SCRIPT_LANGUAGES:
             return None
         default = self._default_export(paths)
         return self.class_member(*default, name) if default else None
@@ -1159,7 +1156,7 @@ class _Resolver:
         objects (``SCRIPT_GLOBALS``: ``Object.create(null)`` is no ``TRPCBuilder.create``), that no parameter,
         variable or import of the file shadows."""
         builtin = BUILTIN_CLASSES if f.language == "python" else SCRIPT_GLOBALS \
-            if f.language in ("javascript", "typescript", "tsx") else ()
+            if f.language in SCRIPT_LANGUAGES else ()
         return name in builtin and self._declared(f, caller, name) is None and name not in self.bindings[f.path]
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
@@ -1329,11 +1326,7 @@ class _Resolver:
             return None
         cast = _TS_CAST.fullmatch(receiver) if f.language in ("typescript", "tsx") else None
         if cast:                          # `(this[$mobx] as ObservableArrayAdministration).atom_`: that class's
-            cls = self._type_named(f, caller, cast.group(2))
-            for attr in cast.group(3).split(".")[1:]:
-                typed = self._attribute_type(*cls, attr) if cls else None
-                cls = self._typed(typed, items=False) if typed else None
-            return cls
+            return self._through_attributes(self._type_named(f, caller, cast.group(2)), cast.group(3).split(".")[1:])
         called = _called_chain(receiver)
         if called:                        # `innerFrom(notifier).subscribe()`: what the call returns
             return self._value_class(f, caller, f"call:{called}")
@@ -1353,6 +1346,11 @@ class _Resolver:
             cls = self._own_class(f, caller) if caller is not None else None
         elif cls is None and (field := self._own_field_type(f, caller, head)):
             cls = self._typed(field, items=False)     # Java / C#: `exec.submit()` where `exec` is a field
+        return self._through_attributes(cls, attrs)
+
+    def _through_attributes(self, cls: tuple[str, int] | None, attrs: list[str]) -> tuple[str, int] | None:
+        """The class of ``attrs`` (``ctx.command.params``: ``command``, then ``params``) read from an object of ``cls``
+        in turn, by the attribute types of each class."""
         for attr in attrs:
             typed = self._attribute_type(*cls, attr) if cls else None
             cls = self._typed(typed, items=False) if typed else None
@@ -1515,7 +1513,7 @@ class _Resolver:
                 # `const resource = resourceFactory()` for `resourceFactory: () => Unsubscribable`: what it returns
                 return None if items or subscript else self._type_named(f, called[0], called[2][2:])
             if kind == "call" and (items or subscript) and last in _SAME_ARRAY and owner and \
-                    f.language in ("javascript", "typescript", "tsx") and _CHAIN.fullmatch(owner):
+                    f.language in SCRIPT_LANGUAGES and _CHAIN.fullmatch(owner):
                 # `windows.slice()`, `subs.filter(...)`: an array of what the array holds
                 what = "name" if "." not in owner else "attr"
                 return self._value_class(f, scope, f"{'iter' if items else ''}{'sub' if subscript else ''}"
@@ -1729,7 +1727,7 @@ class _Resolver:
 
     def _why(self, f: FileFacts, name: str) -> str:
         n = len(self.ix.global_top.get(name, []))
-        if not n and name in SCRIPT_GLOBALS and f.language in ("javascript", "typescript", "tsx"):
+        if not n and name in SCRIPT_GLOBALS and f.language in SCRIPT_LANGUAGES:
             return "external:builtins"          # `new Date()`, `Error(msg)`, `Symbol()`: JavaScript's own
         return f"ambiguous:{n}" if n > 1 else "unknown"
 

@@ -538,7 +538,7 @@ class _Builder:
             return
         ann = first.child_by_field_name("type") if first.type != "identifier" else None
         if ann is not None:
-            declared = _ts_type(_text(ann))
+            declared = _ts_type(_text(ann), union=True)
             self._locals[caller][_text(pattern)].add(f"class:{declared}" if declared else "")
         elif name in _ITERATING and receiver and _CHAIN.fullmatch(receiver):
             # `sub`: an item of an array or a set, the value of a map (`this.share.forEach((value, key) => ...)`)
@@ -880,7 +880,7 @@ class _Builder:
         d, name, kind = self.result.definitions[owner], _text(caps["name"][0]), node.type
         ann = node.child_by_field_name("type")
         value = node.child_by_field_name("value") or node.child_by_field_name("right")
-        declared = (_ts_type(_text(ann)) or "") if ann is not None else \
+        declared = (_ts_type(_text(ann), union=True) or "") if ann is not None else \
             _jsdoc_declared(node) if self.spec.name == "javascript" else None
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
@@ -920,7 +920,7 @@ class _Builder:
         if guard:           # `export var isObservableMap = make(...) as (thing: any) => thing is ObservableMap`
             self._module_vars[_text(target)].add(guard)
         elif ann is not None:
-            declared = _ts_type(_text(ann))
+            declared = _ts_type(_text(ann), union=True)
             self._module_vars[_text(target)].add(f"class:{declared}" if declared else "")
         else:
             self._module_vars[_text(target)].add(_script_value(value, False) if value is not None else "")
@@ -1304,16 +1304,21 @@ def _ts_guard(text: str) -> str:
     return f"is:{guarded}" if guarded else ""
 
 
-def _ts_type(text: str) -> str | None:
+def _ts_type(text: str, union: bool = False) -> str | None:
     """TypeScript: ``X`` for an annotation naming one class or interface (``: Observable<T>``, ``Foo | undefined``,
-    ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); None otherwise (primitives,
-    unions of two types, type parameters such as ``T``)."""
+    ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); with ``union``, ``union:A,B`` for
+    a union of such names (``UpdateEncoderV1 | UpdateEncoderV2``); None otherwise (primitives, type parameters
+    such as ``T``)."""
     text = text.strip().lstrip(":").strip().removeprefix("readonly ").strip()
     arrow = _top_level_arrow(text)
     if arrow is not None:         # `() => Unsubscribable | void`: a function; `()X` is what calling it gives
         returned = _ts_type(text[arrow + 2:])
         return f"(){returned}" if returned and not returned.startswith(("()", "[]")) else None
     parts = [p.strip() for p in _union_members(text, "<([{", ">)]}") if p.strip() not in ("undefined", "null", "void", "")]
+    if len(parts) > 1 and union:
+        members = list(dict.fromkeys(_ts_type(p) or "" for p in parts))
+        plain = all(m and re.fullmatch(r"[\w$.]+", m) for m in members)
+        return (f"union:{','.join(members)}" if len(members) > 1 else members[0]) if plain else None
     if len(parts) != 1:
         return None
     mapping = _TS_MAPPING.match(parts[0])
@@ -1637,13 +1642,13 @@ def _ts_signature_types(core: Node) -> dict:
     for p in params.named_children if params is not None else []:
         pattern, ann = p.child_by_field_name("pattern"), p.child_by_field_name("type")
         if pattern is not None and pattern.type == "identifier":
-            out[_text(pattern)] = (_ts_type(_text(ann)) or "") if ann is not None else ""
+            out[_text(pattern)] = (_ts_type(_text(ann), union=True) or "") if ann is not None else ""
     returns = core.child_by_field_name("return_type")
     predicate = _TS_PREDICATE.fullmatch(_text(returns)) if returns is not None else None
     if predicate:                          # `(thing: any): thing is ObservableSet<any>`: a type guard
         guarded = _ts_type(predicate.group(1))
         return {"param_types": out, "return_type": f"is:{guarded}" if guarded else ""}
-    return {"param_types": out, "return_type": (_ts_type(_text(returns)) or "") if returns is not None else ""}
+    return {"param_types": out, "return_type": (_ts_type(_text(returns), union=True) or "") if returns is not None else ""}
 
 
 _JSDOC_PARAM = re.compile(r"@param\s+\{([^{}]+)\}\s+\[?([A-Za-z_$][\w$]*)")
@@ -1684,7 +1689,7 @@ def _jsdoc_declared(node: Node) -> str | None:
 def _jsdoc_type(written: str) -> str:
     """A JSDoc type as ``_ts_type`` reads it; JavaScript's own (``{Object<string, any>}``, ``{Function}``: any
     object, any function) says nothing."""
-    typed = _ts_type(written) or ""
+    typed = _ts_type(written, union=True) or ""
     return "" if typed.removeprefix("[]") in SCRIPT_GLOBALS else typed
 
 
@@ -1762,7 +1767,7 @@ def _script_value(node: Node, iterated: bool) -> str:
     ``call:`` / ``attr:`` for a call or a member chain, ``iter...`` for the items a ``for...of`` walks."""
     while node.type in ("parenthesized_expression", "non_null_expression", "await_expression", "as_expression",
                         "satisfies_expression") and node.named_children:
-        if node.type == "as_expression" and not iterated and (cast := _ts_type(_text(node.named_children[-1]))):
+        if node.type == "as_expression" and not iterated and (cast := _ts_type(_text(node.named_children[-1]), union=True)):
             return f"class:{cast}"          # `const prevQuery = this.#currentQuery as Query<T> | undefined`
         node = node.named_children[0]
     prefix = "iter" if iterated else ""

@@ -42,6 +42,9 @@ CONFIDENCE = {
     "structural": 0.7,
     # a receiver that is a parameter annotated with a class of the repository (Python: `ctx: Context`)
     "annotation": 0.85,
+    # a receiver declared one of a few classes of the repository (a union: `UpdateEncoderV1 | UpdateEncoderV2`): the
+    # method of each
+    "union": 0.8,
     # a function handed to a library function that calls it (`sorted(ps, key=sort_key)`, LanguageSpec.calls_back)
     "callback": 0.85,
     # a parameter called (`check(s)`): a function the repository's callers hand it
@@ -1206,9 +1209,13 @@ class _Resolver:
             return self._foreign_type((f.path, scope, value)) if kind == "param" else \
                 all(self._foreign_declared(f, scope, one) for one in value.split("|"))
         if kind == "param":
-            return self._type_named(f, scope, value.removeprefix("[]")) is None
+            return self._unknown_type(f, scope, value.removeprefix("[]"))
         # assigned several values, each of them (`c = copy(md)` beside `c = MultiDict()` is the repository's)
         return all(self._foreign_value(f, scope, one, depth) for one in value.split("|"))
+
+    def _unknown_type(self, f: FileFacts, scope: int | None, name: str) -> bool:
+        """Whether no type of the repository is what ``name`` names (of a union, ``union:A,B``, any member)."""
+        return all(self._type_named(f, scope, one) is None for one in _members(name))
 
     def _foreign_type(self, typed: tuple[str, int | None, str]) -> bool:
         """Whether a declared type (path, scope, type) names a class that is not the repository's."""
@@ -1218,8 +1225,8 @@ class _Resolver:
         f = self.files[path]
         self._typing_depth += 1         # a chain (`a.B`) is looked up through calls that may ask again
         try:
-            return self._type_named(f, scope, value.removeprefix("[]")) is None and \
-                not self._type_somewhere(f, value.removeprefix("[]").rpartition(".")[2])
+            return all(self._type_named(f, scope, one) is None and not self._type_somewhere(f, one.rpartition(".")[2])
+                       for one in _members(value.removeprefix("[]")))
         finally:
             self._typing_depth -= 1
 
@@ -1269,7 +1276,7 @@ class _Resolver:
         what, _, chain = value.partition(":")
         items, what, head = what.startswith("iter"), what.removeprefix("iter"), chain.split(".")[0]
         if what == "class":
-            return self._type_named(f, scope, chain) is None
+            return self._unknown_type(f, scope, chain)
         if what not in ("call", "attr", "var") or head in LANGUAGES[f.language].self_names:
             return False
         bind = self.bindings[f.path].get(head)
@@ -1789,6 +1796,8 @@ class _Resolver:
             method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
             for impl in impls:
                 self._call_edge(src, impl, line, method)
+            if not impls and receiver:
+                self._union_call(f, caller, receiver, src, name, line, found=defs)
             if not impls:
                 self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
             return True
@@ -1959,6 +1968,52 @@ class _Resolver:
         for dst in found:
             self._call_edge(src, dst, line, "dispatch")
         return bool(found)
+
+    def _union_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
+                    line: int, found: list[str] = ()) -> bool:
+        """``encoder.writeVarUint(n)`` where ``@param {UpdateEncoderV1|UpdateEncoderV2} encoder``: a receiver declared
+        one of a few classes of the repository (``union:A,B``); the method of each member that has one gets an edge
+        (``union``; an interface's declaration runs no code). With ``found`` (what a language server answered:
+        tsserver names the method of one member), only when that is one of them, the others. False when the
+        receiver is declared no union, or one with a member that is no type of the repository (it may be the one
+        that runs)."""
+        targets = self._union_targets(f, caller, receiver, name)
+        if found and not set(found) & set(targets):
+            return False
+        for dst in targets:
+            if dst not in found:
+                self._call_edge(src, dst, line, "union")
+        return bool(targets)
+
+    def _union_targets(self, f: FileFacts, caller: int | None, receiver: str | None, name: str) -> list[str]:
+        declared = self._declared_union(f, caller, receiver) if receiver and caller is not None else None
+        if declared is None:
+            return []
+        path, scope, members = declared
+        classes = [self._type_named(self.files[path], scope, one) for one in members]
+        if not all(classes):
+            return []
+        hits = [h for cls in classes if (h := self.class_member(*cls, name))]
+        return list(dict.fromkeys(self.files[h[0]].ids[h[1]] for h in hits
+                                  if (owner := self.files[h[0]].defs[h[1]][3]) is None or
+                                  self._def_kind((h[0], owner)) != "interface"))
+
+    def _declared_union(self, f: FileFacts, caller: int, receiver: str) -> tuple[str, int | None, list[str]] | None:
+        """(path, scope, member names) of the union a receiver is declared: a parameter's or a variable's annotation
+        (``encoder``), the attribute type of the last attribute of a chain (``this.encoder``); else None."""
+        if not _CHAIN.fullmatch(receiver):
+            return None
+        head, _, attr = receiver.rpartition(".")
+        typed = None
+        if head:
+            cls = self.receiver_class(f, caller, head)
+            typed = self._attribute_type(*cls, attr) if cls else None
+        elif (found := self._declared(f, caller, attr)) is not None:
+            value = found[2] if found[1] == "param" else found[2].removeprefix("class:")
+            typed = (f.path, found[0], value)
+        if typed is None or not typed[2].startswith("union:"):
+            return None
+        return typed[0], typed[1], _members(typed[2])
 
     def _collect_inserts(self) -> None:
         """The classes of the objects put into each collection name (``FileFacts.inserts``), by the key they are
@@ -2552,6 +2607,9 @@ class _Resolver:
                 elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
                     hit = ("unresolved", "protocol")    # nor a Protocol's stub
                 if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
+                        self._union_call(f, caller, receiver, src, name, line):
+                    continue
+                if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
                         self._registry_call(f, caller, receiver, src, name, line):
                     continue
                 if hit[0] == "unresolved":
@@ -2718,6 +2776,11 @@ _NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*
 _OBJECT_METHODS = frozenset({"getClass", "toString", "GetType", "ToString"})
 # a cast receiver, `((Class<?>) type)`: the class cast to, generic arguments dropped
 _CAST = re.compile(r"\(\(\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\)\s*[\w$.]+\)")
+
+
+def _members(name: str) -> list[str]:
+    """The types a declared type names: each member of a union (``union:A,B``, extract._ts_type), else itself."""
+    return name.removeprefix("union:").split(",") if name.startswith("union:") else [name]
 
 
 def _cast_or_new(receiver: str) -> str | None:

@@ -4073,3 +4073,57 @@ export function adapt(config) {
     calls = {(k[1].split("#", 1)[1], k[2].split("#", 1)[1]) for k, v in res.edges.items() if k[0] == "CALLS"}
     assert {("adapt", "AxiosHeaders.normalize"), ("AxiosHeaders.concat", "AxiosHeaders.set")} <= calls
     assert not any(dst.startswith("Other.") for _src, dst in calls)
+
+
+UNION = """export class EncoderV1 { write() { return 1 } }
+export class EncoderV2 { write() { return 2 } }
+export class Other { write() { return 3 } }
+export interface Sink { write(): number }
+export function enc(e: EncoderV1 | EncoderV2 | undefined) {
+  e.write()
+}
+export class Holder {
+  dest: EncoderV1 | Sink
+  run() { this.dest.write() }
+}
+export function foreign(e: EncoderV1 | Buffer) {
+  e.write()
+}
+"""
+
+
+def _calls_from(res, caller: str) -> set[tuple[str, str]]:
+    return {(k[2].split("#", 1)[1], v["resolved_by"]) for k, v in res.edges.items()
+            if k[0] == "CALLS" and k[1] == f"r:{caller}"}
+
+
+def test_a_receiver_declared_a_union_of_classes_calls_the_method_of_each() -> None:
+    """Yjs's `@param {UpdateEncoderV1 | UpdateEncoderV2} encoder` then `encoder.writeLen(n)`: either class's method
+    runs (`union`); an interface member runs no code; a member that is not the repository's (`Buffer`) may be the one
+    that runs, so no edge is claimed."""
+    res = resolve("r", _extracted({"u.ts": UNION}, "typescript"))
+    assert _calls_from(res, "u.ts#enc") == {("EncoderV1.write", "union"), ("EncoderV2.write", "union")}
+    assert _calls_from(res, "u.ts#Holder.run") == {("EncoderV1.write", "union")}
+    assert _calls_from(res, "u.ts#foreign") == set()
+    assert res.unresolved["r:u.ts#foreign"] == ["e.write@13:dynamic"]
+
+
+def test_a_jsdoc_union_of_classes_calls_the_method_of_each_and_adds_to_the_servers_one_answer() -> None:
+    """JavaScript's JSDoc union (Yjs) reads as TypeScript's; tsserver names one member's method for such a call
+    (`UpdateEncoderV1.writeLen`): the other members' methods are added to its answer, as `union`."""
+    source = """export class EncoderV1 { write() { return 1 } }
+export class EncoderV2 { write() { return 2 } }
+export class Other { write() { return 3 } }
+/**
+ * @param {EncoderV1|EncoderV2} encoder
+ */
+export const enc = (encoder) => {
+  encoder.write()
+}
+"""
+    files = _extracted({"u.js": source}, "javascript")
+    assert _calls_from(resolve("r", files), "u.js#enc") == {("EncoderV1.write", "union"), ("EncoderV2.write", "union")}
+    files["u.js"].lsp = {"answers": [["sym", ["r:u.js#EncoderV1.write"], []]]}
+    assert [c[1] for c in files["u.js"].calls] == ["write"]
+    assert _calls_from(resolve("r", files, use_lsp=True), "u.js#enc") == \
+        {("EncoderV1.write", "lsp"), ("EncoderV2.write", "union")}

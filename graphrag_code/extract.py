@@ -79,6 +79,8 @@ _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n
 # `isMap(obj) ? ... : ...`, `&&`) may narrow
 _SCRIPT_NARROWABLE = re.compile(rb"([A-Za-z_$][\w$.]*)\s+instanceof\b|"
                                 rb"[A-Za-z_$][\w$.]*\(\s*([A-Za-z_$][\w$.]*)\s*\)\s*(?:\)|&&|\?)")
+# JavaScript/TypeScript: names a `const` / `let` declares (a name declared twice may be of two classes, one per block)
+_SCRIPT_DECLARED = re.compile(rb"\b(?:const|let)\s+([A-Za-z_$][\w$]*)")
 # JavaScript's array (and Set) methods whose callback's first parameter is an item
 _ITERATING = frozenset({"forEach", "map", "filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex",
                         "flatMap"})
@@ -188,6 +190,11 @@ class _Builder:
         self._narrowable = {(m[0] or m[1]).decode() for m in _NARROWABLE.findall(source)} \
             if spec.name == "python" else {(m[0] or m[1]).decode() for m in _SCRIPT_NARROWABLE.findall(source)} \
             if spec.name in SCRIPT_LANGUAGES else set()
+        # JavaScript/TypeScript: names declared in more than one block (`const observer = new QueryObserver(...)` in
+        # one test's callback, `= new MutationObserver(...)` in another's): _block_declared tells them apart
+        declared = Counter(m.decode() for m in _SCRIPT_DECLARED.findall(source)) if spec.name in SCRIPT_LANGUAGES \
+            else Counter()
+        self._redeclared = {name for name, n in declared.items() if n > 1}
         # Python bindings (add_binding): definition index -> name -> what it is assigned / annotated with
         self._locals: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._hiding: dict[int, set[str]] = defaultdict(set)   # JS/TS: names a destructuring declaration binds
@@ -509,6 +516,8 @@ class _Builder:
             caller = self.result.definitions[caller].parent
         narrowed = (_narrowing(node, receiver) if self.spec.name == "python" else _script_narrowing(node, receiver)) \
             if receiver in self._narrowable else None
+        if not narrowed and receiver in self._redeclared:
+            narrowed = self._block_declared(node, receiver)
         passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
         reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
             and node.type == "call" else None
@@ -907,6 +916,40 @@ class _Builder:
                 self._locals[owner][name].add(f"class:{declared}" if declared else "")
             elif value is not None:
                 self._locals[owner][name].add(_script_value(value, False))
+
+    def _block_declared(self, node: Node, name: str) -> str:
+        """JavaScript/TypeScript: what the nearest ``const`` / ``let`` declaration of ``name`` in a block around
+        ``node`` gives it (``_declared_value``), or "": the variable a call's receiver names, where the function's
+        (or the module's) variables of that name are several (one per test callback). A function parameter of that
+        name in between hides the declarations further out."""
+        up = node.parent
+        while up is not None and up.type != "program":
+            if up.type in _SCRIPT_SCOPES:
+                params = up.child_by_field_name("parameters") or up.child_by_field_name("parameter")
+                if params is not None and name in _pattern_names(params):
+                    return ""
+            elif up.type == "statement_block":
+                for statement in up.named_children:
+                    if statement.type != "lexical_declaration" or statement.start_byte > node.start_byte:
+                        continue
+                    for declarator in statement.named_children:
+                        target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" \
+                            else None
+                        if target is not None and target.type == "identifier" and _text(target) == name:
+                            value = self._declared_value(declarator)
+                            return "" if "union:" in value else value
+            up = up.parent
+        return ""
+
+    def _declared_value(self, declarator: Node) -> str:
+        """A ``const`` / ``let`` declarator's value as a local's (``class:X`` by its annotation or JSDoc type, else
+        ``_script_value`` of what it is assigned)."""
+        ann, value = declarator.child_by_field_name("type"), declarator.child_by_field_name("value")
+        declared = (_ts_type(_text(ann), union=True) or "") if ann is not None else \
+            _jsdoc_declared(declarator) if self.spec.name == "javascript" else None
+        if declared is not None:
+            return f"class:{declared}" if declared else ""
+        return _script_value(value, False) if value is not None else ""
 
     def _script_module_var(self, node: Node, target: Node) -> None:
         """JavaScript/TypeScript: a module's variable (``export let globalState: MobXGlobals = ...``, ``const
@@ -1725,6 +1768,8 @@ def _pattern_names(pattern: Node) -> list[str]:
             names.append(_text(n))
         elif n.type == "assignment_pattern":
             stack.append(n.child_by_field_name("left"))
+        elif n.type in ("required_parameter", "optional_parameter") and n.child_by_field_name("pattern"):
+            stack.append(n.child_by_field_name("pattern"))      # TypeScript's `(cache: QueryCache)`
         elif n.type == "pair_pattern":
             stack.append(n.child_by_field_name("value"))
         elif n.type in ("formal_parameters", "rest_pattern", "object_pattern", "array_pattern",
@@ -1789,7 +1834,8 @@ def _script_value(node: Node, iterated: bool) -> str:
     if node.type == "call_expression":
         fn = node.child_by_field_name("function")
         text = _text(fn) if fn is not None else ""
-        return f"{prefix}call:{text}" if _CHAIN.fullmatch(text) else ""
+        return f"{prefix}call:{text}" if _CHAIN.fullmatch(text) else f"{prefix}call:{text}" \
+            if (text := _called_method(fn)) else ""
     if node.type == "member_expression" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
     if node.type == "this" and not iterated:          # `const self = this`: the object the function runs on
@@ -1804,6 +1850,19 @@ def _script_value(node: Node, iterated: bool) -> str:
         one = made.pop() if len(made) == 1 else ""
         return f"class:[]{one[6:]}" if one.startswith("class:") and "[]" not in one else ""
     return ""
+
+
+def _called_method(fn: Node | None) -> str:
+    """``client.getQueryCache().find`` for the function of ``client.getQueryCache().find(...)``: a method of what a
+    call returns, as a receiver of that call is written (``_receiver_text``; the resolver reads its one call), or
+    "" (not of that shape, or too long to read whole)."""
+    if fn is None or fn.type != "member_expression":
+        return ""
+    obj, prop = fn.child_by_field_name("object"), fn.child_by_field_name("property")
+    if obj is None or obj.type != "call_expression" or prop is None or prop.type != "property_identifier":
+        return ""
+    receiver = _receiver_text(obj, "javascript")
+    return f"{receiver}.{_text(prop)}" if len(receiver) < 100 and "|" not in receiver else ""
 
 
 def _narrowed_branch(condition: Node | None, branch: Node | None) -> str:

@@ -2750,7 +2750,9 @@ res.redirect = function redirect(url) {
     assert edges[("use", "Query.run")] == ("annotation", [16])           # was a guess by the unique name
     assert edges[("res.send", "res.end")] == ("self", [13])              # `this.status(200).end(body)` only
     assert edges[("res.redirect", "res.end")] == ("self", [20])          # location returns what status does
-    assert js["res.js"].returns == [[0, "value:var:this"], [5, "value:call:this.status"]]   # not later's, wait's
+    # not later's, wait's; redirect returns what the `end` of location's object returns
+    assert js["res.js"].returns == [[0, "value:var:this"], [5, "value:call:this.status"],
+                                    [6, "value:call:this.location(url).end"]]
 
 
 def test_a_barrel_of_modules_importing_from_it_is_searched_once_per_name(monkeypatch) -> None:
@@ -4127,3 +4129,49 @@ export const enc = (encoder) => {
     assert [c[1] for c in files["u.js"].calls] == ["write"]
     assert _calls_from(resolve("r", files, use_lsp=True), "u.js#enc") == \
         {("EncoderV1.write", "lsp"), ("EncoderV2.write", "union")}
+
+
+def test_a_name_declared_in_several_test_callbacks_is_what_its_own_block_declares() -> None:
+    """TanStack Query's tests declare `const observer = new QueryObserver(...)` in one `test(...)` callback and `=
+    new MutationObserver(...)` in another: the module's (or function's) variable of that name is of either class,
+    the one of the call's own block says which (a parameter of that name in between hides it)."""
+    source = """import { describe, test } from 'vitest'
+export class QueryCache { find() { return 1 } }
+export class MutationCache { find() { return 2 } }
+describe('caches', () => {
+  test('queries', () => {
+    const cache = new QueryCache()
+    cache.find()
+  })
+  test('mutations', () => {
+    const cache: MutationCache = make()
+    cache.find()
+  })
+  test('shadowed', () => {
+    const cache = new QueryCache();
+    [1].forEach((cache) => cache.find())
+  })
+})
+"""
+    res = resolve("r", _extracted({"c.test.ts": source}, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:c.test.ts"}
+    assert {c for c in calls if c[0].endswith(".find")} == {("QueryCache.find", (7,), "annotation"),
+                                                             ("MutationCache.find", (11,), "annotation")}
+
+
+def test_a_variable_assigned_a_method_of_what_a_call_returns_is_of_its_return_type() -> None:
+    """`const query = client.getQueryCache().find({ queryKey })` (TanStack Query), `const headers =
+    AxiosHeaders.from(config.headers).normalize()` (axios): the method's declared return type, through the call."""
+    source = """export class Query { reset() { return 1 } }
+export class Other { reset() { return 2 } }
+export class QueryCache { find(filters: object): Query { return new Query() } }
+export class Client { getQueryCache(): QueryCache { return new QueryCache() } }
+export function go(client: Client) {
+  const query = client.getQueryCache().find({ queryKey: ['a'] })
+  query.reset()
+}
+"""
+    res = resolve("r", _extracted({"q.ts": source}, "typescript"))
+    assert _calls_from(res, "q.ts#go") == {("Client.getQueryCache", "annotation"), ("QueryCache.find", "annotation"),
+                                           ("Query.reset", "annotation")}

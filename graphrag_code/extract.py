@@ -1353,6 +1353,8 @@ def _ts_type(text: str, union: bool = False) -> str | None:
     a union of such names (``UpdateEncoderV1 | UpdateEncoderV2``); None otherwise (primitives, type parameters
     such as ``T``)."""
     text = text.strip().lstrip(":").strip().removeprefix("readonly ").strip()
+    if text.startswith("(") and text.endswith(")") and _top_level_arrow(text) is None:
+        text = text[1:-1].strip()       # `(GC | Item)[]`: the items of `GC | Item`
     arrow = _top_level_arrow(text)
     if arrow is not None:         # `() => Unsubscribable | void`: a function; `()X` is what calling it gives
         returned = _ts_type(text[arrow + 2:])
@@ -1371,13 +1373,14 @@ def _ts_type(text: str, union: bool = False) -> str | None:
         return f"{{}}{value}" if value and not value.startswith(("()", "[]", "{}")) else None
     items = _TS_ITEMS.match(parts[0])
     if items:
-        item = _ts_type(items.group(1) or items.group(2))
+        item = _ts_type(items.group(1) or items.group(2), union)     # `Array<GC|Item>`: `[]union:GC,Item`
         return f"[]{item}" if item and not item.startswith("[]") else None
     name = parts[0].split("<", 1)[0].strip()
     if not re.fullmatch(r"[A-Za-z_$][\w$.]*", name):
         return None
     last = name.rsplit(".", 1)[-1]
-    return last if last[:1].isupper() and not last.isupper() else None
+    # a class's name is capitalized; one capital letter is a type parameter (`T`, `K`), several a class (Yjs's `GC`)
+    return last if last[:1].isupper() and len(last) > 1 else None
 
 
 def _top_level_arrow(text: str) -> int | None:
@@ -1732,7 +1735,8 @@ def _jsdoc_declared(node: Node) -> str | None:
 def _jsdoc_type(written: str) -> str:
     """A JSDoc type as ``_ts_type`` reads it; JavaScript's own (``{Object<string, any>}``, ``{Function}``: any
     object, any function) says nothing."""
-    typed = _ts_type(written, union=True) or ""
+    # `{Item?}`, `{?Item}` (nullable), `{Item=}` (optional), `{!Item}`: the type
+    typed = _ts_type(written.strip().strip("?!=").strip(), union=True) or ""
     return "" if typed.removeprefix("[]") in SCRIPT_GLOBALS else typed
 
 

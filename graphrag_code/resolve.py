@@ -1998,9 +1998,15 @@ class _Resolver:
                                   if (owner := self.files[h[0]].defs[h[1]][3]) is None or
                                   self._def_kind((h[0], owner)) != "interface"))
 
-    def _declared_union(self, f: FileFacts, caller: int, receiver: str) -> tuple[str, int | None, list[str]] | None:
+    def _declared_union(self, f: FileFacts, caller: int | None, receiver: str,
+                        items: bool = False) -> tuple[str, int | None, list[str]] | None:
         """(path, scope, member names) of the union a receiver is declared: a parameter's or a variable's annotation
-        (``encoder``), the attribute type of the last attribute of a chain (``this.encoder``); else None."""
+        (``encoder``), the attribute type of the last attribute of a chain (``this.encoder``); with ``items``, the
+        union the items of the array it names are (``structs: Array<GC|Item>``: ``structs[i]``, ``for (const s of
+        structs)``, ``const s = structs[i]``); else None."""
+        indexed = _SUBSCRIPTED.fullmatch(receiver) if not items else None
+        if indexed:
+            return self._declared_union(f, caller, indexed.group(1), items=True)
         if not _CHAIN.fullmatch(receiver):
             return None
         head, _, attr = receiver.rpartition(".")
@@ -2009,11 +2015,15 @@ class _Resolver:
             cls = self.receiver_class(f, caller, head)
             typed = self._attribute_type(*cls, attr) if cls else None
         elif (found := self._declared(f, caller, attr)) is not None:
+            kind, _, chain = found[2].partition(":")
+            if found[1] == "var" and not items and kind in ("subname", "subattr", "itername", "iterattr") and \
+                    "|" not in chain:
+                return self._declared_union(f, found[0], chain, items=True)
             value = found[2] if found[1] == "param" else found[2].removeprefix("class:")
             typed = (f.path, found[0], value)
-        if typed is None or not typed[2].startswith("union:"):
+        if typed is None or not typed[2].startswith("[]union:" if items else "union:"):
             return None
-        return typed[0], typed[1], _members(typed[2])
+        return typed[0], typed[1], _members(typed[2].removeprefix("[]"))
 
     def _collect_inserts(self) -> None:
         """The classes of the objects put into each collection name (``FileFacts.inserts``), by the key they are

@@ -4175,3 +4175,35 @@ export function go(client: Client) {
     res = resolve("r", _extracted({"q.ts": source}, "typescript"))
     assert _calls_from(res, "q.ts#go") == {("Client.getQueryCache", "annotation"), ("QueryCache.find", "annotation"),
                                            ("Query.reset", "annotation")}
+
+
+def test_jsdoc_nullable_parenthesized_and_array_of_union_types() -> None:
+    """Yjs: `@param {Item?} referenceItem` (nullable), `@param {Array<GC|Item>} structs` (an array of a union, its class
+    `GC` named by capitals alone); commander: `@return {(Command|null)}`."""
+    source = """export class GC { write() { return 1 } }
+export class Item { write() { return 2 } }
+export class Other { write() { return 3 } }
+export class Command {
+  /** @return {(Command|null)} */
+  help() { return null }
+  name() { return 'c' }
+}
+/**
+ * @param {Item?} referenceItem
+ * @param {Array<GC|Item>} structs
+ * @param {Command} cmd
+ */
+export const go = (referenceItem, structs, cmd) => {
+  referenceItem.write()
+  const first = structs[0]
+  first.write()
+  for (const s of structs) { s.write() }
+  cmd.help().name()
+}
+"""
+    res = resolve("r", _extracted({"s.js": source}, "javascript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:s.js#go"}
+    # (one edge per caller and callee: Item.write's lines 17 and 18 join the annotated one of line 15)
+    assert calls == {("Item.write", (15, 17, 18), "annotation"), ("GC.write", (17, 18), "union"),
+                     ("Command.help", (19,), "annotation"), ("Command.name", (19,), "annotation")}

@@ -1847,8 +1847,8 @@ def _script_value(node: Node, iterated: bool) -> str:
     if node.type == "subscript_expression" and not iterated:    # `const observable = list[i]`: an item of list
         held = node.child_by_field_name("object")
         return item_of(_text(held)) if held is not None and _CHAIN.fullmatch(_text(held)) else ""
-    if node.type == "identifier" and iterated:        # `for (const s of shapes)`, `shapes: Shape[]`
-        return f"itername:{_text(node)}"
+    if node.type == "identifier":                     # `for (const s of shapes)`, `shapes: Shape[]`
+        return f"itername:{_text(node)}" if iterated else f"var:{_text(node)}"    # `let left = referenceItem`
     if node.type == "array" and not iterated and node.named_children:    # `let windows = [new Subject<T>()]`
         made = {_script_value(c, False) for c in node.named_children}
         one = made.pop() if len(made) == 1 else ""

@@ -2751,7 +2751,7 @@ res.redirect = function redirect(url) {
     assert edges[("res.send", "res.end")] == ("self", [13])              # `this.status(200).end(body)` only
     assert edges[("res.redirect", "res.end")] == ("self", [20])          # location returns what status does
     # not later's, wait's; redirect returns what the `end` of location's object returns
-    assert js["res.js"].returns == [[0, "value:var:this"], [5, "value:call:this.status"],
+    assert js["res.js"].returns == [[0, "value:var:this"], [4, "value:var:body"], [5, "value:call:this.status"],
                                     [6, "value:call:this.location(url).end"]]
 
 
@@ -4207,3 +4207,22 @@ export const go = (referenceItem, structs, cmd) => {
     # (one edge per caller and callee: Item.write's lines 17 and 18 join the annotated one of line 15)
     assert calls == {("Item.write", (15, 17, 18), "annotation"), ("GC.write", (17, 18), "union"),
                      ("Command.help", (19,), "annotation"), ("Command.name", (19,), "annotation")}
+
+
+def test_a_variable_assigned_another_name_is_of_that_names_type() -> None:
+    """`let left = referenceItem` (Yjs, `@param {Item?} referenceItem`), `const conn = connection` (rxjs's share, `let
+    connection: Subscriber<T> | null`), `cond ? innerFrom(x) : EMPTY`: a variable assigned a name is what that name is."""
+    source = """export class Item { integrate() { return 1 } }
+export class Other { integrate() { return 2 } }
+let connection: Item | null = null
+export function go(referenceItem: Item) {
+  let left = referenceItem
+  left.integrate()
+  const conn = connection
+  conn?.integrate()
+}
+"""
+    res = resolve("r", _extracted({"v.ts": source}, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:v.ts#go"}
+    assert calls == {("Item.integrate", (6, 8), "annotation")}

@@ -70,7 +70,11 @@ def _runs(lines: list[int]) -> list[tuple[int, int]]:
 
 
 # -- code -------------------------------------------------------------------------------------------------------
-def code_chunks(lines: list[str], defs: list[Definition], budget: int, container_kinds: frozenset[str]) -> list[Chunk]:
+def code_chunks(lines: list[str], defs: list[Definition], budget: int, container_kinds: frozenset[str],
+                test_name: re.Pattern[str] | None = None) -> list[Chunk]:
+    """Chunks of a source file: one per definition (split when over ``budget``), and the module's own code. A
+    container too long for one chunk, or a test suite (a test holding others: ``describe queryCache``, matching
+    ``test_name``), keeps its own lines only: its members have chunks of their own."""
     tok = LineTokens(lines)
     children: dict[int, list[int]] = {}
     for i, d in enumerate(defs):
@@ -80,7 +84,7 @@ def code_chunks(lines: list[str], defs: list[Definition], budget: int, container
     for i, d in enumerate(defs):
         if tok.count(d.start_line, d.end_line) <= budget:
             chunks.append(Chunk("symbol", d.start_line, d.end_line, tok.text(d.start_line, d.end_line), definition=i))
-        elif d.kind in container_kinds and children.get(i):
+        elif (d.kind in container_kinds or test_name is not None and test_name.match(d.name)) and children.get(i):
             chunks.extend(_container_parts(tok, defs, i, children[i], budget))
         else:
             chunks.extend(_function_parts(tok, d, i, budget))
@@ -232,7 +236,7 @@ def chunk_file(data: bytes, text: str, language: str, defs: list[Definition], bu
     if lines and lines[-1] == "":
         lines.pop()
     if language in LANGUAGES:
-        return code_chunks(lines, defs, budget, LANGUAGES[language].container_kinds)
+        return code_chunks(lines, defs, budget, LANGUAGES[language].container_kinds, LANGUAGES[language].test_name)
     if language == "markdown":
         return markdown_chunks(lines, budget)
     return config_chunks(data, lines, language, budget)

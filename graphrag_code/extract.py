@@ -162,6 +162,15 @@ def _in_interface(node: Node) -> bool:
     return body is not None and body.parent is not None and body.parent.type == "interface_declaration"
 
 
+def _test_title(runner: str, title: Node) -> str:
+    """The name of a JavaScript/TypeScript test or suite: its runner and its title, ``it finds a query``. The space
+    keeps it apart from every identifier (a suite titled after the class it tests is not that class); the title's
+    dots and ``#`` (which qualified names and symbol ids use) become spaces, and it is cut at 100 characters."""
+    text = _text(title)
+    text = text[1:-1] if len(text) >= 2 and text[0] in "'\"`" and text[-1] == text[0] else text
+    return " ".join(f"{runner} {re.sub(r'[.#]', ' ', text)}".split())[:100]
+
+
 def _find_body(node: Node, depth: int = 3) -> Node | None:
     body = node.child_by_field_name("body")
     if body is not None or depth == 0:
@@ -262,6 +271,8 @@ class _Builder:
         start = self._leading_start(head)
         body = _find_body(core)
         name = " ".join(_text(caps["name"][0]).split())
+        if "_runner" in caps:                           # `it('finds a query', () => ...)`: `it finds a query`
+            name = _test_title(_text(caps["_runner"][0]), caps["name"][0])
         if caps["name"][0].type == "operator_cast":     # C++ `operator bool() const`: `operator bool`
             cast_type = caps["name"][0].child_by_field_name("type")
             name = f"operator {' '.join(_text(cast_type).split())}" if cast_type is not None else "operator"

@@ -70,6 +70,8 @@ removeprefix removesuffix replace reverse rfind rindex rjust rotate rpartition r
 setdefault sort split splitlines startswith strip swapcase symmetric_difference symmetric_difference_update tell
 title to_bytes translate truncate union update upper values writable write writelines zfill""".split())
 _JS_COMMENT_PREFIXES = ("//", "/**", "/*", "*", "*/")  # JSDoc / TSDoc
+# a function named `test...`, or a test or a suite of a test runner (extract._test_title: `it finds a query`)
+_SCRIPT_TEST_NAME = re.compile(r"^(test_?|Test|(describe|context|suite|it|test|specify|fdescribe|xdescribe|fit|xit) )")
 # methods of JavaScript's built-in prototypes (Object, Function, Array, Set, Map, String, Promise, iterators, RegExp,
 # EventTarget) and of Node's EventEmitter and streams: a method of the repository that shares one of these names
 # is no guess for an unknown receiver (MobX's `this.data_.add(x)` on a Set is not `ObservableSet.add`, rxjs's
@@ -95,14 +97,17 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  test_path=re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")),
     LanguageSpec("javascript", "javascript", (".js", ".jsx", ".mjs", ".cjs"), virtual_dispatch=True, self_names=("this",), member_assignments=True,
                  comment_prefixes=_JS_COMMENT_PREFIXES, builtin_methods=_JS_BUILTIN_METHODS,
-                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$")),
+                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$"),
+                 test_name=_SCRIPT_TEST_NAME),
     LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), virtual_dispatch=True, self_names=("this",), member_assignments=True,
                  leading_types=frozenset({"comment", "decorator"}),  # method decorators are class-body siblings
                  comment_prefixes=_JS_COMMENT_PREFIXES, builtin_methods=_JS_BUILTIN_METHODS,
-                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$")),
+                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$"),
+                 test_name=_SCRIPT_TEST_NAME),
     LanguageSpec("tsx", "tsx", (".tsx",), virtual_dispatch=True, self_names=("this",), member_assignments=True, leading_types=frozenset({"comment", "decorator"}),
                  comment_prefixes=_JS_COMMENT_PREFIXES, builtin_methods=_JS_BUILTIN_METHODS,
-                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$")),
+                 test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$"),
+                 test_name=_SCRIPT_TEST_NAME),
     LanguageSpec("go", "go", (".go",), test_path=re.compile(r"_test\.go$"), test_name=re.compile(r"^(Test|Benchmark|Example|Fuzz)")),
     LanguageSpec("java", "java", (".java",), virtual_dispatch=True, leading_types=_C_LIKE_COMMENTS, self_names=("this",), implicit_this=True,
                  lexical_members=True,

@@ -81,3 +81,31 @@ def test_broken_python_around_the_typing_rules_is_extracted_with_a_warning(sourc
     result = extract(source, "python")
     assert result.parse_status == "partial" and result.warnings
     assert [d.qualified_name for d in result.definitions][:1] == ["f"]
+
+
+def test_a_long_javascript_test_suite_is_chunked_as_a_container_of_its_tests() -> None:
+    """`describe('cache', () => { ... test('a', ...) ... })` over the token budget: the suite's chunks hold its own
+    lines (its set-up), each test has its chunk; no test's lines are in two chunks."""
+    from graphrag_code.staging import extract_file
+
+    body = "\n".join(f"    expect(cache.find({i})).toBe({i})" for i in range(12))
+    source = f"""import {{ describe, test }} from 'vitest'
+describe('cache', () => {{
+  const cache = make()
+  test('a', () => {{
+{body}
+  }})
+  test('b', () => {{
+{body}
+  }})
+}})
+"""
+    ex = extract_file("typescript", source, 250, "c.test.ts")
+    names = [d.qualified_name for d in ex.definitions]
+    assert names == ["describe cache", "describe cache.test a", "describe cache.test b"]
+    by_def = {}
+    for c in ex.chunks:
+        by_def.setdefault(names[c.definition] if c.definition is not None else None, []).append((c.start_line, c.end_line))
+    assert by_def["describe cache.test a"] == [(4, 17)] and by_def["describe cache.test b"] == [(18, 31)]
+    suite_lines = {ln for s, e in by_def["describe cache"] for ln in range(s, e + 1)}
+    assert 3 in suite_lines and not suite_lines & set(range(4, 32))

@@ -131,9 +131,9 @@ def test_javascript_impact(shops) -> None:
                           2: [("notify", "call", ["src/orders.js:15"])],
                           3: [("cancelOrder", "call", ["src/orders.js:11"])],
                           4: [("cancelHandler", "call", ["src/routes.js:4"]),
-                              ("test/orders.test.js (module code)", "call", ["test/orders.test.js:4"])]}
+                              ("test cancel", "call", ["test/orders.test.js:4"])]}   # the test, by its title
     assert {c.node.display: c.entry_point for c in r.entry_points} == {"cancelHandler": ["uncalled", "route"]}
-    assert [c.node.path for c in r.tests] == ["test/orders.test.js"]
+    assert [(c.node.path, c.node.display) for c in r.tests] == [("test/orders.test.js", "test cancel")]
     files = analyze_impact(graph, names["js"], "src/orders.js", depth=2)
     assert sorted((c.node.path, c.depth) for c in files.importers) == [
         ("src/routes.js", 1), ("test/orders.test.js", 1)]

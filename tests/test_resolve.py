@@ -4131,33 +4131,70 @@ export const enc = (encoder) => {
         {("EncoderV1.write", "lsp"), ("EncoderV2.write", "union")}
 
 
-def test_a_name_declared_in_several_test_callbacks_is_what_its_own_block_declares() -> None:
-    """TanStack Query's tests declare `const observer = new QueryObserver(...)` in one `test(...)` callback and `=
-    new MutationObserver(...)` in another: the module's (or function's) variable of that name is of either class,
-    the one of the call's own block says which (a parameter of that name in between hides it)."""
-    source = """import { describe, test } from 'vitest'
-export class QueryCache { find() { return 1 } }
+def test_a_name_declared_in_several_blocks_is_what_its_own_block_declares() -> None:
+    """A function (or a module) that declares `const cache = new QueryCache()` in one block and `= new
+    MutationCache()` in another: its variable of that name is of either class, the one of the call's own block says
+    which (a parameter of that name in between hides it)."""
+    source = """export class QueryCache { find() { return 1 } }
+export class MutationCache { find() { return 2 } }
+export function both(flag: boolean) {
+  if (flag) {
+    const cache = new QueryCache()
+    cache.find()
+  } else {
+    const cache: MutationCache = make()
+    cache.find()
+  }
+  {
+    const cache = new QueryCache();
+    [1].forEach((cache) => cache.find())
+  }
+}
+"""
+    res = resolve("r", _extracted({"c.ts": source}, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:c.ts#both"}
+    assert {c for c in calls if c[0].endswith(".find")} == {("QueryCache.find", (6,), "annotation"),
+                                                             ("MutationCache.find", (9,), "annotation")}
+
+
+def test_a_javascript_test_or_suite_is_a_definition_named_by_its_runner_and_title() -> None:
+    """TanStack Query's `describe('queryCache', () => { test('should ...', () => {...}) })` (vitest; jest, mocha,
+    jasmine alike): each suite and test is a definition (`describe queryCache`, `test should ...`, a test), so its
+    calls are its own, its variables its own (`const observer = new QueryObserver()` in one test, `new
+    MutationObserver()` in another), and impact names the tests a change reaches. A title's dots become spaces."""
+    source = """import { describe, test, it, beforeEach } from 'vitest'
+export class QueryCache { find() { return 1 } clear() { return 1 } }
 export class MutationCache { find() { return 2 } }
 describe('caches', () => {
+  let shared: QueryCache
+  beforeEach(() => {
+    shared = new QueryCache()
+  })
   test('queries', () => {
     const cache = new QueryCache()
     cache.find()
   })
-  test('mutations', () => {
-    const cache: MutationCache = make()
+  test('mutations', async () => {
+    const cache = new MutationCache()
     cache.find()
   })
-  test('shadowed', () => {
-    const cache = new QueryCache();
-    [1].forEach((cache) => cache.find())
+  it.skip(`clears a.b #1`, function () {
+    shared.clear()
   })
 })
 """
-    res = resolve("r", _extracted({"c.test.ts": source}, "typescript"))
-    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
-             if k[0] == "CALLS" and k[1] == "r:c.test.ts"}
-    assert {c for c in calls if c[0].endswith(".find")} == {("QueryCache.find", (7,), "annotation"),
-                                                             ("MutationCache.find", (11,), "annotation")}
+    files = _extracted({"c.test.ts": source}, "typescript")
+    defs = {d[2]: d[1] for d in files["c.test.ts"].defs}
+    assert {"describe caches", "describe caches.test queries", "describe caches.test mutations",
+            "describe caches.it clears a b 1"} <= set(defs)
+    res = resolve("r", files)
+    assert ("QueryCache.find", "annotation") in _calls_from(res, "c.test.ts#describe caches.test queries")
+    assert ("MutationCache.find", "annotation") in _calls_from(res, "c.test.ts#describe caches.test mutations")
+    assert _calls_from(res, "c.test.ts#describe caches.it clears a b 1") == {("QueryCache.clear", "annotation")}
+    from graphrag_code.languages import LANGUAGES
+    assert all(LANGUAGES["typescript"].test_name.match(name.rsplit(".", 1)[-1]) for name in defs
+               if name.startswith("describe"))
 
 
 def test_a_variable_assigned_a_method_of_what_a_call_returns_is_of_its_return_type() -> None:

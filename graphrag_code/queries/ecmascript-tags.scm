@@ -112,6 +112,16 @@
 ; Builder()` and the like (extract.py: add_returned)
 (return_statement (_) @_value) @reference.returns
 
+; `describe('QueryCache', () => {...})`, `it('finds a query', async () => {...})`, `test.skip(...)`: a test, or a suite
+; of them, of jest, vitest, mocha, jasmine or node:test is a definition named by its runner and its title (`it finds
+; a query`: extract.py, _test_title), so the calls in it are its calls and impact names the tests a change reaches
+(call_expression
+  function: [(identifier) @_runner
+             (member_expression object: (identifier) @_runner property: (property_identifier))]
+  arguments: (arguments . [(string) (template_string)] @name
+                          [(arrow_function) (function_expression)])
+  (#match? @_runner "^(describe|context|suite|it|test|specify|fdescribe|xdescribe|fit|xit)$")) @definition.function
+
 ; ---------------------------------------------------------------------------------------------------
 ; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
 

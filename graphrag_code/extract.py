@@ -2080,13 +2080,23 @@ def _script_narrowing(node: Node, receiver: str) -> str:
     with ``receiver`` as its one argument (``guard:isObservableSet``: the resolver reads the function's type
     predicate, ``thing is ObservableSet``)."""
     child, up = node, node.parent
-    while up is not None and up.type not in _SCRIPT_SCOPES:
+    while up is not None and (up.type not in _SCRIPT_SCOPES or _closure_sees(up, receiver)):
         if up.type in ("if_statement", "ternary_expression") and up.child_by_field_name("consequence") == child:
             said = _script_condition(up.child_by_field_name("condition"), receiver)
             if said:
                 return said
         child, up = up, up.parent
     return ""
+
+
+def _closure_sees(fn: Node, name: str) -> bool:
+    """Whether a narrowing around the function ``fn`` holds inside it: an arrow function or a function expression
+    (a callback: `if (isObservableMap(obj)) return keys(obj).map(key => obj.get(key))`, as TypeScript narrows a
+    name a closure sees) whose own parameters do not bind ``name``."""
+    if fn.type not in ("arrow_function", "function_expression"):
+        return False
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    return params is None or name.split(".")[0] not in _pattern_names(params)
 
 
 def _script_condition(condition: Node | None, name: str) -> str:
@@ -2099,6 +2109,9 @@ def _script_condition(condition: Node | None, name: str) -> str:
         right = condition.child_by_field_name("right")
         if operator == "&&":
             return _script_condition(left, name) or _script_condition(right, name)
+        if operator == "||":          # `isObservableMap(obj) || isObservableSet(obj)`: one of the two
+            either = (_script_condition(left, name), _script_condition(right, name))
+            return "|".join(either) if all(either) else ""
         tested = _instanceof(condition, name) if operator == "instanceof" else ""
         return f"class:{tested.rsplit('.', 1)[-1]}" if tested else ""
     fn, arguments = condition.child_by_field_name("function"), condition.child_by_field_name("arguments")

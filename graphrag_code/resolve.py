@@ -1766,7 +1766,7 @@ class _Resolver:
             self._call_edge(src, wrapper, line, "wrapped")
 
     def _lsp_edge(self, f: FileFacts, caller: int | None, src: str, answer: list, hit: tuple, name: str,
-                  receiver: str | None, line: int) -> bool:
+                  receiver: str | None, line: int, narrowed: str | None = None) -> bool:
         """Apply a language server's answer for one call site; False leaves it to the tree-sitter resolution."""
         kind = answer[0]
         if kind == "sym":
@@ -1797,7 +1797,7 @@ class _Resolver:
             for impl in impls:
                 self._call_edge(src, impl, line, method)
             if not impls and receiver:
-                self._union_call(f, caller, receiver, src, name, line, found=defs)
+                self._union_call(f, caller, receiver, src, name, line, found=defs, narrowed=narrowed)
             if not impls:
                 self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
             return True
@@ -1970,14 +1970,15 @@ class _Resolver:
         return bool(found)
 
     def _union_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
-                    line: int, found: list[str] = ()) -> bool:
+                    line: int, found: list[str] = (), narrowed: str | None = None) -> bool:
         """``encoder.writeVarUint(n)`` where ``@param {UpdateEncoderV1|UpdateEncoderV2} encoder``: a receiver declared
         one of a few classes of the repository (``union:A,B``); the method of each member that has one gets an edge
         (``union``; an interface's declaration runs no code). With ``found`` (what a language server answered:
-        tsserver names the method of one member), only when that is one of them, the others. False when the
-        receiver is declared no union, or one with a member that is no type of the repository (it may be the one
-        that runs)."""
-        targets = self._union_targets(f, caller, receiver, name)
+        tsserver names the method of one member), only when that is one of them, the others. A receiver the code
+        around the call narrows to one of several classes (``narrowed``: ``if (isObservableMap(obj) ||
+        isObservableSet(obj)) obj.keys()``) is such a union too. False when the receiver is declared no union, or
+        one with a member that is no type of the repository (it may be the one that runs)."""
+        targets = self._union_targets(f, caller, receiver, name, narrowed)
         if found and not set(found) & set(targets):
             return False
         for dst in targets:
@@ -1985,12 +1986,16 @@ class _Resolver:
                 self._call_edge(src, dst, line, "union")
         return bool(targets)
 
-    def _union_targets(self, f: FileFacts, caller: int | None, receiver: str | None, name: str) -> list[str]:
-        declared = self._declared_union(f, caller, receiver) if receiver and caller is not None else None
-        if declared is None:
-            return []
-        path, scope, members = declared
-        classes = [self._type_named(self.files[path], scope, one) for one in members]
+    def _union_targets(self, f: FileFacts, caller: int | None, receiver: str | None, name: str,
+                       narrowed: str | None = None) -> list[str]:
+        if narrowed and "|" in narrowed:
+            classes = [self._value_class(f, caller, one) for one in narrowed.split("|")]
+        else:
+            declared = self._declared_union(f, caller, receiver) if receiver and caller is not None else None
+            if declared is None:
+                return []
+            path, scope, members = declared
+            classes = [self._type_named(self.files[path], scope, one) for one in members]
         if not all(classes):
             return []
         hits = [h for cls in classes if (h := self.class_member(*cls, name))]
@@ -2610,14 +2615,14 @@ class _Resolver:
                     [self.files[hit[0]].ids[hit[1]]] if hit[0] != "unresolved" and hit[2] == "annotation" else []
                 if typed and self._keyed_item(f, caller, receiver, src, name, line, typed, subclasses):
                     continue
-                if answer and self._lsp_edge(f, caller, src, answer, hit, name, receiver, line):
+                if answer and self._lsp_edge(f, caller, src, answer, hit, name, receiver, line, narrowed.get(k)):
                     continue
                 if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
                     hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
                 elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
                     hit = ("unresolved", "protocol")    # nor a Protocol's stub
                 if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
-                        self._union_call(f, caller, receiver, src, name, line):
+                        self._union_call(f, caller, receiver, src, name, line, narrowed=narrowed.get(k)):
                     continue
                 if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
                         self._registry_call(f, caller, receiver, src, name, line):

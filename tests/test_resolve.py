@@ -4263,3 +4263,35 @@ export function go(referenceItem: Item) {
     calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:v.ts#go"}
     assert calls == {("Item.integrate", (6, 8), "annotation")}
+
+
+def test_a_receiver_narrowed_by_either_of_two_guards_or_inside_a_closure() -> None:
+    """MobX's object-api: `if (isObservableMap(obj) || isObservableSet(obj)) return Array.from(obj.keys())` calls
+    the `keys` of either class (`union`), and `if (isObservableMap(obj)) return keys(obj).map(key => obj.get(key))`
+    keeps the narrowing inside the callback (as TypeScript does for a name a closure sees), unless the callback's
+    own parameter is that name."""
+    source = """export class ObservableMap { keys() { return 1 } get(k: string) { return 1 } }
+export class ObservableSet { keys() { return 2 } }
+export class Other { keys() { return 3 } get(k: string) { return 3 } }
+export function isObservableMap(thing: any): thing is ObservableMap { return thing instanceof ObservableMap }
+export function isObservableSet(thing: any): thing is ObservableSet { return thing instanceof ObservableSet }
+export function keys(obj: any): any {
+  if (isObservableMap(obj) || isObservableSet(obj)) {
+    return Array.from(obj.keys())
+  }
+}
+export function values(obj: any): any {
+  if (isObservableMap(obj)) {
+    return keys(obj).map(key => obj.get(key))
+  }
+  if (isObservableMap(obj)) {
+    return [1].map(obj => obj.get('a'))
+  }
+}
+"""
+    res = resolve("r", _extracted({"o.ts": source}, "typescript"))
+    assert {c for c in _calls_from(res, "o.ts#keys") if c[0].endswith(".keys")} == {
+        ("ObservableMap.keys", "union"), ("ObservableSet.keys", "union")}
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"])) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:o.ts#values"}
+    assert ("ObservableMap.get", (13,)) in calls

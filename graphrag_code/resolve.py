@@ -288,7 +288,7 @@ def _python_modules(paths: list[str]) -> dict[str, str]:
         stem = posixpath.splitext(posixpath.basename(path))[0]
         parts = [] if stem == "__init__" else [stem]
         d = posixpath.dirname(path)
-        while d in packages:
+        while d and d in packages:     # (a root holding an `__init__.py`, the package indexed itself, is no name)
             parts.insert(0, posixpath.basename(d))
             d = posixpath.dirname(d)
         if parts:

@@ -4295,3 +4295,23 @@ export function values(obj: any): any {
     calls = {(k[2].split("#", 1)[1], tuple(v["lines"])) for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:o.ts#values"}
     assert ("ObservableMap.get", (13,)) in calls
+
+
+def test_a_package_indexed_by_its_own_directory_resolves_and_never_hangs() -> None:
+    """`graphrag-code index markdown/` (a package whose root holds `__init__.py`): the root's name is not known, so
+    module names start below it; finding them went round the empty root path forever (a QA run on Python-Markdown's
+    package directory never finished). A relative import still lands."""
+    import signal
+
+    def stuck(*_args):
+        raise TimeoutError("resolution did not finish")
+
+    old = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(20)
+    try:
+        calls, _res = _python_files({"__init__.py": "", "core.py": "def f():\n    return 1\n",
+                                     "ext/__init__.py": "", "ext/toc.py": "from ..core import f\n\ndef g():\n    f()\n"})
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert calls[("ext/toc.py#g", "core.py#f")][0] == "import"

@@ -1736,6 +1736,8 @@ class _Resolver:
         n = len(self.ix.global_top.get(name, []))
         if not n and name in SCRIPT_GLOBALS and f.language in SCRIPT_LANGUAGES:
             return "external:builtins"          # `new Date()`, `Error(msg)`, `Symbol()`: JavaScript's own
+        if not n and f.language == "python" and name in _PYTHON_BUILTINS:
+            return "external:builtins"          # `len(x)`, `sorted(...)`: no name the module binds, Python's own
         return f"ambiguous:{n}" if n > 1 else "unknown"
 
     # -- edges --------------------------------------------------------------------------------------------------
@@ -2791,6 +2793,9 @@ _NEW = re.compile(r"new\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*
 _OBJECT_METHODS = frozenset({"getClass", "toString", "GetType", "ToString"})
 # a cast receiver, `((Class<?>) type)`: the class cast to, generic arguments dropped
 _CAST = re.compile(r"\(\(\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()]*>)?\s*\)\s*[\w$.]+\)")
+
+
+_PYTHON_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 
 
 def _members(name: str) -> list[str]:

@@ -881,7 +881,7 @@ class Impl(Base):
     # an Extension has no reset: the object is a Toc or an Abbr (or the call fails)
     assert {k: v[:2] for k, v in calls.items() if k[0] == "reset_all"} == {
         ("reset_all", "Toc.reset"): ("dispatch", [19]), ("reset_all", "Abbr.reset"): ("dispatch", [19])}
-    assert res.unresolved["r:m.py#reset_all"] == ["hasattr@18:unknown", "other.reset@20:dynamic"]   # untyped: unknown
+    assert res.unresolved["r:m.py#reset_all"] == ["hasattr@18:external:builtins", "other.reset@20:dynamic"]   # untyped
     assert calls[("Base.run", "Impl.step")][:2] == ("dispatch", [25])
     assert "r:m.py#Base.run" not in res.unresolved
 
@@ -4315,3 +4315,13 @@ def test_a_package_indexed_by_its_own_directory_resolves_and_never_hangs() -> No
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
     assert calls[("ext/toc.py#g", "core.py#f")][0] == "import"
+
+
+def test_a_bare_call_of_a_python_builtin_is_external_not_unknown() -> None:
+    """`len(x)`, `isinstance(x, A)`: Python's own, kept as `external:builtins` (impact does not count them as
+    possible calls of a method of that name); a function of the repository of that name is still found first."""
+    calls, res = _python_files({"m.py": "def sorted(xs):\n    return xs\n\ndef go(xs):\n    len(xs)\n    sorted(xs)\n",
+                                "n.py": "def other(xs):\n    return len(xs) + max(xs)\n"})
+    assert res.unresolved["r:m.py#go"] == ["len@5:external:builtins"]
+    assert calls[("m.py#go", "m.py#sorted")][0] == "same_file"
+    assert res.unresolved["r:n.py#other"] == ["len@2:external:builtins", "max@2:external:builtins"]

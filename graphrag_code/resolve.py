@@ -191,6 +191,8 @@ class _Index:
                 self.members.setdefault((path, f.defs[i][3]), {}).setdefault(name, i)
         self._drop_out_of_line_members()
         self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
+        if "__init__.py" in files:
+            self.py_modules.update(_root_package_modules(self.py_modules, files))
         # go.mod files: (module path, its directory), the longest path first (a nested module wins)
         self.go_modules = sorted(((f.go_module, posixpath.dirname(p)) for p, f in files.items() if f.go_module),
                                  key=lambda m: (-len(m[0]), m))
@@ -294,6 +296,20 @@ def _python_modules(paths: list[str]) -> dict[str, str]:
         if parts:
             modules.setdefault(".".join(parts), path)
     return modules
+
+
+def _root_package_modules(modules: dict[str, str], files: dict[str, FileFacts]) -> dict[str, str]:
+    """A package indexed by its own directory (its root holds ``__init__.py``) has no name in its paths; the name its
+    own absolute imports give it (``from graphrag_code.models import X`` in ``graphrag_code/``, where ``models`` is
+    a module of the root) names its modules too: ``graphrag_code.models``, and ``graphrag_code`` the root."""
+    heads = Counter(module.split(".")[0] for f in files.values() if f.language == "python"
+                    for module, *_rest in f.imports
+                    if module and not module.startswith(".") and module.count(".") >= 1
+                    and module.split(".")[1] in modules and module.split(".")[0] not in modules)
+    if not heads:
+        return {}
+    root = heads.most_common(1)[0][0]
+    return {root: "__init__.py", **{f"{root}.{name}": path for name, path in modules.items()}}
 
 
 def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str], bool]:

@@ -4325,3 +4325,12 @@ def test_a_bare_call_of_a_python_builtin_is_external_not_unknown() -> None:
     assert res.unresolved["r:m.py#go"] == ["len@5:external:builtins"]
     assert calls[("m.py#go", "m.py#sorted")][0] == "same_file"
     assert res.unresolved["r:n.py#other"] == ["len@2:external:builtins", "max@2:external:builtins"]
+
+
+def test_a_package_indexed_by_its_own_directory_is_named_by_its_absolute_self_imports() -> None:
+    """`graphrag-code index graphrag_code/`: `from graphrag_code.models import X` in it names the root package, so
+    its absolute imports of itself land as they do when the repository around it is indexed."""
+    calls, _res = _python_files({"__init__.py": "", "models.py": "def make():\n    return 1\n",
+                                 "cli.py": "from pkg.models import make\nimport pkg.models\n\ndef go():\n    make()\n"
+                                           "    pkg.models.make()\n"})
+    assert calls[("cli.py#go", "models.py#make")][:2] == ("import", [5, 6])

@@ -190,9 +190,8 @@ class _Index:
             for i, name in f.property_names:  # `pk = property(_get_pk_val)`: the member `pk` is its getter
                 self.members.setdefault((path, f.defs[i][3]), {}).setdefault(name, i)
         self._drop_out_of_line_members()
-        self.py_modules = _python_modules([p for p, f in files.items() if f.language == "python"])
-        if "__init__.py" in files:
-            self.py_modules.update(_root_package_modules(self.py_modules, files))
+        python = [p for p, f in files.items() if f.language == "python"]
+        self.py_modules = _python_modules(python, _root_package_name(python, files))
         # go.mod files: (module path, its directory), the longest path first (a nested module wins)
         self.go_modules = sorted(((f.go_module, posixpath.dirname(p)) for p, f in files.items() if f.go_module),
                                  key=lambda m: (-len(m[0]), m))
@@ -281,35 +280,39 @@ def _in_namespaces(f: FileFacts, parent: int | None) -> bool:
     return True
 
 
-def _python_modules(paths: list[str]) -> dict[str, str]:
+def _python_modules(paths: list[str], root_name: str | None = None) -> dict[str, str]:
     """Dotted module name -> file, from package structure: `src/flask/typing.py` is `flask.typing` because
-    `src/flask/` holds an `__init__.py` and `src/` does not. `import typing` therefore never lands on it."""
+    `src/flask/` holds an `__init__.py` and `src/` does not. `import typing` therefore never lands on it. A root
+    that holds `__init__.py` (a package indexed by its own directory) is ``root_name`` (``_root_package_name``); its
+    modules get no name without one: `import json` in `flask/` is never `flask/json/`."""
     packages = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
     modules: dict[str, str] = {}
     for path in sorted(paths):
         stem = posixpath.splitext(posixpath.basename(path))[0]
         parts = [] if stem == "__init__" else [stem]
         d = posixpath.dirname(path)
-        while d and d in packages:     # (a root holding an `__init__.py`, the package indexed itself, is no name)
+        while d and d in packages:
             parts.insert(0, posixpath.basename(d))
             d = posixpath.dirname(d)
+        if not d and "" in packages:   # inside the root package: the empty path loops forever, and it is no name
+            parts = [root_name, *parts] if root_name else []
         if parts:
             modules.setdefault(".".join(parts), path)
     return modules
 
 
-def _root_package_modules(modules: dict[str, str], files: dict[str, FileFacts]) -> dict[str, str]:
-    """A package indexed by its own directory (its root holds ``__init__.py``) has no name in its paths; the name its
-    own absolute imports give it (``from graphrag_code.models import X`` in ``graphrag_code/``, where ``models`` is
-    a module of the root) names its modules too: ``graphrag_code.models``, and ``graphrag_code`` the root."""
+def _root_package_name(paths: list[str], files: dict[str, FileFacts]) -> str | None:
+    """The name of a package indexed by its own directory (its root holds ``__init__.py``, the paths do not name
+    it), as its own absolute imports of itself give it: ``from graphrag_code.models import X`` in ``graphrag_code/``,
+    where ``models`` is a module of the root. None for any other root, or when no such import says."""
+    if "__init__.py" not in paths:
+        return None
+    inside = {posixpath.splitext(p)[0].split("/")[0] for p in paths}     # `models`, `extensions` (a subpackage)
     heads = Counter(module.split(".")[0] for f in files.values() if f.language == "python"
                     for module, *_rest in f.imports
-                    if module and not module.startswith(".") and module.count(".") >= 1
-                    and module.split(".")[1] in modules and module.split(".")[0] not in modules)
-    if not heads:
-        return {}
-    root = heads.most_common(1)[0][0]
-    return {root: "__init__.py", **{f"{root}.{name}": path for name, path in modules.items()}}
+                    if module and not module.startswith(".") and "." in module
+                    and module.split(".")[1] in inside and module.split(".")[0] not in inside)
+    return heads.most_common(1)[0][0] if heads else None
 
 
 def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str], bool]:

@@ -4334,3 +4334,12 @@ def test_a_package_indexed_by_its_own_directory_is_named_by_its_absolute_self_im
                                  "cli.py": "from pkg.models import make\nimport pkg.models\n\ndef go():\n    make()\n"
                                            "    pkg.models.make()\n"})
     assert calls[("cli.py#go", "models.py#make")][:2] == ("import", [5, 6])
+
+
+def test_a_root_package_module_never_takes_a_standard_librarys_name() -> None:
+    """Flask's `flask/json/` indexed from `flask/` itself: `import json` in it is the standard library's, never
+    the subpackage that its own directory would name `json`."""
+    calls, res = _python_files({"__init__.py": "", "json/__init__.py": "def dumps(x):\n    return x\n",
+                                "cli.py": "import json\n\ndef go():\n    json.dumps(1)\n"})
+    assert not [k for k in calls if k[0] == "cli.py#go"]
+    assert res.unresolved["r:cli.py#go"] == ["json.dumps@4:external:json"]

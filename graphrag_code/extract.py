@@ -898,10 +898,8 @@ class _Builder:
                 self._hiding[owner].update(_pattern_names(caps["name"][0]))
             return
         d, name, kind = self.result.definitions[owner], _text(caps["name"][0]), node.type
-        ann = node.child_by_field_name("type")
         value = node.child_by_field_name("value") or node.child_by_field_name("right")
-        declared = (_ts_type(_text(ann), union=True) or "") if ann is not None else \
-            _jsdoc_declared(node) if self.spec.name == "javascript" else None
+        declared = self._declared_type(node)
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
                 self._attr_annotated[d.parent][name].add(declared or "")
@@ -936,8 +934,7 @@ class _Builder:
         up = node.parent
         while up is not None and up.type != "program":
             if up.type in _SCRIPT_SCOPES:
-                params = up.child_by_field_name("parameters") or up.child_by_field_name("parameter")
-                if params is not None and name in _pattern_names(params):
+                if name in _parameter_names(up):
                     return ""
             elif up.type == "statement_block":
                 for statement in up.named_children:
@@ -947,17 +944,25 @@ class _Builder:
                         target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" \
                             else None
                         if target is not None and target.type == "identifier" and _text(target) == name:
+                            # a union as the alternatives a narrowing names (`class:A|class:B`, as `a || b` gives)
                             value = self._declared_value(declarator)
-                            return "" if "union:" in value else value
+                            return "|".join(f"class:{m}" for m in value[12:].split(",")) \
+                                if value.startswith("class:union:") else value
             up = up.parent
         return ""
+
+    def _declared_type(self, node: Node) -> str | None:
+        """The type a JavaScript/TypeScript binding is declared (``_ts_type`` of its annotation, "" for one that names
+        no class; a JavaScript JSDoc ``@type`` above it), None when nothing declares it."""
+        ann = node.child_by_field_name("type")
+        if ann is not None:
+            return _ts_type(_text(ann), union=True) or ""
+        return _jsdoc_declared(node) if self.spec.name == "javascript" else None
 
     def _declared_value(self, declarator: Node) -> str:
         """A ``const`` / ``let`` declarator's value as a local's (``class:X`` by its annotation or JSDoc type, else
         ``_script_value`` of what it is assigned)."""
-        ann, value = declarator.child_by_field_name("type"), declarator.child_by_field_name("value")
-        declared = (_ts_type(_text(ann), union=True) or "") if ann is not None else \
-            _jsdoc_declared(declarator) if self.spec.name == "javascript" else None
+        declared, value = self._declared_type(declarator), declarator.child_by_field_name("value")
         if declared is not None:
             return f"class:{declared}" if declared else ""
         return _script_value(value, False) if value is not None else ""
@@ -1768,8 +1773,12 @@ def _js_parameters(core: Node) -> list[str]:
     if node.type in ("lexical_declaration", "variable_declaration"):        # `const f = (x) => ...`
         node = next((c for c in node.named_children if c.type == "variable_declarator"), node)
     node = node.child_by_field_name("value") or node.child_by_field_name("right") or node
-    node = _uncast(node)
-    params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+    return _parameter_names(_uncast(node))
+
+
+def _parameter_names(fn: Node) -> list[str]:
+    """The names the parameters of the function node ``fn`` bind (``(a, {b}) =>``, ``x => x``)."""
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
     return _pattern_names(params) if params is not None else []
 
 
@@ -1849,8 +1858,8 @@ def _script_value(node: Node, iterated: bool) -> str:
     if node.type == "call_expression":
         fn = node.child_by_field_name("function")
         text = _text(fn) if fn is not None else ""
-        return f"{prefix}call:{text}" if _CHAIN.fullmatch(text) else f"{prefix}call:{text}" \
-            if (text := _called_method(fn)) else ""
+        text = text if _CHAIN.fullmatch(text) else _called_method(fn)     # `client.getQueryCache().find`
+        return f"{prefix}call:{text}" if text else ""
     if node.type == "member_expression" and _CHAIN.fullmatch(_text(node)):
         return f"{prefix}attr:{_text(node)}"
     if node.type == "this" and not iterated:          # `const self = this`: the object the function runs on
@@ -2093,10 +2102,7 @@ def _closure_sees(fn: Node, name: str) -> bool:
     """Whether a narrowing around the function ``fn`` holds inside it: an arrow function or a function expression
     (a callback: `if (isObservableMap(obj)) return keys(obj).map(key => obj.get(key))`, as TypeScript narrows a
     name a closure sees) whose own parameters do not bind ``name``."""
-    if fn.type not in ("arrow_function", "function_expression"):
-        return False
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    return params is None or name.split(".")[0] not in _pattern_names(params)
+    return fn.type in ("arrow_function", "function_expression") and name.split(".")[0] not in _parameter_names(fn)
 
 
 def _script_condition(condition: Node | None, name: str) -> str:

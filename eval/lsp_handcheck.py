@@ -297,13 +297,18 @@ class Dump:
                 dst.endswith(f"#{n}.constructor") or dst.endswith(f".{n}.constructor")
 
         out, by = [], {}
+        here = [dst for etype, dst, rb in self.edges.get((src, line), []) if etype == "CALLS"]
+        named = any(matches(dst, name) for dst in here)
         for etype, dst, rb in self.edges.get((src, line), []):
             if etype != "CALLS":
                 continue
             # ours when it is the only call of the caller on that line, when the target has the call's name (or
             # is also assigned to that name), or when its name matches no call on the line (an alias the graph
-            # does not know): then every call there gets it
-            if len(same_line) == 1 or matches(dst, name) or not any(matches(dst, n) for n in names_on_line):
+            # does not know) and none of the line's targets has this call's name: then every such call gets it
+            # (`new this.actionCtor(this, work).schedule()`: `Action.schedule` is the call of `schedule`, the
+            # class `Action` the construction's)
+            if len(same_line) == 1 or matches(dst, name) or \
+                    not named and not any(matches(dst, n) for n in names_on_line):
                 sid = self.strip(dst)
                 if sid not in by:
                     out.append(sid)

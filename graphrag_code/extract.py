@@ -210,6 +210,7 @@ class _Builder:
         self._go_declared: dict[int, dict[str, str]] = defaultdict(dict)   # Go `var x T`: def -> name -> class:T
         self._attr_annotated: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._attr_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._ctor_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))   # JS/TS
         self._module_vars: dict[str, set[str]] = defaultdict(set)
         self._returned: dict[int, set[str]] = defaultdict(set)      # function index -> values it returns
 
@@ -529,6 +530,8 @@ class _Builder:
             if receiver in self._narrowable else None
         if not narrowed and receiver in self._redeclared:
             narrowed = self._block_declared(node, receiver)
+        if not narrowed and receiver and self.spec.name in SCRIPT_LANGUAGES:
+            narrowed = _constructed(caps["receiver"][0])      # `new GC(id, length).integrate(tr, 0)`
         passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
         reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
             and node.type == "call" else None
@@ -916,6 +919,8 @@ class _Builder:
                 self._attr_annotated[d.parent][name].add(declared)
             elif d.kind == "method" and d.parent is not None and value is not None:
                 self._attr_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
+                if d.name == "constructor":
+                    self._ctor_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
         elif d.kind in ("function", "method"):
             if kind == "for_in_statement":
                 operator = node.child_by_field_name("operator")
@@ -1049,6 +1054,11 @@ class _Builder:
             annotated, assigned = self._attr_annotated.get(i, {}), self._attr_assigned.get(i, {})
             types = {n: next(iter(v)) for n, v in annotated.items() if len(v) == 1}
             types.update((n, next(iter(v))) for n, v in assigned.items() if n not in annotated and len(v) == 1)
+            # TypeScript's rule for a JavaScript class: an attribute the constructor assigns a known type is of
+            # that type, whatever other methods assign it (`this.right = right`, `@param {Item|null} right`;
+            # `this.right = this.right.right` in `forward()`)
+            types.update((n, next(iter(v))) for n, v in self._ctor_assigned.get(i, {}).items()
+                         if n not in annotated and len(v) == 1 and next(iter(v)))
             defs[i].attr_types = {n: t for n, t in types.items() if t}
             if self.spec.name == "python":
                 defs[i].attributes = sorted((set(annotated) | set(assigned)) - set(defs[i].attr_types))
@@ -1391,7 +1401,8 @@ def _ts_type(text: str, union: bool = False) -> str | None:
     if items:
         item = _ts_type(items.group(1) or items.group(2), union)     # `Array<GC|Item>`: `[]union:GC,Item`
         return f"[]{item}" if item and not item.startswith("[]") else None
-    name = parts[0].split("<", 1)[0].strip()
+    # `typeof UpdateDecoderV2`: the class object, read as the class (as Python's `Type[X]`): `new` of it makes one
+    name = parts[0].removeprefix("typeof ").split("<", 1)[0].strip()
     if not re.fullmatch(r"[A-Za-z_$][\w$.]*", name):
         return None
     last = name.rsplit(".", 1)[-1]
@@ -1840,6 +1851,10 @@ def _script_value(node: Node, iterated: bool) -> str:
             return f"class:{cast}"          # `const prevQuery = this.#currentQuery as Query<T> | undefined`
         node = node.named_children[0]
     prefix = "iter" if iterated else ""
+    if node.type == "binary_expression" and not iterated and \
+            _text(node.child_by_field_name("operator") or node) in ("||", "??") and \
+            _text(node.child_by_field_name("right") or node) in ("null", "undefined"):
+        return _script_value(node.child_by_field_name("left"), False)    # `parent._map.get(key) || null`
     if node.type == "new_expression" and not iterated:
         ctor = node.child_by_field_name("constructor")
         text = _text(ctor) if ctor is not None else ""
@@ -1849,6 +1864,10 @@ def _script_value(node: Node, iterated: bool) -> str:
             return f"class:{made}" if made and made[:2] in ("{}", "[]") else ""
         if text == "this":                  # `new this(thing)` in a static method: an object of its class
             return "var:this"
+        if text.startswith("this.") and _CHAIN.fullmatch(text):
+            # `new this.schedulerActionCtor(this, work)`, `schedulerActionCtor: typeof Action`: a class object
+            # is read as its class (`_ts_type`), so what it makes is of the attribute's type
+            return f"attr:{text}"
         return f"class:{text.rsplit('.', 1)[-1]}" if _CHAIN.fullmatch(text) else ""
     if node.type == "ternary_expression" and not iterated:
         # `thing instanceof this ? thing : new this(thing)` (axios's AxiosHeaders.from): what both branches are
@@ -1874,6 +1893,15 @@ def _script_value(node: Node, iterated: bool) -> str:
         one = made.pop() if len(made) == 1 else ""
         return f"class:[]{one[6:]}" if one.startswith("class:") and "[]" not in one else ""
     return ""
+
+
+def _constructed(receiver: Node) -> str:
+    """JavaScript/TypeScript: what a receiver that makes an object is (``class:GC`` for ``new GC(id, n)`` and
+    ``(new GC(id, n))``, as ``_script_value`` reads it), else "". Its text with the arguments is no name the
+    resolver can read (nested calls, longer than a receiver's text is kept)."""
+    while receiver.type == "parenthesized_expression" and receiver.named_children:
+        receiver = receiver.named_children[0]
+    return _script_value(receiver, False) if receiver.type == "new_expression" else ""
 
 
 def _called_method(fn: Node | None) -> str:
@@ -1926,8 +1954,9 @@ def _assigned_class(value: Node, params: dict[str, str]) -> str:
         head, attr = value.child_by_field_name("object"), value.child_by_field_name("attribute")
         cls = params.get(_text(head)) if head is not None and head.type == "identifier" else None
         return f"member:{cls}.{_text(attr)}" if cls and attr is not None and _CHAIN.fullmatch(cls) else ""
-    if value.type == "new_expression":
-        return _script_value(value, False).removeprefix("class:")
+    if value.type == "new_expression":       # (`new this.ctor()` is read as the attribute's type: not here)
+        made = _script_value(value, False)
+        return "" if made.startswith("attr:") else made.removeprefix("class:")
     fn = value.child_by_field_name("function") if value.type == "call" else None
     if fn is None or not _CHAIN.fullmatch(_text(fn)) or _text(fn).split(".")[0] in ("self", "cls"):
         return ""

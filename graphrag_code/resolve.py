@@ -1631,7 +1631,38 @@ class _Resolver:
 
     def _type_named(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int] | None:
         hit = self._type_hit(f, scope, name.partition("[]")[0])     # `Registry[]Processor`: a Registry
+        if hit is None and f.language in SCRIPT_LANGUAGES and name.replace("$", "_").isidentifier():
+            return self._class_object(f, scope, name)
         return (hit[0], hit[1]) if hit else None
+
+    def _class_object(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int] | None:
+        """JavaScript/TypeScript: the class a name that is no type holds, when it is a parameter or a variable
+        declared a class object (``YDecoder`` in ``new YDecoder(d)`` for ``@param {typeof UpdateDecoderV2}
+        YDecoder``: ``typeof X`` is read as ``X``, as Python's ``Type[X]``). ``new`` of an object that is no class
+        object would not run, so the declared type says which class is made."""
+        found = self._declared(f, scope, name)
+        typed = self._declared_type(f, found, name) if found and self._typing_depth <= 4 else None
+        if typed is None:
+            return None
+        self._typing_depth += 1
+        try:
+            cls = self._typed(typed, items=False)
+        finally:
+            self._typing_depth -= 1
+        return cls if cls and self._def_kind(cls) == "class" else None
+
+    def _made_union(self, f: FileFacts, caller: int | None, name: str) -> list[str]:
+        """The ids of the classes ``new YDecoder(d)`` may make, where ``YDecoder`` is declared a union of class
+        objects (``typeof UpdateDecoderV1 | typeof UpdateDecoderV2``); [] unless every member is a class of the
+        repository."""
+        declared = self._declared_union(f, caller, name) if caller is not None and f.language in SCRIPT_LANGUAGES \
+            else None
+        if declared is None:
+            return []
+        classes = [self._type_named(self.files[declared[0]], declared[1], one) for one in declared[2]]
+        if not all(classes) or any(self._def_kind(cls) != "class" for cls in classes):
+            return []
+        return list(dict.fromkeys(self.files[path].ids[i] for path, i in classes))
 
     def _type_hit(self, f: FileFacts, scope: int | None, name: str) -> tuple[str, int, str] | None:
         """(path, def index, how it was found) of the type a name or a chain names, else None."""
@@ -2045,6 +2076,10 @@ class _Resolver:
             if found[1] == "var" and not items and kind in ("subname", "subattr", "itername", "iterattr") and \
                     "|" not in chain:
                 return self._declared_union(f, found[0], chain, items=True)
+            if found[1] == "var" and kind == "class" and chain != attr and chain.replace("$", "_").isidentifier() \
+                    and self._type_hit(f, found[0], chain) is None:
+                # `const encoder = new YEncoder()` for `YEncoder: typeof UpdateEncoderV1 | typeof UpdateEncoderV2`
+                return self._declared_union(f, found[0], chain, items)
             value = found[2] if found[1] == "param" else found[2].removeprefix("class:")
             typed = (f.path, found[0], value)
         if typed is None or not typed[2].startswith("[]union:" if items else "union:"):
@@ -2597,6 +2632,10 @@ class _Resolver:
                     f.language not in _APART_NAMESPACES else None
                 if holder is not None and self._called_instance(f, caller, None, name):
                     holder = None             # `cls(...)`, `cls: t.Type[Argument]`: its annotation says what runs
+                if holder is not None and not _lsp_holds(answer) and (made := self._made_union(f, caller, name)):
+                    for dst in made:          # `new YDecoder(d)`, `YDecoder: typeof DecoderV1 | typeof DecoderV2`
+                        self._call_edge(src, dst, line, "union")
+                    continue
                 if holder is not None and not _lsp_holds(answer):
                     parameter_calls.append((path, k, src, holder))   # `check(s)`: what the callers hand it
                     continue

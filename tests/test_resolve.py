@@ -4343,3 +4343,75 @@ def test_a_root_package_module_never_takes_a_standard_librarys_name() -> None:
                                 "cli.py": "import json\n\ndef go():\n    json.dumps(1)\n"})
     assert not [k for k in calls if k[0] == "cli.py#go"]
     assert res.unresolved["r:cli.py#go"] == ["json.dumps@4:external:json"]
+
+
+def test_a_method_called_on_an_object_made_in_place_is_its_class_s() -> None:
+    """Yjs: `new GC(this.id, this.length).integrate(transaction, 0)` and `new Item(createID(client, getState(store,
+    client)), left, ...).integrate(...)` (a receiver whose text, nested calls and all, no name reads): the method of
+    the class made; a class not of the repository (`new Map().set()`) gives no guess by the method's name."""
+    source = """export class GC { integrate (t, o) { return 1 } }
+export class Item { integrate (t, o) { return 2 } set (k) { return 3 } }
+export function f (tr, id, store) {
+  new GC(id, 1).integrate(tr, 0);
+  (new Item(make(id, get(store, id)), null, null, null, null, null, null, null, null, null, null)).integrate(tr, 0)
+  new Map().set(1)
+}
+"""
+    res = resolve("r", _extracted({"s.js": source}, "javascript"))
+    assert _calls_from(res, "s.js#f") == {("GC", "same_file"), ("Item", "same_file"),
+                                         ("GC.integrate", "annotation"), ("Item.integrate", "annotation")}
+
+
+def test_a_parameter_declared_a_class_object_makes_that_class() -> None:
+    """Yjs: `@param {typeof UpdateDecoderV1 | typeof UpdateDecoderV2} YDecoder` then `new YDecoder(d)` makes either
+    class (`union`), and `const encoder = new YEncoder(); encoder.toUint8Array()` calls the method of each; a single
+    `typeof X` (rxjs's `schedulerActionCtor: typeof Action`) makes X and its methods are X's."""
+    source = """export class EncoderV1 { toUint8Array () { return 1 } }
+export class EncoderV2 { toUint8Array () { return 2 } }
+export class Action { schedule () { return 3 } }
+/**
+ * @param {typeof EncoderV1 | typeof EncoderV2} YEncoder
+ * @param {typeof Action} Made
+ */
+export const merge = (YEncoder, Made) => {
+  const encoder = new YEncoder()
+  new Made().schedule()
+  return encoder.toUint8Array()
+}
+"""
+    res = resolve("r", _extracted({"m.js": source}, "javascript"))
+    assert _calls_from(res, "m.js#merge") == {
+        ("EncoderV1", "union"), ("EncoderV2", "union"), ("EncoderV1.toUint8Array", "union"),
+        ("EncoderV2.toUint8Array", "union"), ("Action", "annotation"), ("Action.schedule", "annotation")}
+
+
+def test_a_javascript_attribute_is_of_what_its_constructor_assigns() -> None:
+    """TypeScript's rule for a JavaScript class, which Yjs's ItemTextListPosition relies on: `this.right = right`
+    in the constructor (`@param {Item|null} right`) makes `right` an Item although `forward()` assigns it
+    `this.right.right` (of no type the extractor can tell); a variable `x || null` is what `x` is."""
+    source = """export class Item {
+  constructor () { this.right = null; /** @type {Map<string,Item>} */ this._map = new Map() }
+  integrate (tr) { return 1 }
+}
+export class GC { integrate (tr) { return 2 } }
+export class Position {
+  /**
+   * @param {Item|null} right
+   */
+  constructor (right) { this.right = right }
+  forward () { this.right = this.right.right }
+}
+/**
+ * @param {Position} pos
+ * @param {Item} parent
+ */
+export const insert = (pos, parent, key) => {
+  pos.right.integrate(null)
+  let v = parent._map.get(key) || null
+  v.integrate(null)
+}
+"""
+    res = resolve("r", _extracted({"p.js": source}, "javascript"))
+    edges = {k[2].split("#", 1)[1]: (v["lines"], v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:p.js#insert"}
+    assert edges == {"Item.integrate": ([18, 20], "annotation")}

@@ -562,7 +562,7 @@ class _Builder:
         ann = first.child_by_field_name("type") if first.type != "identifier" else None
         if ann is not None:
             declared = _ts_type(_text(ann), union=True)
-            self._locals[caller][_text(pattern)].add(f"class:{declared}" if declared else "")
+            self._locals[caller][_text(pattern)].add(_held(declared))
         elif name in _ITERATING and receiver and _CHAIN.fullmatch(receiver):
             # `sub`: an item of an array or a set, the value of a map (`this.share.forEach((value, key) => ...)`)
             self._locals[caller][_text(pattern)].add(f"sub{'attr' if '.' in receiver else 'name'}:{receiver}")
@@ -927,7 +927,7 @@ class _Builder:
                 if operator is not None and _text(operator) == "of" and value is not None:
                     self._locals[owner][name].add(_script_value(value, True))
             elif declared is not None:       # `const subscriptions: Subscription[] = []` too: its items
-                self._locals[owner][name].add(f"class:{declared}" if declared else "")
+                self._locals[owner][name].add(_held(declared))
             elif value is not None:
                 self._locals[owner][name].add(_script_value(value, False))
 
@@ -969,7 +969,7 @@ class _Builder:
         ``_script_value`` of what it is assigned)."""
         declared, value = self._declared_type(declarator), declarator.child_by_field_name("value")
         if declared is not None:
-            return f"class:{declared}" if declared else ""
+            return _held(declared)
         return _script_value(value, False) if value is not None else ""
 
     def _script_module_var(self, node: Node, target: Node) -> None:
@@ -985,7 +985,7 @@ class _Builder:
             self._module_vars[_text(target)].add(guard)
         elif ann is not None:
             declared = _ts_type(_text(ann), union=True)
-            self._module_vars[_text(target)].add(f"class:{declared}" if declared else "")
+            self._module_vars[_text(target)].add(_held(declared))
         else:
             self._module_vars[_text(target)].add(_script_value(value, False) if value is not None else "")
 
@@ -1358,6 +1358,7 @@ def _annotated_type(text: str) -> str | None:
 
 
 _TS_ITEMS = re.compile(r"^(?:Readonly)?(?:Array|Set)<(.+)>$|^(.+)\[\]$")
+_TS_RETURN_TYPE = re.compile(r"(ReturnType|InstanceType)<\s*typeof\s+([A-Za-z_$][\w$.]*)\s*>")
 _TS_MAPPING = re.compile(r"^(?:(?:Readonly|Weak)?Map|Record)<(.+)>$", re.S)
 
 
@@ -1384,7 +1385,7 @@ def _ts_type(text: str, union: bool = False) -> str | None:
     arrow = _top_level_arrow(text)
     if arrow is not None:         # `() => Unsubscribable | void`: a function; `()X` is what calling it gives
         returned = _ts_type(text[arrow + 2:])
-        return f"(){returned}" if returned and not returned.startswith(("()", "[]")) else None
+        return f"(){returned}" if returned and not returned.startswith(("()", "[]", "call:")) else None
     parts = [p.strip() for p in _union_members(text, "<([{", ">)]}") if p.strip() not in ("undefined", "null", "void", "")]
     if len(parts) > 1 and union:
         members = list(dict.fromkeys(_ts_type(p) or "" for p in parts))
@@ -1392,15 +1393,18 @@ def _ts_type(text: str, union: bool = False) -> str | None:
         return (f"union:{','.join(members)}" if len(members) > 1 else members[0]) if plain else None
     if len(parts) != 1:
         return None
+    wrapped = _TS_RETURN_TYPE.fullmatch(parts[0])
+    if wrapped:                   # `ReturnType<typeof getBatchStreamFormatter>`: what calling it gives
+        return f"call:{wrapped.group(2)}" if wrapped.group(1) == "ReturnType" else _ts_type(wrapped.group(2))
     mapping = _TS_MAPPING.match(parts[0])
     if mapping:                   # `Map<string, ObservableValue<T>>`: `{}ObservableValue`, what `.get(k)` gives
         args = _union_members(mapping.group(1), "<([{", ">)]}", ",")
         value = _ts_type(args[1]) if len(args) == 2 else None
-        return f"{{}}{value}" if value and not value.startswith(("()", "[]", "{}")) else None
+        return f"{{}}{value}" if value and not value.startswith(("()", "[]", "{}", "call:")) else None
     items = _TS_ITEMS.match(parts[0])
     if items:
         item = _ts_type(items.group(1) or items.group(2), union)     # `Array<GC|Item>`: `[]union:GC,Item`
-        return f"[]{item}" if item and not item.startswith("[]") else None
+        return f"[]{item}" if item and not item.startswith(("[]", "call:")) else None
     # `typeof UpdateDecoderV2`: the class object, read as the class (as Python's `Type[X]`): `new` of it makes one
     name = parts[0].removeprefix("typeof ").split("<", 1)[0].strip()
     if not re.fullmatch(r"[A-Za-z_$][\w$.]*", name):
@@ -1408,6 +1412,12 @@ def _ts_type(text: str, union: bool = False) -> str | None:
     last = name.rsplit(".", 1)[-1]
     # a class's name is capitalized; one capital letter is a type parameter (`T`, `K`), several a class (Yjs's `GC`)
     return last if last[:1].isupper() and len(last) > 1 else None
+
+
+def _held(declared: str | None) -> str:
+    """A local's value for the type ``_ts_type`` read: ``class:X``, or ``call:f`` as it is (``ReturnType<typeof
+    f>``: what ``f`` returns), "" for none."""
+    return declared if declared and declared.startswith("call:") else f"class:{declared}" if declared else ""
 
 
 def _top_level_arrow(text: str) -> int | None:

@@ -2185,11 +2185,15 @@ class _Resolver:
         """The function ``i`` defines and returns (``returns`` ``def:name``): the last definition of that name in
         it, the one bound when ``return`` runs in the usual define-then-return shape (Django's ``lazy``)."""
         returned = self.returns.get((path, i), "")
-        if not returned.startswith("def:"):
+        # JavaScript/TypeScript: `return format` (`value:var:format`) where `format` is a function it defines
+        name = returned[4:] if returned.startswith("def:") else returned[10:] if returned.startswith("value:var:") \
+            and "|" not in returned else None
+        if not name:
             return None
         g = self.files[path]
         return next(((path, j) for j in range(len(g.defs) - 1, -1, -1)
-                     if g.defs[j][3] == i and g.defs[j][0] == returned[4:]), None)
+                     if g.defs[j][3] == i and g.defs[j][0] == name and
+                     (returned.startswith("def:") or g.defs[j][1] in ("function", "method"))), None)
 
     def _registry_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,
                        line: int) -> bool:
@@ -2270,6 +2274,24 @@ class _Resolver:
         """The function a call returned, called: ``_default_text_stdout()`` for a variable (here or imported)
         assigned ``_make_cached_stream_func(...)``, ``command(...)(f)`` (a dunder ``__call__`` site whose receiver is
         ``command()``), when the callee returns a function it defines (``return func``: ``returns`` ``def:func``)."""
+        made = self._returned_made(f, caller, name, receiver)
+        return self.files[made[0]].ids[made[1]] if made else None
+
+    def _returned_property(self, f: FileFacts, caller: int | None, receiver: str | None, name: str) -> str | None:
+        """JavaScript/TypeScript: ``formatter.end()`` where ``formatter = getBatchStreamFormatter()`` returns its
+        function ``format`` after ``format.end = () => '}'``: the function assigned to that property of it."""
+        if not receiver or f.language not in SCRIPT_LANGUAGES or not receiver.replace("$", "_").isidentifier():
+            return None
+        made = self._returned_made(f, caller, receiver, None)
+        if made is None:
+            return None
+        g = self.files[made[0]]
+        fn = g.defs[made[1]]
+        prop = next((k for k, d in enumerate(g.defs) if d[3] == fn[3] and d[2] == f"{fn[0]}.{name}"), None)
+        return g.ids[prop] if prop is not None else None
+
+    def _returned_made(self, f: FileFacts, caller: int | None, name: str | None,
+                       receiver: str | None) -> tuple[str, int] | None:
         called = _called_chain(receiver) if receiver else None
         if called:
             owner, value = f, f"call:{called}"
@@ -2282,8 +2304,7 @@ class _Resolver:
             return None
         head, _, last = chain.rpartition(".")
         hit = self.resolve_call(owner, caller, last, head or None)
-        made = self._returned_def(*hit[:2]) if hit[0] != "unresolved" else None
-        return self.files[made[0]].ids[made[1]] if made else None
+        return self._returned_def(*hit[:2]) if hit[0] != "unresolved" else None
 
     def _reflected(self, f: FileFacts, caller: int | None, name: str | None, receiver: str | None,
                    subclasses: dict[str, list[str]]) -> list[str]:
@@ -2659,6 +2680,10 @@ class _Resolver:
                 if held and hit[0] == "unresolved" and \
                         (returned := self._returned_function(f, caller, name, receiver)):
                     self._call_edge(src, returned, line, "returned")
+                    continue
+                if not held and hit[0] == "unresolved" and \
+                        (returned := self._returned_property(f, caller, receiver, name)):
+                    self._call_edge(src, returned, line, "returned")     # `formatter.end()`
                     continue
                 # before what names found: `f = self.get_visitor(node)` may be annotated with a Protocol
                 if held and self.reflective and (looked_up := self._reflected(f, caller, name, receiver, subclasses)):

@@ -4415,3 +4415,32 @@ export const insert = (pos, parent, key) => {
     edges = {k[2].split("#", 1)[1]: (v["lines"], v["resolved_by"]) for k, v in res.edges.items()
              if k[0] == "CALLS" and k[1] == "r:p.js#insert"}
     assert edges == {"Item.integrate": ([18, 20], "annotation")}
+
+
+def test_a_function_a_factory_returns_is_called_with_its_properties() -> None:
+    """tRPC: `getBatchStreamFormatter()` defines `format`, sets `format.end = () => '}'` and returns `format`; a
+    handler declares `let formatter: ReturnType<typeof getBatchStreamFormatter>`, assigns it the call, then calls
+    `formatter(i, s)` and `formatter.end()` (in a nested function too): the returned function and its property."""
+    lib = """export function getBatchStreamFormatter() {
+  let first = true;
+  function format(index: number, s: string) {
+    first = false;
+    return `${index}:${s}`;
+  }
+  format.end = () => '}';
+  return format;
+}
+"""
+    handler = """import { getBatchStreamFormatter } from './lib';
+export function handle(stream: string[]) {
+  let formatter: ReturnType<typeof getBatchStreamFormatter>;
+  formatter = getBatchStreamFormatter();
+  const onChunk = (i: number, s: string) => {
+    stream.push(formatter(i, s));
+  };
+  stream.push(formatter.end());
+}
+"""
+    res = resolve("r", _extracted({"lib.ts": lib, "handler.ts": handler}, "typescript"))
+    assert _calls_from(res, "handler.ts#handle") == {("getBatchStreamFormatter", "import"), ("format.end", "returned")}
+    assert _calls_from(res, "handler.ts#handle.onChunk") == {("getBatchStreamFormatter.format", "returned")}

@@ -906,8 +906,8 @@ class _Builder:
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
                 self._attr_annotated[d.parent][name].add(declared or "")
-        elif kind == "property_signature":
-            if d.kind == "interface" and declared is not None:
+        elif kind == "property_signature":     # (a type alias of an object type: `type Match = { observer: ... }`)
+            if d.kind in ("interface", "type") and declared is not None:
                 self._attr_annotated[owner][name].add(declared)
         elif kind == "public_field_definition":
             if d.kind == "class" and declared is not None:
@@ -1887,6 +1887,9 @@ def _script_value(node: Node, iterated: bool) -> str:
     if node.type == "call_expression":
         fn = node.child_by_field_name("function")
         text = _text(fn) if fn is not None else ""
+        mapped = _mapped(node) if not iterated and text.endswith(".map") else ""
+        if mapped:                          # `matches.map((match) => match.observer)`: an array of those
+            return f"each:{mapped}"
         text = text if _CHAIN.fullmatch(text) else _called_method(fn)     # `client.getQueryCache().find`
         return f"{prefix}call:{text}" if text else ""
     if node.type == "member_expression" and _CHAIN.fullmatch(_text(node)):
@@ -1912,6 +1915,18 @@ def _constructed(receiver: Node) -> str:
     while receiver.type == "parenthesized_expression" and receiver.named_children:
         receiver = receiver.named_children[0]
     return _script_value(receiver, False) if receiver.type == "new_expression" else ""
+
+
+def _mapped(call: Node) -> str:
+    """``_script_value`` of what the arrow function handed to ``xs.map(...)`` gives, when its body is one expression
+    (``match => match.observer``: ``attr:match.observer``; its parameter is a local of the function around,
+    ``_callback_parameter``), else ""."""
+    args = call.child_by_field_name("arguments")
+    fn = next((a for a in args.named_children if a.type != "comment"), None) if args is not None else None
+    body = fn.child_by_field_name("body") if fn is not None and fn.type == "arrow_function" else None
+    if body is None or body.type in ("statement_block", "parenthesized_expression", "object", "array"):
+        return ""
+    return _script_value(body, False)
 
 
 def _called_method(fn: Node | None) -> str:

@@ -1506,10 +1506,18 @@ class _Resolver:
             return (f.path, scope) if scope is not None and not (items or subscript) else None
         if kind == "class":
             return self._type_named(f, scope, chain)
+        if kind == "each":                # `xs.map((x) => x.observer)`: its items are what the function gives
+            if not (items or subscript) or self._typing_depth > 4:
+                return None
+            self._typing_depth += 1
+            try:
+                return self._value_class(f, scope, chain)
+            finally:
+                self._typing_depth -= 1
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
             found = self._declared(f, scope, chain)
             typed = self._declared_type(f, found, chain) if found else None
-            if typed is None and found and found[1] == "var" and found[2].startswith(("call:", "attr:")) and \
+            if typed is None and found and found[1] == "var" and found[2].startswith(("call:", "attr:", "each:")) and \
                     "|" not in found[2] and (items or subscript) and self._typing_depth <= 4:
                 # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns;
                 # `const list = globalState.pendingUnobservations; list[i]`: of what the attribute holds
@@ -1683,8 +1691,10 @@ class _Resolver:
             return None
         target = self._constructed(target)
         kind = self._def_kind(target)
-        # a Go named type (`type byName []*Command`) has methods too
-        return target if kind in _TYPE_KINDS or kind == "type" and f.language == "go" else None
+        # a Go named type (`type byName []*Command`) has methods too; a TypeScript alias of an object type
+        # (`type QueryObserverMatch = { observer: QueryObserver }`) has typed properties
+        return target if kind in _TYPE_KINDS or kind == "type" and (f.language == "go" or
+                                                                    tuple(target[:2]) in self.attr_types) else None
 
     def _def_kind(self, hit: tuple) -> str:
         return self.files[hit[0]].defs[hit[1]][1]

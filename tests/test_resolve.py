@@ -4444,3 +4444,30 @@ export function handle(stream: string[]) {
     res = resolve("r", _extracted({"lib.ts": lib, "handler.ts": handler}, "typescript"))
     assert _calls_from(res, "handler.ts#handle") == {("getBatchStreamFormatter", "import"), ("format.end", "returned")}
     assert _calls_from(res, "handler.ts#handle.onChunk") == {("getBatchStreamFormatter.format", "returned")}
+
+
+def test_items_mapped_by_an_arrow_function_and_a_type_alias_s_properties() -> None:
+    """TanStack Query's QueriesObserver: `#findMatchingObservers()` returns `Array<QueryObserverMatch>`, `type
+    QueryObserverMatch = { observer: QueryObserver }`; `matches.forEach((match) => match.observer.setOptions())`
+    reads the alias's property, and `const observers = matches.map((match) => match.observer)` is an array of
+    QueryObservers (`observers.map((o) => o.getCurrentResult())`)."""
+    source = """export class QueryObserver { setOptions () { return 1 } getCurrentResult () { return 2 } }
+export class MutationObserver { setOptions () { return 3 } getCurrentResult () { return 4 } }
+type QueryObserverMatch = {
+  defaultedQueryOptions: string
+  observer: QueryObserver
+}
+export class QueriesObserver {
+  #find (): Array<QueryObserverMatch> { return [] }
+  setQueries (): void {
+    const matches = this.#find()
+    matches.forEach((match) => match.observer.setOptions())
+    const observers = matches.map((match) => match.observer)
+    const results = observers.map((o) => o.getCurrentResult())
+  }
+}
+"""
+    res = resolve("r", _extracted({"q.ts": source}, "typescript"))
+    assert _calls_from(res, "q.ts#QueriesObserver.setQueries") == {
+        ("QueriesObserver.#find", "self"), ("QueryObserver.setOptions", "annotation"),
+        ("QueryObserver.getCurrentResult", "annotation")}

@@ -208,6 +208,12 @@
   (property_signature
     name: (property_identifier) @name) @reference.binding)
 
+; a type alias's property (`type QueryObserverMatch = { observer: QueryObserver }`): the same
+(type_alias_declaration
+  value: (object_type
+    (property_signature
+      name: (property_identifier) @name) @reference.binding))
+
 (required_parameter
   (accessibility_modifier)
   pattern: (identifier) @name) @reference.binding

@@ -905,6 +905,9 @@ class _Builder:
         declared = self._declared_type(node)
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
+                if declared is None and value is not None:    # `public values_ = new Map<K, A | B>()`
+                    made = _script_value(value, False)
+                    declared = made[6:] if made.startswith("class:") else ""
                 self._attr_annotated[d.parent][name].add(declared or "")
         elif kind == "property_signature":     # (a type alias of an object type: `type Match = { observer: ... }`)
             if d.kind in ("interface", "type") and declared is not None:
@@ -1399,7 +1402,7 @@ def _ts_type(text: str, union: bool = False) -> str | None:
     mapping = _TS_MAPPING.match(parts[0])
     if mapping:                   # `Map<string, ObservableValue<T>>`: `{}ObservableValue`, what `.get(k)` gives
         args = _union_members(mapping.group(1), "<([{", ">)]}", ",")
-        value = _ts_type(args[1]) if len(args) == 2 else None
+        value = _ts_type(args[1], union) if len(args) == 2 else None      # `Map<K, ObservableValue | Computed>` too
         return f"{{}}{value}" if value and not value.startswith(("()", "[]", "{}", "call:")) else None
     items = _TS_ITEMS.match(parts[0])
     if items:
@@ -1870,7 +1873,7 @@ def _script_value(node: Node, iterated: bool) -> str:
         text = _text(ctor) if ctor is not None else ""
         typed = node.child_by_field_name("type_arguments")
         if typed is not None and text in ("Map", "WeakMap", "Set", "Array"):   # `new Map<K, SubjectLike<T>>()`
-            made = _ts_type(text + _text(typed))
+            made = _ts_type(text + _text(typed), union=True)
             return f"class:{made}" if made and made[:2] in ("{}", "[]") else ""
         if text == "this":                  # `new this(thing)` in a static method: an object of its class
             return "var:this"

@@ -2074,6 +2074,9 @@ class _Resolver:
         indexed = _SUBSCRIPTED.fullmatch(receiver) if not items else None
         if indexed:
             return self._declared_union(f, caller, indexed.group(1), items=True)
+        got = _last_call(receiver) if not items else None
+        if got and got[1] == "get" and _CHAIN.fullmatch(got[0]):     # `this.values_.get(key)!.get()`: a value of it
+            return self._declared_union(f, caller, got[0], items=True)
         if not _CHAIN.fullmatch(receiver):
             return None
         head, _, attr = receiver.rpartition(".")
@@ -2086,15 +2089,18 @@ class _Resolver:
             if found[1] == "var" and not items and kind in ("subname", "subattr", "itername", "iterattr") and \
                     "|" not in chain:
                 return self._declared_union(f, found[0], chain, items=True)
+            if found[1] == "var" and not items and kind == "call" and chain.endswith(".get") and \
+                    _CHAIN.fullmatch(chain):     # `const observable = this.data_.get(key)!`
+                return self._declared_union(f, found[0], chain[:-4], items=True)
             if found[1] == "var" and kind == "class" and chain != attr and chain.replace("$", "_").isidentifier() \
                     and self._type_hit(f, found[0], chain) is None:
                 # `const encoder = new YEncoder()` for `YEncoder: typeof UpdateEncoderV1 | typeof UpdateEncoderV2`
                 return self._declared_union(f, found[0], chain, items)
             value = found[2] if found[1] == "param" else found[2].removeprefix("class:")
             typed = (f.path, found[0], value)
-        if typed is None or not typed[2].startswith("[]union:" if items else "union:"):
-            return None
-        return typed[0], typed[1], _members(typed[2].removeprefix("[]"))
+        if typed is None or not typed[2].startswith(("[]union:", "{}union:") if items else "union:"):
+            return None         # (an item of an array, a value of a map)
+        return typed[0], typed[1], _members(typed[2][2:] if items else typed[2])
 
     def _collect_inserts(self) -> None:
         """The classes of the objects put into each collection name (``FileFacts.inserts``), by the key they are

@@ -4471,3 +4471,26 @@ export class QueriesObserver {
     assert _calls_from(res, "q.ts#QueriesObserver.setQueries") == {
         ("QueriesObserver.#find", "self"), ("QueryObserver.setOptions", "annotation"),
         ("QueryObserver.getCurrentResult", "annotation")}
+
+
+def test_a_value_of_a_map_of_a_union_calls_the_method_of_each_member() -> None:
+    """MobX's ObservableObjectAdministration: `constructor(public values_ = new Map<PropertyKey, ObservableValue<any> |
+    ComputedValue<any>>())` then `this.values_.get(key)!.get()`: either class's `get` runs (`union`); so for a
+    variable assigned such a value (`const observable = this.values_.get(key)`)."""
+    source = """export class ObservableValue<T> { get (): T { return 1 as T } }
+export class ComputedValue<T> { get (): T { return 2 as T } }
+export class Administration {
+  constructor (public values_ = new Map<PropertyKey, ObservableValue<any> | ComputedValue<any>>()) {}
+  read (key: PropertyKey) {
+    return this.values_.get(key)!.get()
+  }
+  peek (key: PropertyKey) {
+    const observable = this.values_.get(key)
+    return observable?.get()
+  }
+}
+"""
+    res = resolve("r", _extracted({"a.ts": source}, "typescript"))
+    for method in ("read", "peek"):
+        assert _calls_from(res, f"a.ts#Administration.{method}") == {
+            ("ObservableValue.get", "union"), ("ComputedValue.get", "union")}, method

@@ -924,6 +924,8 @@ class _Builder:
                 self._attr_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
                 if d.name == "constructor":
                     self._ctor_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
+                for key, made in _object_members(value):     # `this.interceptors = {request: new Manager()}`
+                    self._attr_assigned[d.parent][f"{name}.{key}"].add(made)
         elif d.kind in ("function", "method"):
             if kind == "for_in_statement":
                 operator = node.child_by_field_name("operator")
@@ -1918,6 +1920,20 @@ def _constructed(receiver: Node) -> str:
     while receiver.type == "parenthesized_expression" and receiver.named_children:
         receiver = receiver.named_children[0]
     return _script_value(receiver, False) if receiver.type == "new_expression" else ""
+
+
+def _object_members(value: Node) -> list[tuple[str, str]]:
+    """JavaScript/TypeScript: (key, class) of each property of an object literal that is an object made with ``new``
+    (``{request: new InterceptorManager(), response: ...}``); the class has no name for another (``""``)."""
+    if value.type != "object":
+        return []
+    out = []
+    for pair in value.named_children:
+        key, held = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if pair.type == "pair" and key is not None and key.type == "property_identifier" and held is not None:
+            made = _script_value(held, False) if held.type == "new_expression" else ""
+            out.append((_text(key), made[6:] if made.startswith("class:") else ""))
+    return out
 
 
 def _mapped(call: Node) -> str:

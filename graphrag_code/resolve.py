@@ -1377,8 +1377,15 @@ class _Resolver:
     def _through_attributes(self, cls: tuple[str, int] | None, attrs: list[str]) -> tuple[str, int] | None:
         """The class of ``attrs`` (``ctx.command.params``: ``command``, then ``params``) read from an object of ``cls``
         in turn, by the attribute types of each class."""
-        for attr in attrs:
+        skip = False
+        for i, attr in enumerate(attrs):
+            if skip:
+                skip = False
+                continue
             typed = self._attribute_type(*cls, attr) if cls else None
+            if typed is None and cls and i + 1 < len(attrs):
+                # `this.interceptors.request` of `this.interceptors = {request: new InterceptorManager()}`
+                typed, skip = self._attribute_type(*cls, f"{attr}.{attrs[i + 1]}"), True
             cls = self._typed(typed, items=False) if typed else None
         return cls
 

@@ -4494,3 +4494,26 @@ export class Administration {
     for method in ("read", "peek"):
         assert _calls_from(res, f"a.ts#Administration.{method}") == {
             ("ObservableValue.get", "union"), ("ComputedValue.get", "union")}, method
+
+
+def test_an_attribute_holding_an_object_literal_of_made_objects() -> None:
+    """axios: `this.interceptors = {request: new InterceptorManager(), response: new InterceptorManager()}` in the
+    constructor, then `this.interceptors.request.forEach(...)` is InterceptorManager's `forEach` (a method name
+    another class of the repository has as well)."""
+    source = """class InterceptorManager { forEach (fn) { return 1 } }
+class Other { forEach (fn) { return 2 } }
+class Axios {
+  constructor () {
+    this.interceptors = {
+      request: new InterceptorManager(),
+      response: new InterceptorManager()
+    }
+  }
+  request (config) {
+    this.interceptors.request.forEach(function each (i) { return i })
+  }
+}
+export { Axios, Other }
+"""
+    res = resolve("r", _extracted({"a.js": source}, "javascript"))
+    assert _calls_from(res, "a.js#Axios.request") == {("InterceptorManager.forEach", "annotation")}

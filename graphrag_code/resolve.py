@@ -45,6 +45,9 @@ CONFIDENCE = {
     # a receiver declared one of a few classes of the repository (a union: `UpdateEncoderV1 | UpdateEncoderV2`): the
     # method of each
     "union": 0.8,
+    # a variable holding one of a few functions of the repository, called (`const addTo = previous ? addToStart :
+    # addToEnd; addTo(...)`): each
+    "held": 0.8,
     # a function handed to a library function that calls it (`sorted(ps, key=sort_key)`, LanguageSpec.calls_back)
     "callback": 0.85,
     # a parameter called (`check(s)`): a function the repository's callers hand it
@@ -2313,6 +2316,36 @@ class _Resolver:
         prop = next((k for k, d in enumerate(g.defs) if d[3] == fn[3] and d[2] == f"{fn[0]}.{name}"), None)
         return g.ids[prop] if prop is not None else None
 
+    def _held_functions(self, f: FileFacts, caller: int | None, name: str) -> list[str]:
+        """JavaScript/TypeScript: the ids of the functions a local variable called holds, when each value it is
+        assigned names a function of the repository (``const addTo = previous ? addToStart : addToEnd``,
+        ``var:addToStart|var:addToEnd``); [] when one of them is anything else (``options.hashFn || hashKey``)."""
+        var = self._variable(f, caller, name) if f.language in SCRIPT_LANGUAGES else None
+        if var is None or not var[2]:
+            return []
+        owner, scope, value = var
+        out = []
+        for one in value.split("|"):
+            kind, _, held = one.partition(":")
+            hit = self.lookup_name(owner, scope, held) if kind == "var" and held != name and held.isidentifier() \
+                else None
+            if hit is None or self.files[hit[0]].defs[hit[1]][1] not in ("function", "method") or \
+                    hit[0] == f.path and self._encloses(f, hit[1], caller):
+                # (`const base = scheduler; scheduler = f => fn(() => base(f))`: the function being defined is
+                # not what the variable was assigned)
+                return []
+            out.append(self.files[hit[0]].ids[hit[1]])
+        return list(dict.fromkeys(out))
+
+    @staticmethod
+    def _encloses(f: FileFacts, outer: int, inner: int | None) -> bool:
+        """Whether definition ``outer`` is ``inner`` or around it."""
+        while inner is not None:
+            if inner == outer:
+                return True
+            inner = f.defs[inner][3]
+        return False
+
     def _returned_made(self, f: FileFacts, caller: int | None, name: str | None,
                        receiver: str | None) -> tuple[str, int] | None:
         called = _called_chain(receiver) if receiver else None
@@ -2703,6 +2736,10 @@ class _Resolver:
                 if held and hit[0] == "unresolved" and \
                         (returned := self._returned_function(f, caller, name, receiver)):
                     self._call_edge(src, returned, line, "returned")
+                    continue
+                if receiver is None and hit[0] == "unresolved" and (fns := self._held_functions(f, caller, name)):
+                    for dst in fns:
+                        self._call_edge(src, dst, line, "held")
                     continue
                 if not held and hit[0] == "unresolved" and \
                         (returned := self._returned_property(f, caller, receiver, name)):

@@ -4517,3 +4517,33 @@ export { Axios, Other }
 """
     res = resolve("r", _extracted({"a.js": source}, "javascript"))
     assert _calls_from(res, "a.js#Axios.request") == {("InterceptorManager.forEach", "annotation")}
+
+
+def test_a_variable_holding_one_of_a_few_functions_calls_each() -> None:
+    """TanStack Query: `const addTo = previous ? addToStart : addToEnd; addTo(pages, page)` runs either imported
+    function (`held`); Yjs: `export const getItem = (find)`, imported and called, runs `find`. A variable that may hold
+    anything else (`options.hashFn || hashKey`) gets no edge, nor one to the function being defined
+    (MobX: `const base = scheduler; scheduler = f => fn(() => base(f))`)."""
+    utils = """export function addToStart (items, item) { return [item, ...items] }
+export function addToEnd (items, item) { return [...items, item] }
+export function hashKey (k) { return String(k) }
+export function find (store, id) { return store[id] }
+export const getItem = (find)
+"""
+    use = """import { addToStart, addToEnd, hashKey, getItem } from './utils'
+export function fetchPage (previous, pages, page, options) {
+  const addTo = previous ? addToStart : addToEnd
+  const hashFn = options.hashFn || hashKey
+  hashFn(page)
+  getItem(pages, 0)
+  return addTo(pages, page)
+}
+let scheduler = f => f()
+export function setScheduler (fn) {
+  const base = scheduler
+  scheduler = f => fn(() => base(f))
+}
+"""
+    res = resolve("r", _extracted({"utils.js": utils, "use.js": use}, "javascript"))
+    assert _calls_from(res, "use.js#fetchPage") == {("addToStart", "held"), ("addToEnd", "held"), ("find", "held")}
+    assert not any(k[0] == "CALLS" and k[1].startswith("r:use.js#setScheduler") for k in res.edges)

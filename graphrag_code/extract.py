@@ -2075,6 +2075,10 @@ def _value_of(node: Node, iterated: bool) -> str:
         return f"{prefix}attr:{_text(node)}"
     if node.type == "identifier":     # `for p in params` (`params: t.List[Parameter]`); `ctx = __self`: what it is
         return f"itername:{_text(node)}" if iterated else f"var:{_text(node)}"
+    if node.type == "conditional_expression" and not iterated:     # `add = start if previous else end`: either
+        parts = [c for c in node.named_children if c.type != "comment"]
+        both = {_value_of(parts[0], False), _value_of(parts[2], False)} if len(parts) == 3 else {""}
+        return "" if "" in both else "|".join(sorted(both))
     right = node.child_by_field_name("right") if node.type == "boolean_operator" and not iterated else None
     if right is not None and node.child_by_field_name("operator").type == "or":
         return _value_of(right, False)    # `cls = attrs.pop("cls", None) or Argument`: the default's class

@@ -396,6 +396,8 @@ class _Resolver:
         self.passed_items: dict[tuple[str, str], set[str]] = defaultdict(set)
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
+        # Python: what an import inside a function binds, seen from that function: (path, def) -> name -> binding
+        self.local_bindings: dict[tuple[str, int], dict[str, tuple]] = defaultdict(dict)
         self.wildcards: dict[str, list[str]] = defaultdict(list)
         # (path, local name) -> (path, name) of a module's variable imported by name (`from ._compat import
         # _default_text_stdout`)
@@ -564,6 +566,23 @@ class _Resolver:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
+        if f.language == "python":
+            self._bind_local_imports(f)
+
+    def _bind_local_imports(self, f: FileFacts) -> None:
+        """An import inside a function binds its name there (click: `from ._termui_impl import getchar as f` in
+        one function, `raw_terminal as f` in another). The file's bindings keep the last of them too, as a
+        fallback for the lookups that read those alone."""
+        functions = [(d[4], d[5], i) for i, d in enumerate(f.defs) if d[1] in ("function", "method")]
+        for module, name, alias, line, wildcard in f.imports:
+            local = alias or name
+            around = max(((start, i) for start, end, i in functions if start < line <= end), default=None)
+            if around is None or not local or wildcard:
+                continue
+            targets = self.resolve_module(f, module)
+            hit = self._top_in(targets, name, exported=True) if targets and name else None
+            if hit:
+                self.local_bindings[(f.path, around[1])][local] = ("symbol", *hit)
 
     def _settle_reexports(self) -> None:
         """JavaScript/TypeScript: `import { isES6Map } from "../internal"` where internal.ts only re-exports it
@@ -650,6 +669,9 @@ class _Resolver:
             if hit is not None and (f.defs[scope][1] not in spec.container_kinds or
                                     (spec.lexical_members and self._lexically_visible(f, scope, hit))):
                 return f.path, hit, "scope"
+            bind = self.local_bindings.get((f.path, scope), {}).get(name)
+            if bind is not None:       # `from ._termui_impl import getchar as f` in this function
+                return bind[1], bind[2], "import"
             scope = f.defs[scope][3]
         if LANGUAGES[f.language].implicit_this and caller is not None:
             hit = self.member_of_own_class(f, caller, name)
@@ -2320,15 +2342,19 @@ class _Resolver:
         """JavaScript/TypeScript: the ids of the functions a local variable called holds, when each value it is
         assigned names a function of the repository (``const addTo = previous ? addToStart : addToEnd``,
         ``var:addToStart|var:addToEnd``); [] when one of them is anything else (``options.hashFn || hashKey``)."""
-        var = self._variable(f, caller, name) if f.language in SCRIPT_LANGUAGES else None
+        var = self._variable(f, caller, name) if f.language in SCRIPT_LANGUAGES | {"python"} else None
         if var is None or not var[2]:
             return []
         owner, scope, value = var
         out = []
+        local_imports = {n for (path, _), names in self.local_bindings.items() if path == owner.path for n in names} \
+            if scope is None else set()
         for one in value.split("|"):
             kind, _, held = one.partition(":")
+            # (a module variable assigned in a function, `global _getchar; _getchar = f`, reads names where it was
+            # assigned: one that a function's own import binds is not known from here)
             hit = self.lookup_name(owner, scope, held) if kind == "var" and held != name and held.isidentifier() \
-                else None
+                and held not in local_imports else None
             if hit is None or self.files[hit[0]].defs[hit[1]][1] not in ("function", "method") or \
                     hit[0] == f.path and self._encloses(f, hit[1], caller):
                 # (`const base = scheduler; scheduler = f => fn(() => base(f))`: the function being defined is

@@ -4547,3 +4547,40 @@ export function setScheduler (fn) {
     res = resolve("r", _extracted({"utils.js": utils, "use.js": use}, "javascript"))
     assert _calls_from(res, "use.js#fetchPage") == {("addToStart", "held"), ("addToEnd", "held"), ("find", "held")}
     assert not any(k[0] == "CALLS" and k[1].startswith("r:use.js#setScheduler") for k in res.edges)
+
+
+def test_a_python_import_inside_a_function_binds_its_name_there() -> None:
+    """click's termui: `from ._termui_impl import getchar as f` in one function, `raw_terminal as f` in another, and
+    `f = hidden if hide else visible` in a third; flask's `from .testing import FlaskClient as cls` in test_client
+    beside `FlaskCliRunner as cls` in test_cli_runner: each function's `f` / `cls` is its own. A variable holding one
+    of a few functions (`f = start if previous else end`) calls each (`held`)."""
+    impl = """def getchar(echo):
+    return echo
+
+def raw_terminal():
+    return 1
+"""
+    termui = """def hidden(text):
+    return text
+
+def visible(text):
+    return text
+
+def prompt(text, hide):
+    f = hidden if hide else visible
+    return f(text)
+
+def getchar(echo):
+    from ._termui_impl import getchar as f
+    return f(echo)
+
+def raw_terminal():
+    from ._termui_impl import raw_terminal as f
+    return f()
+"""
+    res = resolve("r", _extracted({"pkg/__init__.py": "", "pkg/_termui_impl.py": impl, "pkg/termui.py": termui}))
+    assert _calls_from(res, "pkg/termui.py#prompt") == {("hidden", "held"), ("visible", "held")}
+    assert _calls_from(res, "pkg/termui.py#getchar") == {("getchar", "import")}
+    assert {k[2] for k, v in res.edges.items() if k[0] == "CALLS" and k[1] == "r:pkg/termui.py#getchar"} == \
+        {"r:pkg/_termui_impl.py#getchar"}
+    assert _calls_from(res, "pkg/termui.py#raw_terminal") == {("raw_terminal", "import")}

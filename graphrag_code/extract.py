@@ -1731,6 +1731,9 @@ def _ts_signature_types(core: Node) -> dict:
         pattern, ann = p.child_by_field_name("pattern"), p.child_by_field_name("type")
         if pattern is not None and pattern.type == "identifier":
             out[_text(pattern)] = (_ts_type(_text(ann), union=True) or "") if ann is not None else ""
+        elif pattern is not None and pattern.type == "this" and ann is not None:
+            # `function emitWhenIdle(this: SchedulerAction<unknown>)`: what `this` is (no argument binds it)
+            out["this"] = _ts_type(_text(ann), union=True) or ""
     returns = core.child_by_field_name("return_type")
     predicate = _TS_PREDICATE.fullmatch(_text(returns)) if returns is not None else None
     if predicate:                          # `(thing: any): thing is ObservableSet<any>`: a type guard

@@ -2658,7 +2658,7 @@ class _Resolver:
             if init is None:
                 return None
             path, i = init
-        params = list(self.param_types[path].get(i, {}))
+        params = [p for p in self.param_types[path].get(i, {}) if p != "this"]   # TypeScript's `this: X`
         if isinstance(slot, str):
             return slot if slot in params else None
         return params[slot] if slot < len(params) else None

@@ -4584,3 +4584,19 @@ def raw_terminal():
     assert {k[2] for k, v in res.edges.items() if k[0] == "CALLS" and k[1] == "r:pkg/termui.py#getchar"} == \
         {"r:pkg/_termui_impl.py#getchar"}
     assert _calls_from(res, "pkg/termui.py#raw_terminal") == {("raw_terminal", "import")}
+
+
+def test_a_typescript_function_s_this_parameter_types_this() -> None:
+    """rxjs's debounceTime: `function emitWhenIdle(this: SchedulerAction<unknown>) { this.schedule(...) }` is the
+    interface's method (no class around to say what `this` is)."""
+    source = """export interface SchedulerAction<T> { schedule (state?: T, delay?: number): void }
+export class Job { schedule (state?: number) { return 1 } }
+export function debounce (check: (value: number) => void) {
+  function emitWhenIdle (this: SchedulerAction<unknown>) {
+    this.schedule(undefined, 10)
+  }
+  return emitWhenIdle
+}
+"""
+    res = resolve("r", _extracted({"d.ts": source}, "typescript"))
+    assert _calls_from(res, "d.ts#debounce.emitWhenIdle") == {("SchedulerAction.schedule", "annotation")}

@@ -2763,7 +2763,8 @@ class _Resolver:
                         (returned := self._returned_function(f, caller, name, receiver)):
                     self._call_edge(src, returned, line, "returned")
                     continue
-                if receiver is None and hit[0] == "unresolved" and (fns := self._held_functions(f, caller, name)):
+                if receiver is None and hit[0] == "unresolved" and not _lsp_holds(answer) and \
+                        (fns := self._held_functions(f, caller, name)):     # (a server's answer says more)
                     for dst in fns:
                         self._call_edge(src, dst, line, "held")
                     continue

@@ -540,32 +540,41 @@ class _Builder:
                                           arity=_call_arity(node) if self.spec.name in _OVERLOADING else None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
-        if caller is not None and node.type == "call_expression" and self.spec.name != "python":
+        if caller is not None and node.type in ("call_expression", "new_expression") and self.spec.name != "python":
             self._callback_parameter(node, caller, name, receiver)
 
     def _callback_parameter(self, call: Node, caller: int, name: str, receiver: str | None) -> None:
-        """JavaScript/TypeScript: the first parameter of a function handed to a call, a local of the function
-        around (the calls in that function are its calls): what its annotation says (``(d: IDerivation) =>``), or
-        for an array method's callback an item of the array (``observable.observers_.forEach(d =>
-        d.onBecomeStale_())``, ``observers_: Set<IDerivation>``). An untyped one is no binding: the function
-        around is its scope here, and it would hide a name the rest of that function calls."""
+        """JavaScript/TypeScript: the parameters of a function handed to a call, locals of the function around (the
+        calls in that function are its calls): what an annotation says (``(d: IDerivation) =>``); for an array
+        method's callback, its first is an item of the array (``observable.observers_.forEach(d =>
+        d.onBecomeStale_())``, ``observers_: Set<IDerivation>``); in TypeScript, one the callee's declared function
+        type says (``operate((source, subscriber) => ...)``: ``cbparam:operate:0:1``, read by the resolver). Any
+        other untyped one is no binding: the function around is its scope here, and it would hide a name the rest
+        of that function calls."""
         args = call.child_by_field_name("arguments")
-        fn = next((a for a in args.named_children if a.type != "comment"), None) if args is not None else None
-        if fn is None or fn.type not in ("arrow_function", "function_expression"):
-            return
-        params = fn.child_by_field_name("parameters")
-        first = next((p for p in params.named_children if p.type != "comment"), None) if params is not None else \
-            fn.child_by_field_name("parameter")               # `d => ...`
-        pattern = first.child_by_field_name("pattern") if first is not None and first.type != "identifier" else first
-        if pattern is None or pattern.type != "identifier":
-            return
-        ann = first.child_by_field_name("type") if first.type != "identifier" else None
-        if ann is not None:
-            declared = _ts_type(_text(ann), union=True)
-            self._locals[caller][_text(pattern)].add(_held(declared))
-        elif name in _ITERATING and receiver and _CHAIN.fullmatch(receiver):
-            # `sub`: an item of an array or a set, the value of a map (`this.share.forEach((value, key) => ...)`)
-            self._locals[caller][_text(pattern)].add(f"sub{'attr' if '.' in receiver else 'name'}:{receiver}")
+        callee = f"{receiver}.{name}" if receiver else name
+        contextual = self.spec.name in ("typescript", "tsx") and _CHAIN.fullmatch(callee) is not None
+        positional = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+        for k, fn in enumerate(positional):
+            if fn.type not in ("arrow_function", "function_expression") or (k and not contextual):
+                continue
+            params = fn.child_by_field_name("parameters")
+            listed = [p for p in params.named_children if p.type != "comment"] if params is not None else \
+                [fn.child_by_field_name("parameter")]               # `d => ...`
+            for j, param in enumerate(listed):
+                pattern = param.child_by_field_name("pattern") if param is not None and param.type != "identifier" \
+                    else param
+                if pattern is None or pattern.type != "identifier":
+                    continue
+                ann = param.child_by_field_name("type") if param.type != "identifier" else None
+                if ann is not None:
+                    if k == 0 and j == 0:
+                        self._locals[caller][_text(pattern)].add(_held(_ts_type(_text(ann), union=True)))
+                elif k == 0 and j == 0 and name in _ITERATING and receiver and _CHAIN.fullmatch(receiver):
+                    # `sub`: an item of an array or a set, the value of a map (`this.share.forEach((v, k) => ...)`)
+                    self._locals[caller][_text(pattern)].add(f"sub{'attr' if '.' in receiver else 'name'}:{receiver}")
+                elif contextual and name not in _ITERATING:
+                    self._locals[caller][_text(pattern)].add(f"cbparam:{callee}:{k}:{j}")
 
     def _insert(self, call: Node, caller: int | None, collection: str, method: str) -> None:
         """``parser.blockprocessors.register(EmptyBlockProcessor(parser), 'empty', 100)``: an object put into a
@@ -1389,8 +1398,12 @@ def _ts_type(text: str, union: bool = False) -> str | None:
         text = text[1:-1].strip()       # `(GC | Item)[]`: the items of `GC | Item`
     arrow = _top_level_arrow(text)
     if arrow is not None:         # `() => Unsubscribable | void`: a function; `()X` is what calling it gives
-        returned = _ts_type(text[arrow + 2:])
-        return f"(){returned}" if returned and not returned.startswith(("()", "[]", "call:")) else None
+        returned = _ts_type(text[arrow + 2:]) or ""
+        returned = "" if returned.startswith(("(", "[]", "call:")) else returned
+        # `(source: Observable<T>, subscriber: Subscriber<R>) => void`: `(Observable;Subscriber)`, what a function
+        # handed as that argument is called with (its parameters' types where it declares none)
+        params = _ts_fn_params(text[:arrow])
+        return f"({';'.join(params)}){returned}" if returned or any(params) else None
     parts = [p.strip() for p in _union_members(text, "<([{", ">)]}") if p.strip() not in ("undefined", "null", "void", "")]
     if len(parts) > 1 and union:
         members = list(dict.fromkeys(_ts_type(p) or "" for p in parts))
@@ -1405,7 +1418,7 @@ def _ts_type(text: str, union: bool = False) -> str | None:
     if mapping:                   # `Map<string, ObservableValue<T>>`: `{}ObservableValue`, what `.get(k)` gives
         args = _union_members(mapping.group(1), "<([{", ">)]}", ",")
         value = _ts_type(args[1], union) if len(args) == 2 else None      # `Map<K, ObservableValue | Computed>` too
-        return f"{{}}{value}" if value and not value.startswith(("()", "[]", "{}", "call:")) else None
+        return f"{{}}{value}" if value and not value.startswith(("(", "[]", "{}", "call:")) else None
     items = _TS_ITEMS.match(parts[0])
     if items:
         item = _ts_type(items.group(1) or items.group(2), union)     # `Array<GC|Item>`: `[]union:GC,Item`
@@ -1423,6 +1436,30 @@ def _held(declared: str | None) -> str:
     """A local's value for the type ``_ts_type`` read: ``class:X``, or ``call:f`` as it is (``ReturnType<typeof
     f>``: what ``f`` returns), "" for none."""
     return declared if declared and declared.startswith("call:") else f"class:{declared}" if declared else ""
+
+
+def _ts_fn_params(head: str) -> list[str]:
+    """The ``_ts_type`` of each parameter of a TypeScript function type's parameter list (``<T>(a: Foo<T>, b?: Bar,
+    ...rest: X[])``), "" for one that names no class (or is itself a function); ``this`` is no parameter."""
+    head = head.strip()
+    if head.startswith("<"):               # a generic function type's type parameters
+        depth = 0
+        for i, ch in enumerate(head):
+            depth += (ch == "<") - (ch == ">")
+            if depth == 0:
+                head = head[i + 1:].strip()
+                break
+    if not (head.startswith("(") and head.endswith(")")):
+        return []
+    out = []
+    for part in _union_members(head[1:-1].replace("=>", "\u2192"), "<([{", ">)]}", ","):
+        name, colon, written = part.partition(":")
+        name = name.strip().rstrip("?").lstrip(".").strip()
+        if not name or name == "this":
+            continue
+        typed = _ts_type(written.replace("\u2192", "=>"), union=True) if colon else None
+        out.append(typed if typed and not typed.startswith("(") and ";" not in typed and ")" not in typed else "")
+    return out
 
 
 def _top_level_arrow(text: str) -> int | None:

@@ -1538,6 +1538,10 @@ class _Resolver:
             return (f.path, scope) if scope is not None and not (items or subscript) else None
         if kind == "class":
             return self._type_named(f, scope, chain)
+        if kind == "cbparam":             # `operate((source, subscriber) => ...)`: as `operate` declares them
+            callee, k, j = chain.rsplit(":", 2)
+            typed = self._callback_param_type(f, scope, callee, int(k), int(j)) if self._typing_depth <= 4 else None
+            return self._typed(typed, items, subscript) if typed else None
         if kind == "each":                # `xs.map((x) => x.observer)`: its items are what the function gives
             if not (items or subscript) or self._typing_depth > 4:
                 return None
@@ -1575,9 +1579,10 @@ class _Resolver:
                                                              self._type_named(f, scope, chain))
             owner, _, last = chain.rpartition(".")
             called = self._declared(f, scope, last) if kind == "call" and not owner else None
-            if called and called[1] == "param" and called[2].startswith("()"):
+            if called and called[1] == "param" and called[2].startswith("(") and ")" in called[2]:
                 # `const resource = resourceFactory()` for `resourceFactory: () => Unsubscribable`: what it returns
-                return None if items or subscript else self._type_named(f, called[0], called[2][2:])
+                returned = called[2][called[2].index(")") + 1:]
+                return None if items or subscript or not returned else self._type_named(f, called[0], returned)
             if kind == "call" and (items or subscript) and last in _SAME_ARRAY and owner and \
                     f.language in SCRIPT_LANGUAGES and _CHAIN.fullmatch(owner):
                 # `windows.slice()`, `subs.filter(...)`: an array of what the array holds
@@ -2338,6 +2343,29 @@ class _Resolver:
         prop = next((k for k, d in enumerate(g.defs) if d[3] == fn[3] and d[2] == f"{fn[0]}.{name}"), None)
         return g.ids[prop] if prop is not None else None
 
+    def _callback_param_type(self, f: FileFacts, scope: int | None, callee: str, k: int,
+                             j: int) -> tuple[str, int | None, str] | None:
+        """TypeScript: the type parameter ``j`` of the function handed as argument ``k`` to ``callee`` has, by the
+        function type ``callee`` declares for that parameter (``operate(init: (liftedSource: Observable<T>,
+        subscriber: Subscriber<R>) => ...)``; a class's constructor for ``new Observable((subscriber) => ...)``),
+        as (path, scope, type) for ``_typed``; None when it declares none."""
+        owner, _, last = callee.rpartition(".")
+        hit = self.resolve_call(f, scope, last, owner or None)
+        if hit[0] == "unresolved":
+            return None
+        path, i = hit[0], hit[1]
+        if self.files[path].defs[i][1] == "class":
+            made = self.class_member(path, i, "constructor")
+            if made is None:
+                return None
+            path, i = made
+        params = [t for p, t in self.param_types.get(path, {}).get(i, {}).items() if p != "this"]
+        declared = params[k] if k < len(params) else ""
+        if not declared.startswith("(") or ")" not in declared:
+            return None
+        types = declared[1:declared.index(")")].split(";")
+        return (path, i, types[j]) if j < len(types) and types[j] else None
+
     def _held_functions(self, f: FileFacts, caller: int | None, name: str) -> list[str]:
         """JavaScript/TypeScript: the ids of the functions a local variable called holds, when each value it is
         assigned names a function of the repository (``const addTo = previous ? addToStart : addToEnd``,
@@ -2581,8 +2609,12 @@ class _Resolver:
 
     # -- functions handed to calls ----------------------------------------------------------------------------
     def _local_of(self, f: FileFacts, caller: int | None, name: str) -> bool:
-        """Whether a bare ``name`` seen inside ``caller`` is a local variable of it or of a function around it."""
-        return self._bound_in(f, caller, name, self.var_types.get(f.path) or {}) is not None
+        """Whether a bare ``name`` seen inside ``caller`` is a local variable of it or of a function around it (a
+        parameter of a function handed to a call, ``cbparam:``, is bound only inside that function: it hides no
+        name from the rest of the one around)."""
+        table = self.var_types.get(f.path) or {}
+        scope = self._bound_in(f, caller, name, table)
+        return scope is not None and not all(v.startswith("cbparam:") for v in table[scope][name].split("|"))
 
     def _parameter_of(self, f: FileFacts, caller: int | None, name: str) -> int | None:
         """The function whose parameter a bare call names (``check(s)`` in ``def stream(s, check)``, or in a

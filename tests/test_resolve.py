@@ -4600,3 +4600,37 @@ export function debounce (check: (value: number) => void) {
 """
     res = resolve("r", _extracted({"d.ts": source}, "typescript"))
     assert _calls_from(res, "d.ts#debounce.emitWhenIdle") == {("SchedulerAction.schedule", "annotation")}
+
+
+def test_a_callback_s_parameters_are_what_the_callee_s_function_type_declares() -> None:
+    """rxjs: `operate((source, subscriber) => { source.subscribe(...); subscriber.next(v) })` where `operate(init:
+    (liftedSource: Observable<T>, subscriber: Subscriber<R>) => void)`, and `new Observable((subscriber) => ...)`
+    for `constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => TeardownLogic)`: the
+    parameters are of the types the callee's function type declares (TypeScript's contextual typing)."""
+    lib = """export class Subscriber<T> { next (value: T) { return 1 } }
+export class Observable<T> {
+  constructor (subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}
+  subscribe (s: Subscriber<T>) { return 2 }
+}
+export class Queue { next () { return 3 } subscribe () { return 4 } }
+export function operate<T, R> (init: (liftedSource: Observable<T>, subscriber: Subscriber<R>) => void) {
+  return init
+}
+"""
+    use = """import { operate, Observable } from './lib'
+export function filter<T> (predicate: (value: T) => boolean) {
+  return operate((source, subscriber) => {
+    source.subscribe(subscriber)
+    subscriber.next(1)
+  })
+}
+export function of<T> (value: T) {
+  return new Observable<T>((subscriber) => {
+    subscriber.next(value)
+  })
+}
+"""
+    res = resolve("r", _extracted({"lib.ts": lib, "use.ts": use}, "typescript"))
+    assert _calls_from(res, "use.ts#filter") == {("operate", "import"), ("Observable.subscribe", "annotation"),
+                                                 ("Subscriber.next", "annotation")}
+    assert _calls_from(res, "use.ts#of") == {("Observable", "import"), ("Subscriber.next", "annotation")}

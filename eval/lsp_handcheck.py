@@ -282,7 +282,8 @@ class Dump:
                     by.update({self.strip(i): "lsp_impl" if len(impls) == 1 else "lsp_impls" for i in impls})
                     here = {dst for etype, dst, rb in self.edges.get((src, line), []) if etype == "CALLS"}
                     for etype, dst, rb in self.edges.get((src, line), []):
-                        if rb == "lsp_hierarchy" and self.sym_name.get(dst) == name:
+                        # overrides the hierarchy added; a union's other members' methods (the server names one)
+                        if rb in ("lsp_hierarchy", "union") and self.sym_name.get(dst) == name:
                             by.setdefault(self.strip(dst), rb)
                     # what the resolver kept of the answer: a placeholder's edge went to its overrides, an
                     # interface (never called) got none

@@ -532,6 +532,8 @@ class _Builder:
             narrowed = self._block_declared(node, receiver)
         if not narrowed and receiver and self.spec.name in SCRIPT_LANGUAGES:
             narrowed = _constructed(caps["receiver"][0])      # `new GC(id, length).integrate(tr, 0)`
+        if not narrowed and receiver == "this" and self.spec.name in ("typescript", "tsx"):
+            narrowed = _this_declared(node)
         passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
         reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
             and node.type == "call" else None
@@ -1951,6 +1953,22 @@ def _script_value(node: Node, iterated: bool) -> str:
         one = made.pop() if len(made) == 1 else ""
         return f"class:[]{one[6:]}" if one.startswith("class:") and "[]" not in one else ""
     return ""
+
+
+def _this_declared(node: Node) -> str:
+    """TypeScript: ``class:X`` when the function ``this`` belongs to around ``node`` declares it (``function (this:
+    SchedulerAction<any>) { this.unsubscribe() }`` handed to a call), else "". An arrow function has no ``this`` of
+    its own: the search goes on past it."""
+    up = node.parent
+    while up is not None and up.type not in ("function_expression", "function_declaration", "method_definition",
+                                             "generator_function", "generator_function_declaration", "class_body"):
+        up = up.parent
+    params = up.child_by_field_name("parameters") if up is not None and up.type != "class_body" else None
+    first = next((p for p in params.named_children if p.type != "comment"), None) if params is not None else None
+    pattern = first.child_by_field_name("pattern") if first is not None and first.type == "required_parameter" else None
+    ann = first.child_by_field_name("type") if pattern is not None and pattern.type == "this" else None
+    declared = _ts_type(_text(ann)) if ann is not None else None
+    return f"class:{declared}" if declared and not declared.startswith(("(", "[]", "{}", "call:")) else ""
 
 
 def _constructed(receiver: Node) -> str:

@@ -4602,6 +4602,30 @@ export function debounce (check: (value: number) => void) {
     assert _calls_from(res, "d.ts#debounce.emitWhenIdle") == {("SchedulerAction.schedule", "annotation")}
 
 
+def test_a_function_expression_s_this_parameter_types_this_in_it() -> None:
+    """rxjs's executeSchedule: `scheduler.schedule(function (this: SchedulerAction<any>) { ... this.unsubscribe()
+    })`, a function expression that is no definition; MobX's autorun: `new Reaction(name, function (this: Reaction)
+    { this.track(run) })`. An arrow function inside it has the same `this`."""
+    source = """export class Subscription { unsubscribe () { return 1 } }
+export interface SchedulerAction<T> extends Subscription { schedule (state?: T): void }
+export class Reaction { track (fn: () => void) { return 2 } }
+export function executeSchedule (scheduler: any, work: () => void) {
+  scheduler.schedule(function (this: SchedulerAction<any>) {
+    work()
+    const later = () => this.unsubscribe()
+    this.unsubscribe()
+  })
+  return new Reaction(function (this: Reaction) { this.track(work) })
+}
+"""
+    res = resolve("r", _extracted({"e.ts": source}, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:e.ts#executeSchedule"}
+    assert ("Subscription.unsubscribe", (8,), "annotation") in calls
+    assert ("Reaction.track", (10,), "annotation") in calls
+    assert _calls_from(res, "e.ts#executeSchedule.later") == {("Subscription.unsubscribe", "annotation")}
+
+
 def test_a_callback_s_parameters_are_what_the_callee_s_function_type_declares() -> None:
     """rxjs: `operate((source, subscriber) => { source.subscribe(...); subscriber.next(v) })` where `operate(init:
     (liftedSource: Observable<T>, subscriber: Subscriber<R>) => void)`, and `new Observable((subscriber) => ...)`

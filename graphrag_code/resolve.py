@@ -397,7 +397,7 @@ class _Resolver:
         self.out = Resolution()
         self.bindings: dict[str, dict[str, tuple]] = {}
         # Python: what an import inside a function binds, seen from that function: (path, def) -> name -> binding
-        self.local_bindings: dict[tuple[str, int], dict[str, tuple]] = defaultdict(dict)
+        self.local_bindings: dict[str, dict[int, dict[str, tuple]]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
         # (path, local name) -> (path, name) of a module's variable imported by name (`from ._compat import
         # _default_text_stdout`)
@@ -528,6 +528,11 @@ class _Resolver:
     def bind_imports(self, f: FileFacts) -> None:
         binds: dict[str, tuple] = {}
         src = file_id(self.repo, f.path)
+        # Python: an import inside a function binds its name there first (click: `from ._termui_impl import getchar
+        # as f` in one function, `raw_terminal as f` in another); the file's binding keeps the last of them too, as
+        # a fallback for the lookups that read those alone
+        functions = [(d[4], d[5], i) for i, d in enumerate(f.defs) if d[1] in ("function", "method")] \
+            if f.language == "python" else []
         for module, name, alias, line, wildcard in f.imports:
             if name and f.language in ("python", "rust"):   # `from pkg import submodule`, `use crate::de;`
                 sub = self.resolve_module(f, f"{module}::{name}" if f.language == "rust" else
@@ -557,6 +562,11 @@ class _Resolver:
                 hit = self._top_in(targets, name, exported=True) or (self._nested_import(targets, module)
                                                                      if f.language == "java" else None)
                 binds[alias or name] = ("symbol", *hit) if hit else ("module", targets)
+                around = max(((start, i) for start, end, i in functions if start < line <= end), default=None) \
+                    if hit and functions else None
+                if around is not None:
+                    self.local_bindings.setdefault(f.path, {}).setdefault(around[1], {})[alias or name] = \
+                        ("symbol", *hit)
                 if not hit and f.language in SCRIPT_LANGUAGES:
                     self.named_imports[(f.path, alias or name)] = name
                 held = self._var_home(targets, name) if not hit else None
@@ -566,23 +576,6 @@ class _Resolver:
                 local = alias or name or _last_segment(module)
                 binds[local] = ("module", targets)
         self.bindings[f.path] = binds
-        if f.language == "python":
-            self._bind_local_imports(f)
-
-    def _bind_local_imports(self, f: FileFacts) -> None:
-        """An import inside a function binds its name there (click: `from ._termui_impl import getchar as f` in
-        one function, `raw_terminal as f` in another). The file's bindings keep the last of them too, as a
-        fallback for the lookups that read those alone."""
-        functions = [(d[4], d[5], i) for i, d in enumerate(f.defs) if d[1] in ("function", "method")]
-        for module, name, alias, line, wildcard in f.imports:
-            local = alias or name
-            around = max(((start, i) for start, end, i in functions if start < line <= end), default=None)
-            if around is None or not local or wildcard:
-                continue
-            targets = self.resolve_module(f, module)
-            hit = self._top_in(targets, name, exported=True) if targets and name else None
-            if hit:
-                self.local_bindings[(f.path, around[1])][local] = ("symbol", *hit)
 
     def _settle_reexports(self) -> None:
         """JavaScript/TypeScript: `import { isES6Map } from "../internal"` where internal.ts only re-exports it
@@ -664,12 +657,13 @@ class _Resolver:
     def lookup_name(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int, str] | None:
         """(path, def index, method) for a bare name seen inside ``caller`` of file ``f``."""
         spec, scope = LANGUAGES[f.language], caller
+        local = self.local_bindings.get(f.path)
         while scope is not None:   # nested functions and members visible from an enclosing scope
             hit = self.ix.members.get((f.path, scope), {}).get(name)
             if hit is not None and (f.defs[scope][1] not in spec.container_kinds or
                                     (spec.lexical_members and self._lexically_visible(f, scope, hit))):
                 return f.path, hit, "scope"
-            bind = self.local_bindings.get((f.path, scope), {}).get(name)
+            bind = local.get(scope, {}).get(name) if local else None
             if bind is not None:       # `from ._termui_impl import getchar as f` in this function
                 return bind[1], bind[2], "import"
             scope = f.defs[scope][3]
@@ -2375,7 +2369,7 @@ class _Resolver:
             return []
         owner, scope, value = var
         out = []
-        local_imports = {n for (path, _), names in self.local_bindings.items() if path == owner.path for n in names} \
+        local_imports = {n for names in self.local_bindings.get(owner.path, {}).values() for n in names} \
             if scope is None else set()
         for one in value.split("|"):
             kind, _, held = one.partition(":")

@@ -917,8 +917,7 @@ class _Builder:
         if kind in ("required_parameter", "optional_parameter"):
             if d.kind == "method" and d.parent is not None:
                 if declared is None and value is not None:    # `public values_ = new Map<K, A | B>()`
-                    made = _script_value(value, False)
-                    declared = made[6:] if made.startswith("class:") else ""
+                    declared = _class_made(value)
                 self._attr_annotated[d.parent][name].add(declared or "")
         elif kind == "property_signature":     # (a type alias of an object type: `type Match = { observer: ... }`)
             if d.kind in ("interface", "type") and declared is not None:
@@ -932,9 +931,10 @@ class _Builder:
             if d.kind == "method" and d.parent is not None and declared:     # `/** @type {Item|null} */ this._start`
                 self._attr_annotated[d.parent][name].add(declared)
             elif d.kind == "method" and d.parent is not None and value is not None:
-                self._attr_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
+                assigned = _assigned_class(value, d.param_types)
+                self._attr_assigned[d.parent][name].add(assigned)
                 if d.name == "constructor":
-                    self._ctor_assigned[d.parent][name].add(_assigned_class(value, d.param_types))
+                    self._ctor_assigned[d.parent][name].add(assigned)
                 for key, made in _object_members(value):     # `this.interceptors = {request: new Manager()}`
                     self._attr_assigned[d.parent][f"{name}.{key}"].add(made)
         elif d.kind in ("function", "method"):
@@ -1989,9 +1989,14 @@ def _object_members(value: Node) -> list[tuple[str, str]]:
     for pair in value.named_children:
         key, held = pair.child_by_field_name("key"), pair.child_by_field_name("value")
         if pair.type == "pair" and key is not None and key.type == "property_identifier" and held is not None:
-            made = _script_value(held, False) if held.type == "new_expression" else ""
-            out.append((_text(key), made[6:] if made.startswith("class:") else ""))
+            out.append((_text(key), _class_made(held) if held.type == "new_expression" else ""))
     return out
+
+
+def _class_made(value: Node) -> str:
+    """The class ``_script_value`` says ``value`` is an object of (``new Map<K, V>()``: ``{}V``), else ""."""
+    made = _script_value(value, False)
+    return made.removeprefix("class:") if made.startswith("class:") else ""
 
 
 def _mapped(call: Node) -> str:

@@ -2347,23 +2347,31 @@ class _Resolver:
         hit = self.resolve_call(f, scope, last, owner or None)
         if hit[0] == "unresolved":
             return None
-        path, i = hit[0], hit[1]
-        if self.files[path].defs[i][1] == "class":
-            made = self.class_member(path, i, "constructor")
-            if made is None:
-                return None
-            path, i = made
-        params = [t for p, t in self.param_types.get(path, {}).get(i, {}).items() if p != "this"]
-        declared = params[k] if k < len(params) else ""
+        signature = self._signature(hit[0], hit[1])
+        if signature is None:
+            return None
+        path, i, params = signature
+        declared = params[k][1] if k < len(params) else ""
         if not declared.startswith("(") or ")" not in declared:
             return None
         types = declared[1:declared.index(")")].split(";")
         return (path, i, types[j]) if j < len(types) and types[j] else None
 
+    def _signature(self, path: str, i: int) -> tuple[str, int, list[tuple[str, str]]] | None:
+        """(path, def, [(parameter, declared type), ...]) of the function ``i`` of ``path``, or of a class's
+        constructor (``__init__``, ``constructor``); TypeScript's ``this`` parameter takes no argument's place."""
+        if self.files[path].defs[i][1] == "class":
+            made = self.class_member(path, i, "__init__" if self.files[path].language == "python" else "constructor")
+            if made is None:
+                return None
+            path, i = made
+        return path, i, [(p, t) for p, t in self.param_types.get(path, {}).get(i, {}).items() if p != "this"]
+
     def _held_functions(self, f: FileFacts, caller: int | None, name: str) -> list[str]:
-        """JavaScript/TypeScript: the ids of the functions a local variable called holds, when each value it is
+        """JavaScript/TypeScript and Python: the ids of the functions a variable called holds, when each value it is
         assigned names a function of the repository (``const addTo = previous ? addToStart : addToEnd``,
-        ``var:addToStart|var:addToEnd``); [] when one of them is anything else (``options.hashFn || hashKey``)."""
+        ``var:addToStart|var:addToEnd``; ``f = start if previous else end``); [] when one of them is anything else
+        (``options.hashFn || hashKey``)."""
         var = self._variable(f, caller, name) if f.language in SCRIPT_LANGUAGES | {"python"} else None
         if var is None or not var[2]:
             return []
@@ -2678,13 +2686,8 @@ class _Resolver:
     def _parameter_at(self, callee: str, slot: int | str) -> str | None:
         """The parameter of ``callee`` an argument binds to: by keyword, or by position (``self`` not counted: a
         method is called through its object); a class's ``__init__``'s for a class."""
-        path, i = self.where[callee]
-        if self.files[path].defs[i][1] == "class":
-            init = self.class_member(path, i, "__init__")
-            if init is None:
-                return None
-            path, i = init
-        params = [p for p in self.param_types[path].get(i, {}) if p != "this"]   # TypeScript's `this: X`
+        signature = self._signature(*self.where[callee])
+        params = [p for p, _ in signature[2]] if signature else []
         if isinstance(slot, str):
             return slot if slot in params else None
         return params[slot] if slot < len(params) else None

@@ -534,6 +534,8 @@ class _Builder:
             narrowed = _constructed(caps["receiver"][0])      # `new GC(id, length).integrate(tr, 0)`
         if not narrowed and receiver == "this" and self.spec.name in ("typescript", "tsx"):
             narrowed = _this_declared(node)
+        elif not narrowed and receiver and receiver.isidentifier() and self.spec.name in ("typescript", "tsx"):
+            narrowed = _inline_parameter(node, receiver)      # `return (source: Observable<T>) => source.pipe()`
         passed = _items_passed(node) if self.spec.name == "python" and node.type == "call" else None
         reflective = _reflective(node) if self.spec.name == "python" and name == "getattr" and receiver is None \
             and node.type == "call" else None
@@ -1969,6 +1971,26 @@ def _this_declared(node: Node) -> str:
     ann = first.child_by_field_name("type") if pattern is not None and pattern.type == "this" else None
     declared = _ts_type(_text(ann)) if ann is not None else None
     return f"class:{declared}" if declared and not declared.startswith(("(", "[]", "{}", "call:")) else ""
+
+
+def _inline_parameter(node: Node, name: str) -> str:
+    """TypeScript: ``class:X`` when ``name`` is an annotated parameter of an arrow function or function expression
+    around ``node`` (``return (source: Observable<T>) => source.pipe(...)``, a function that is no definition: its
+    parameters are no facts of one), else "" (an unannotated one: what the function's callee says of it, if
+    anything, is a local of the function around, ``_callback_parameter``)."""
+    up = node.parent
+    while up is not None and up.type not in ("function_declaration", "method_definition", "class_body", "program"):
+        if up.type in ("arrow_function", "function_expression") and name in _parameter_names(up):
+            params = up.child_by_field_name("parameters")
+            for param in params.named_children if params is not None else []:
+                pattern, ann = param.child_by_field_name("pattern"), param.child_by_field_name("type")
+                if pattern is not None and _text(pattern) == name and ann is not None:
+                    declared = _ts_type(_text(ann))
+                    return f"class:{declared}" if declared and declared[0] not in "([{" and \
+                        not declared.startswith("call:") else ""
+            return ""
+        up = up.parent
+    return ""
 
 
 def _constructed(receiver: Node) -> str:

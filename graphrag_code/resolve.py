@@ -1593,7 +1593,8 @@ class _Resolver:
                 var = self._variable(f, scope, last)
                 return self._typed((var[0].path, var[1], var[2][3:]), False) \
                     if var and var[2].startswith("is:") and not (items or subscript) else None
-            if hit[0] == "unresolved" and owner and last in ("get", "pop", "setdefault") and not items:
+            if hit[0] == "unresolved" and owner and (last in ("get", "pop", "setdefault") or last in ("shift", "at")
+                                                      and f.language in SCRIPT_LANGUAGES) and not items:
                 # `option = self._short_opt.get(opt)` of a mapping or a list: what indexing it gives
                 return self._value_class(f, scope, item_of(owner))
             if hit[0] == "unresolved":

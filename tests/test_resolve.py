@@ -4658,3 +4658,23 @@ export function of<T> (value: T) {
     assert _calls_from(res, "use.ts#filter") == {("operate", "import"), ("Observable.subscribe", "annotation"),
                                                  ("Subscriber.next", "annotation")}
     assert _calls_from(res, "use.ts#of") == {("Observable", "import"), ("Subscriber.next", "annotation")}
+
+
+def test_an_annotated_parameter_of_a_function_that_is_no_definition_and_an_array_s_shift() -> None:
+    """rxjs: `return (source: Observable<T>) => source.pipe(...)` (a returned arrow function, no definition of its
+    own) and `windows.shift()!.complete()` for `const windows: Subject<T>[]`: Observable's `pipe`, Subject's
+    `complete`."""
+    source = """export class Observable<T> { pipe (...ops: any[]) { return this } }
+export class Subject<T> { complete () { return 1 } pipe () { return 2 } }
+export function elementAt<T> (index: number) {
+  const source = new Subject<T>()
+  const windows: Subject<T>[] = []
+  windows.shift()!.complete()
+  return (source: Observable<T>) => source.pipe()
+}
+"""
+    res = resolve("r", _extracted({"e.ts": source}, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:e.ts#elementAt"}
+    assert calls == {("Subject", (4,), "same_file"), ("Subject.complete", (6,), "annotation"),
+                     ("Observable.pipe", (7,), "annotation")}

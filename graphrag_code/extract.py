@@ -1444,7 +1444,8 @@ def _held(declared: str | None) -> str:
 
 def _ts_fn_params(head: str) -> list[str]:
     """The ``_ts_type`` of each parameter of a TypeScript function type's parameter list (``<T>(a: Foo<T>, b?: Bar,
-    ...rest: X[])``), "" for one that names no class (or is itself a function); ``this`` is no parameter."""
+    ...rest: X[])``), "" for one that names no class (or is itself a function); ``this`` is no parameter: what it
+    declares comes first as ``@X`` (``(this: SchedulerAction<T>, state?: T) => void``)."""
     head = head.strip()
     if head.startswith("<"):               # a generic function type's type parameters
         depth = 0
@@ -1459,10 +1460,14 @@ def _ts_fn_params(head: str) -> list[str]:
     for part in _union_members(head[1:-1].replace("=>", "\u2192"), "<([{", ">)]}", ","):
         name, colon, written = part.partition(":")
         name = name.strip().rstrip("?").lstrip(".").strip()
-        if not name or name == "this":
+        if not name:
             continue
         typed = _ts_type(written.replace("\u2192", "=>"), union=True) if colon else None
-        out.append(typed if typed and not typed.startswith("(") and ";" not in typed and ")" not in typed else "")
+        typed = typed if typed and not typed.startswith(("(", "@")) and ";" not in typed and ")" not in typed else ""
+        if name != "this":
+            out.append(typed)
+        elif typed:
+            out.insert(0, f"@{typed}")
     return out
 
 
@@ -1970,6 +1975,13 @@ def _this_declared(node: Node) -> str:
     pattern = first.child_by_field_name("pattern") if first is not None and first.type == "required_parameter" else None
     ann = first.child_by_field_name("type") if pattern is not None and pattern.type == "this" else None
     declared = _ts_type(_text(ann)) if ann is not None else None
+    if ann is None and up is not None and up.type == "function_expression" and up.parent is not None and \
+            up.parent.type == "arguments" and up.parent.parent is not None:
+        # `scheduler.schedule(function () { this.schedule() })`: what the callee's function type says `this` is
+        call = up.parent.parent
+        callee = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
+        k = [a for a in up.parent.named_children if a.type != "comment"].index(up)
+        return f"cbparam:{_text(callee)}:{k}:this" if callee is not None and _CHAIN.fullmatch(_text(callee)) else ""
     return f"class:{declared}" if declared and not declared.startswith(("(", "[]", "{}", "call:")) else ""
 
 

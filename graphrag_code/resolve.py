@@ -1534,7 +1534,7 @@ class _Resolver:
             return self._type_named(f, scope, chain)
         if kind == "cbparam":             # `operate((source, subscriber) => ...)`: as `operate` declares them
             callee, k, j = chain.rsplit(":", 2)
-            typed = self._callback_param_type(f, scope, callee, int(k), int(j)) if self._typing_depth <= 4 else None
+            typed = self._callback_param_type(f, scope, callee, int(k), j) if self._typing_depth <= 4 else None
             return self._typed(typed, items, subscript) if typed else None
         if kind == "each":                # `xs.map((x) => x.observer)`: its items are what the function gives
             if not (items or subscript) or self._typing_depth > 4:
@@ -2339,11 +2339,12 @@ class _Resolver:
         return g.ids[prop] if prop is not None else None
 
     def _callback_param_type(self, f: FileFacts, scope: int | None, callee: str, k: int,
-                             j: int) -> tuple[str, int | None, str] | None:
-        """TypeScript: the type parameter ``j`` of the function handed as argument ``k`` to ``callee`` has, by the
-        function type ``callee`` declares for that parameter (``operate(init: (liftedSource: Observable<T>,
-        subscriber: Subscriber<R>) => ...)``; a class's constructor for ``new Observable((subscriber) => ...)``),
-        as (path, scope, type) for ``_typed``; None when it declares none."""
+                             j: str) -> tuple[str, int | None, str] | None:
+        """TypeScript: the type parameter ``j`` (a position, or ``this``) of the function handed as argument ``k`` to
+        ``callee`` has, by the function type ``callee`` declares for that parameter (``operate(init: (liftedSource:
+        Observable<T>, subscriber: Subscriber<R>) => ...)``; a class's constructor for ``new Observable((subscriber)
+        => ...)``; ``schedule(work: (this: SchedulerAction<T>) => void)``), as (path, scope, type) for ``_typed``;
+        None when it declares none."""
         owner, _, last = callee.rpartition(".")
         hit = self.resolve_call(f, scope, last, owner or None)
         if hit[0] == "unresolved":
@@ -2355,8 +2356,11 @@ class _Resolver:
         declared = params[k][1] if k < len(params) else ""
         if not declared.startswith("(") or ")" not in declared:
             return None
-        types = declared[1:declared.index(")")].split(";")
-        return (path, i, types[j]) if j < len(types) and types[j] else None
+        listed = declared[1:declared.index(")")].split(";")
+        if j == "this":
+            return (path, i, listed[0][1:]) if listed[0].startswith("@") and len(listed[0]) > 1 else None
+        types = [t for t in listed if not t.startswith("@")]
+        return (path, i, types[int(j)]) if int(j) < len(types) and types[int(j)] else None
 
     def _signature(self, path: str, i: int) -> tuple[str, int, list[tuple[str, str]]] | None:
         """(path, def, [(parameter, declared type), ...]) of the function ``i`` of ``path``, or of a class's

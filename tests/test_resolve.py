@@ -4678,3 +4678,31 @@ export function elementAt<T> (index: number) {
              if k[0] == "CALLS" and k[1] == "r:e.ts#elementAt"}
     assert calls == {("Subject", (4,), "same_file"), ("Subject.complete", (6,), "annotation"),
                      ("Observable.pipe", (7,), "annotation")}
+
+
+def test_this_in_a_function_handed_to_a_call_is_what_the_callee_s_function_type_says() -> None:
+    """rxjs's scheduleArray: `scheduler.schedule(function () { ... this.schedule() })` where `schedule(work: (this:
+    SchedulerAction<T>, state?: T) => void)`: `this` is a SchedulerAction (TypeScript's contextual `this`); the
+    `this` of the function type takes no parameter's place (`(this: Observable<T>, subscriber: Subscriber<T>)`)."""
+    source = """export interface SchedulerAction<T> { schedule (state?: T): void }
+export class Subscriber<T> { next (v: T) { return 1 } }
+export class Scheduler {
+  schedule<T> (work: (this: SchedulerAction<T>, state?: T) => void, delay = 0) { return 1 }
+}
+export class Observable<T> {
+  constructor (subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}
+}
+export function scheduleArray<T> (scheduler: Scheduler, input: T[]) {
+  return new Observable<T>((subscriber) => {
+    scheduler.schedule(function () {
+      this.schedule()
+    })
+    subscriber.next(input[0])
+  })
+}
+"""
+    res = resolve("r", _extracted({"s.ts": source}, "typescript"))
+    calls = {(k[2].split("#", 1)[1], tuple(v["lines"]), v["resolved_by"]) for k, v in res.edges.items()
+             if k[0] == "CALLS" and k[1] == "r:s.ts#scheduleArray"}
+    assert ("SchedulerAction.schedule", (12,), "annotation") in calls
+    assert ("Subscriber.next", (14,), "annotation") in calls

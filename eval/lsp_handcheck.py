@@ -298,11 +298,9 @@ class Dump:
                 dst.endswith(f"#{n}.constructor") or dst.endswith(f".{n}.constructor")
 
         out, by = [], {}
-        here = [dst for etype, dst, rb in self.edges.get((src, line), []) if etype == "CALLS"]
-        named = any(matches(dst, name) for dst in here)
-        for etype, dst, rb in self.edges.get((src, line), []):
-            if etype != "CALLS":
-                continue
+        here = [(dst, rb) for etype, dst, rb in self.edges.get((src, line), []) if etype == "CALLS"]
+        named = any(matches(dst, name) for dst, _ in here)
+        for dst, rb in here:
             # ours when it is the only call of the caller on that line, when the target has the call's name (or
             # is also assigned to that name), or when its name matches no call on the line (an alias the graph
             # does not know) and none of the line's targets has this call's name: then every such call gets it

@@ -1970,19 +1970,15 @@ def _this_declared(node: Node) -> str:
     while up is not None and up.type not in ("function_expression", "function_declaration", "method_definition",
                                              "generator_function", "generator_function_declaration", "class_body"):
         up = up.parent
-    params = up.child_by_field_name("parameters") if up is not None and up.type != "class_body" else None
-    first = next((p for p in params.named_children if p.type != "comment"), None) if params is not None else None
-    pattern = first.child_by_field_name("pattern") if first is not None and first.type == "required_parameter" else None
-    ann = first.child_by_field_name("type") if pattern is not None and pattern.type == "this" else None
-    declared = _ts_type(_text(ann)) if ann is not None else None
-    if ann is None and up is not None and up.type == "function_expression" and up.parent is not None and \
+    declared = _parameter_class(up, "this") if up is not None and up.type != "class_body" else None
+    if declared is None and up is not None and up.type == "function_expression" and up.parent is not None and \
             up.parent.type == "arguments" and up.parent.parent is not None:
         # `scheduler.schedule(function () { this.schedule() })`: what the callee's function type says `this` is
         call = up.parent.parent
         callee = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
         k = [a for a in up.parent.named_children if a.type != "comment"].index(up)
         return f"cbparam:{_text(callee)}:{k}:this" if callee is not None and _CHAIN.fullmatch(_text(callee)) else ""
-    return f"class:{declared}" if declared and not declared.startswith(("(", "[]", "{}", "call:")) else ""
+    return declared or ""
 
 
 def _inline_parameter(node: Node, name: str) -> str:
@@ -1993,16 +1989,22 @@ def _inline_parameter(node: Node, name: str) -> str:
     up = node.parent
     while up is not None and up.type not in ("function_declaration", "method_definition", "class_body", "program"):
         if up.type in ("arrow_function", "function_expression") and name in _parameter_names(up):
-            params = up.child_by_field_name("parameters")
-            for param in params.named_children if params is not None else []:
-                pattern, ann = param.child_by_field_name("pattern"), param.child_by_field_name("type")
-                if pattern is not None and _text(pattern) == name and ann is not None:
-                    declared = _ts_type(_text(ann))
-                    return f"class:{declared}" if declared and declared[0] not in "([{" and \
-                        not declared.startswith("call:") else ""
-            return ""
+            return _parameter_class(up, name) or ""
         up = up.parent
     return ""
+
+
+def _parameter_class(fn: Node, name: str) -> str | None:
+    """``class:X`` for the parameter ``name`` (``this`` too) of the TypeScript function node ``fn`` annotated with a
+    class, "" for one annotated otherwise or not at all, None when ``fn`` has no parameter written so."""
+    params = fn.child_by_field_name("parameters")
+    for param in params.named_children if params is not None else []:
+        pattern = param.child_by_field_name("pattern")
+        if pattern is not None and _text(pattern) == name:
+            ann = param.child_by_field_name("type")
+            declared = _ts_type(_text(ann)) if ann is not None else None
+            return f"class:{declared}" if declared and not declared.startswith(("(", "[]", "{}", "call:")) else ""
+    return None
 
 
 def _constructed(receiver: Node) -> str:

@@ -1396,16 +1396,15 @@ class _Resolver:
     def _through_attributes(self, cls: tuple[str, int] | None, attrs: list[str]) -> tuple[str, int] | None:
         """The class of ``attrs`` (``ctx.command.params``: ``command``, then ``params``) read from an object of ``cls``
         in turn, by the attribute types of each class."""
-        skip = False
-        for i, attr in enumerate(attrs):
-            if skip:
-                skip = False
-                continue
-            typed = self._attribute_type(*cls, attr) if cls else None
+        i = 0
+        while i < len(attrs):
+            typed = self._attribute_type(*cls, attrs[i]) if cls else None
             if typed is None and cls and i + 1 < len(attrs):
                 # `this.interceptors.request` of `this.interceptors = {request: new InterceptorManager()}`
-                typed, skip = self._attribute_type(*cls, f"{attr}.{attrs[i + 1]}"), True
+                i += 1
+                typed = self._attribute_type(*cls, f"{attrs[i - 1]}.{attrs[i]}")
             cls = self._typed(typed, items=False) if typed else None
+            i += 1
         return cls
 
     def _own_field_type(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int | None, str] | None:
@@ -1532,18 +1531,6 @@ class _Resolver:
             return (f.path, scope) if scope is not None and not (items or subscript) else None
         if kind == "class":
             return self._type_named(f, scope, chain)
-        if kind == "cbparam":             # `operate((source, subscriber) => ...)`: as `operate` declares them
-            callee, k, j = chain.rsplit(":", 2)
-            typed = self._callback_param_type(f, scope, callee, int(k), j) if self._typing_depth <= 4 else None
-            return self._typed(typed, items, subscript) if typed else None
-        if kind == "each":                # `xs.map((x) => x.observer)`: its items are what the function gives
-            if not (items or subscript) or self._typing_depth > 4:
-                return None
-            self._typing_depth += 1
-            try:
-                return self._value_class(f, scope, chain)
-            finally:
-                self._typing_depth -= 1
         if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
             found = self._declared(f, scope, chain)
             typed = self._declared_type(f, found, chain) if found else None
@@ -1562,6 +1549,12 @@ class _Resolver:
             return None
         self._typing_depth += 1
         try:
+            if kind == "cbparam":         # `operate((source, subscriber) => ...)`: as `operate` declares them
+                callee, k, j = chain.rsplit(":", 2)
+                typed = self._callback_param_type(f, scope, callee, int(k), j)
+                return self._typed(typed, items, subscript) if typed else None
+            if kind == "each":            # `xs.map((x) => x.observer)`: its items are what the function gives
+                return self._value_class(f, scope, chain) if items or subscript else None
             if kind == "var" and chain in LANGUAGES[f.language].self_names and scope is not None and \
                     not (items or subscript):
                 found = self._declared(f, scope, chain)
@@ -1695,12 +1688,8 @@ class _Resolver:
         """The ids of the classes ``new YDecoder(d)`` may make, where ``YDecoder`` is declared a union of class
         objects (``typeof UpdateDecoderV1 | typeof UpdateDecoderV2``); [] unless every member is a class of the
         repository."""
-        declared = self._declared_union(f, caller, name) if caller is not None and f.language in SCRIPT_LANGUAGES \
-            else None
-        if declared is None:
-            return []
-        classes = [self._type_named(self.files[declared[0]], declared[1], one) for one in declared[2]]
-        if not all(classes) or any(self._def_kind(cls) != "class" for cls in classes):
+        classes = self._union_classes(f, caller, name) if f.language in SCRIPT_LANGUAGES else None
+        if not classes or not all(classes) or any(self._def_kind(cls) != "class" for cls in classes):
             return []
         return list(dict.fromkeys(self.files[path].ids[i] for path, i in classes))
 
@@ -2085,17 +2074,22 @@ class _Resolver:
         if narrowed and "|" in narrowed:
             classes = [self._value_class(f, caller, one) for one in narrowed.split("|")]
         else:
-            declared = self._declared_union(f, caller, receiver) if receiver and caller is not None else None
-            if declared is None:
-                return []
-            path, scope, members = declared
-            classes = [self._type_named(self.files[path], scope, one) for one in members]
-        if not all(classes):
+            classes = self._union_classes(f, caller, receiver) if receiver else None
+        if not classes or not all(classes):
             return []
         hits = [h for cls in classes if (h := self.class_member(*cls, name))]
         return list(dict.fromkeys(self.files[h[0]].ids[h[1]] for h in hits
                                   if (owner := self.files[h[0]].defs[h[1]][3]) is None or
                                   self._def_kind((h[0], owner)) != "interface"))
+
+    def _union_classes(self, f: FileFacts, caller: int | None, receiver: str) -> list | None:
+        """The (path, def) of each member of the union ``receiver`` is declared (``_declared_union``; None in place
+        of a member that is no type of the repository), or None when it is declared no union."""
+        declared = self._declared_union(f, caller, receiver) if caller is not None else None
+        if declared is None:
+            return None
+        path, scope, members = declared
+        return [self._type_named(self.files[path], scope, one) for one in members]
 
     def _declared_union(self, f: FileFacts, caller: int | None, receiver: str,
                         items: bool = False) -> tuple[str, int | None, list[str]] | None:

@@ -1007,7 +1007,8 @@ class _Resolver:
 
     # -- calls --------------------------------------------------------------------------------------------------
     def resolve_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None):
-        spec = LANGUAGES[f.language]
+        """What ``receiver.name()`` (``name()`` without one) called in definition ``caller`` of ``f`` reaches:
+        (path, def index, how), or ("unresolved", why). The receiver rules run in order, the first answer wins."""
         if receiver and f.language == "cpp" and "->" in receiver:
             receiver = receiver.replace("->", ".")        # `parent_->LookupRule()`, `builder_->status_->Info()`
         if receiver is None:
@@ -1015,6 +1016,16 @@ class _Resolver:
             if hit is None and (called := self._called_instance(f, caller, None, name)):
                 return called[0], called[1], "annotation"
             return hit or ("unresolved", self._why(f, name))
+        spec = LANGUAGES[f.language]
+        for rule in (self._language_receiver, self._object_itself, self._local_receiver, self._module_receiver,
+                     self._class_receiver, self._typed_receiver):
+            hit = rule(f, caller, name, receiver, spec)
+            if hit:
+                return hit
+        return self._guessed_receiver(f, caller, name, receiver, spec)
+
+    def _language_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """Ruby's ``Request.new(env)`` and Rust's ``Self::new()``."""
         if name == "new" and f.language == "ruby" and _CHAIN.fullmatch(chain := receiver.replace("::", ".")):
             # `Request.new(env)`, `Rack::Request.new`: constructs the class (as `new Request()` elsewhere)
             hit = self._type_hit(f, caller, chain)
@@ -1027,6 +1038,10 @@ class _Resolver:
             hit = self._impl_method(f, impl, name) if impl is not None else None
             if hit:
                 return hit[0], hit[1], "self"
+        return None
+
+    def _object_itself(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """``super().m()`` and ``self.m()`` / ``this.m()`` (also through ``var self = this``): always an answer."""
         if receiver in spec.super_names and spec.virtual_dispatch:     # super(), super.m(), base.M(), parent::m()
             cls = self.enclosing_class(f, caller)
             for target in self._bases(f.path, cls) if cls is not None else ():
@@ -1043,31 +1058,39 @@ class _Resolver:
                 # `var self = this; function next() { self.route() }`: `this` of the function that said so
                 return self.resolve_call(f, held[0], name, spec.self_names[0])
         if receiver in spec.self_names:
-            cls = self.enclosing_class(f, caller)
-            if cls is None and (spec.implicit_this or spec.member_assignments) and caller is not None:
-                # `this->x()` in `void B::Run() {`; `this.set()` in `app.defaultConfiguration = function () {`
-                hit = self.member_of_own_class(f, caller, name)
+            return self._self_call(f, caller, name, receiver, spec)
+        return None
+
+    def _self_call(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        cls = self.enclosing_class(f, caller)
+        if cls is None and (spec.implicit_this or spec.member_assignments) and caller is not None:
+            # `this->x()` in `void B::Run() {`; `this.set()` in `app.defaultConfiguration = function () {`
+            hit = self.member_of_own_class(f, caller, name)
+            if hit:
+                return hit[0], hit[1], "self"
+        if cls is not None:
+            hit = self.class_member(f.path, cls, name)
+            if hit:
+                method = "self" if hit[0] == f.path and f.defs[hit[1]][3] == cls else "inherited"
+                return hit[0], hit[1], method
+            if f.defs[cls][1] == "impl":
+                hit = self._impl_method(f, cls, name)
                 if hit:
                     return hit[0], hit[1], "self"
-            if cls is not None:
-                hit = self.class_member(f.path, cls, name)
-                if hit:
-                    method = "self" if hit[0] == f.path and f.defs[hit[1]][3] == cls else "inherited"
-                    return hit[0], hit[1], method
-                if f.defs[cls][1] == "impl":
-                    hit = self._impl_method(f, cls, name)
-                    if hit:
-                        return hit[0], hit[1], "self"
-            hit = self._called_instance(f, caller, receiver, name)
-            if hit:
-                return hit[0], hit[1], "annotation"
-            # a function outside any class whose `self` is annotated, made into a method later (Jinja2's
-            # `def visitor(self: "CodeGenerator", node, frame)` returned by `_make_binop` and set on the class)
-            typed = self.receiver_class(f, caller, receiver) if cls is None else None
-            hit = self.class_member(*typed, name) if typed else None
-            if hit:
-                return hit[0], hit[1], "annotation"
-            return "unresolved", "self-unknown"
+        hit = self._called_instance(f, caller, receiver, name)
+        if hit:
+            return hit[0], hit[1], "annotation"
+        # a function outside any class whose `self` is annotated, made into a method later (Jinja2's
+        # `def visitor(self: "CodeGenerator", node, frame)` returned by `_make_binop` and set on the class)
+        typed = self.receiver_class(f, caller, receiver) if cls is None else None
+        hit = self.class_member(*typed, name) if typed else None
+        if hit:
+            return hit[0], hit[1], "annotation"
+        return "unresolved", "self-unknown"
+
+    def _local_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """A call chained on one returning its own object, an object the file defines members on (JS), C's
+        ``FN(Prepare)(self)`` and Rust's module paths."""
         chained = _last_call(receiver)
         if chained:
             inner = self.resolve_call(f, caller, chained[1], chained[0])
@@ -1092,6 +1115,11 @@ class _Resolver:
             hit = self._top_in(files, name) if files else None
             if hit:
                 return hit[0], hit[1], "module_attr"
+        return None
+
+    def _module_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """A receiver bound by an import: a module (its function, or a class or variable of it) or an external
+        name."""
         head = receiver.split(".")[0].split("->")[0].split("::")[0]
         whole = self.bindings[f.path].get(receiver)
         bind = whole or self.bindings[f.path].get(head)
@@ -1114,22 +1142,32 @@ class _Resolver:
             return "unresolved", "module-attr-unknown"
         if bind and bind[0] == "external":
             return "unresolved", f"external:{bind[1]}"
-        if receiver.isidentifier() or receiver.replace("::", "").isidentifier() or \
-                f.language in _STATIC_TYPED and receiver.replace("$", "_").isidentifier():    # `$Gson$Types`
-            # `Thor::Util.find()`: the definitions of that qualified name first (a class nested in another that
-            # its last name alone does not find), else what its last name finds
-            targets = [h for q in dict.fromkeys((receiver.replace("::", "."), receiver)) if "::" in receiver
-                       for h in self.ix.qualified.get(q, []) if self.files[h[0]].language == f.language]
-            target = self.lookup_name(f, caller, receiver.split("::")[-1])
-            target = self._constructed(target) if target and f.language in _STATIC_TYPED else target
-            for t in [*targets, *([target] if target else [])]:
-                if self.files[t[0]].defs[t[1]][1] not in spec.container_kinds:
-                    continue
-                hit = self.class_member(t[0], t[1], name) or self._impl_method(self.files[t[0]], t[1], name)
-                if hit:
-                    return hit[0], hit[1], "class_attr"
-            if target is None and self._builtin_class(f, caller, receiver):
-                return "unresolved", "external:builtins"      # `IOError.__init__(self, name)`, `object.__new__(cls)`
+        return None
+
+    def _class_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """``Foo.create()``, ``Thor::Util.find()``: a method of the class the receiver names."""
+        if not (receiver.isidentifier() or receiver.replace("::", "").isidentifier() or
+                f.language in _STATIC_TYPED and receiver.replace("$", "_").isidentifier()):    # `$Gson$Types`
+            return None
+        # `Thor::Util.find()`: the definitions of that qualified name first (a class nested in another that
+        # its last name alone does not find), else what its last name finds
+        targets = [h for q in dict.fromkeys((receiver.replace("::", "."), receiver)) if "::" in receiver
+                   for h in self.ix.qualified.get(q, []) if self.files[h[0]].language == f.language]
+        target = self.lookup_name(f, caller, receiver.split("::")[-1])
+        target = self._constructed(target) if target and f.language in _STATIC_TYPED else target
+        for t in [*targets, *([target] if target else [])]:
+            if self.files[t[0]].defs[t[1]][1] not in spec.container_kinds:
+                continue
+            hit = self.class_member(t[0], t[1], name) or self._impl_method(self.files[t[0]], t[1], name)
+            if hit:
+                return hit[0], hit[1], "class_attr"
+        if target is None and self._builtin_class(f, caller, receiver):
+            return "unresolved", "external:builtins"      # `IOError.__init__(self, name)`, `object.__new__(cls)`
+        return None
+
+    def _typed_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """A receiver of a known type: declared, assigned an instance, a C# extension's, a literal's; or of a
+        class of ours whose method is not ours to name."""
         hit = self._annotated_receiver(f, caller, receiver, name) or self._called_instance(f, caller, receiver, name)
         if hit:
             return hit[0], hit[1], "annotation"
@@ -1147,6 +1185,10 @@ class _Resolver:
             # `this.#retryer.continue()` where the interface Retryer declares `continue: () => Promise<unknown>`: a
             # function its object holds, no method found by its name elsewhere
             return "unresolved", "dynamic:attribute"
+        return None
+
+    def _guessed_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """An untyped receiver: the class it is named after, else the repository's only method of that name."""
         hit = self._named_after_type(f, receiver, name)
         if hit:
             return hit[0], hit[1], "receiver_name"

@@ -355,6 +355,15 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
     return [], False
 
 
+@dataclass
+class _Sites:
+    """The call-site pass's bookkeeping: the calls handed a function (path, line, column), what each of them
+    reached (for ``_settle_callbacks``), and the calls of parameters left for ``_parameter_calls``."""
+    taking: set[tuple[str, int, int]]
+    outcomes: dict[tuple[str, int, int], list[str] | str | None] = field(default_factory=dict)
+    parameter_calls: list[tuple[str, int, str, int]] = field(default_factory=list)
+
+
 class _Resolver:
     def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool = False) -> None:
         self.repo, self.files, self.ix = repo, files, _Index(files)
@@ -2751,27 +2760,7 @@ class _Resolver:
 
     def run(self) -> Resolution:
         for path in sorted(self.files):
-            f = self.files[path]
-            f.ids = f.ids or symbol_ids(self.repo, path, f.defs)
-            self.where.update((sid, (path, i)) for i, sid in enumerate(f.ids))
-            self.abstract.update(f.ids[i] for i in f.abstract)
-            self.placeholders.update(f.ids[i] for i in f.placeholders)
-            self.param_types[path] = {i: types for i, types in f.param_types}
-            self.attr_types.update(((path, i), types) for i, types in f.attr_types)
-            self.attr_names.update(((path, i), set(names)) for i, names in f.attributes)
-            self.returns.update(((path, i), rtype) for i, rtype in f.returns)
-            self.var_types[path] = {i: values for i, values in f.var_types}
-            self.properties.update(f.ids[i] for i in f.properties)
-            self.properties.update(f.ids[i] for i, _name in f.property_names)
-            for i, fewest, most in f.overloads:
-                self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))
-            for i, extended in f.extensions:
-                self.extensions[f.defs[i][0]].append((path, i, extended))
-            self.underlying.update(((path, i), kind) for i, kind in f.underlying)
-            self.arity.update(((path, k), n) for k, n in f.arities)
-            for k, obj, prefix, returned in f.reflective:
-                if f.calls[k][0] is not None:
-                    self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))
+            self._read_facts(self.files[path])
         for path in sorted(self.files):
             self.bind_imports(self.files[path])
         self._settle_reexports()
@@ -2786,98 +2775,16 @@ class _Resolver:
         self._collect_decorations()
         callbacks = [(path, k) for path in sorted(self.files) for k, call in enumerate(self.files[path].calls)
                      if implicit_of(call) == "callback"]
-        taking = {(path, *self.files[path].calls[k][6:8]) for path, k in callbacks}   # calls handed a function
-        outcomes: dict[tuple[str, int, int], list[str] | str | None] = {}
-        parameter_calls: list[tuple[str, int, str, int]] = []
+        # calls handed a function, whose outcome _settle_callbacks reads
+        sites = _Sites({(path, *self.files[path].calls[k][6:8]) for path, k in callbacks})
         for path in sorted(self.files):
             f = self.files[path]
             answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
             narrowed = dict(f.narrowed)
             for k, call in enumerate(f.calls):
-                caller, name, receiver, line = call[:4]
-                implicit = implicit_of(call)
-                if implicit == "callback":
-                    continue                  # _settle_callbacks, once every call handed a function is resolved
-                src = f.ids[caller] if caller is not None else file_id(self.repo, path)
-                answer = answers[k] if k < len(answers) else None
-                # (a bare call in Java or C# names a method, never a parameter: they are apart)
-                holder = self._parameter_of(f, caller, name) if receiver is None and \
-                    f.language not in _APART_NAMESPACES else None
-                if holder is not None and self._called_instance(f, caller, None, name):
-                    holder = None             # `cls(...)`, `cls: t.Type[Argument]`: its annotation says what runs
-                if holder is not None and not _lsp_holds(answer) and (made := self._made_union(f, caller, name)):
-                    for dst in made:          # `new YDecoder(d)`, `YDecoder: typeof DecoderV1 | typeof DecoderV2`
-                        self._call_edge(src, dst, line, "union")
-                    continue
-                if holder is not None and not _lsp_holds(answer):
-                    parameter_calls.append((path, k, src, holder))   # `check(s)`: what the callers hand it
-                    continue
-                hit = (k in narrowed and self._narrowed_call(f, caller, name, narrowed[k])) or \
-                    self.resolve_call(f, caller, name, receiver)
-                if receiver is None and hit[0] != "unresolved" and hit[2] in _NAME_LOOKUPS and \
-                        self.files[hit[0]].defs[hit[1]][1] not in _TYPE_KINDS and self._local_of(f, caller, name):
-                    # `const { delay } = config; delay(err)`, `handler = make(); handler()`: the local variable, not
-                    # the module's or an import's function of that name; what it holds when that is known. (A local
-                    # named as a class, `Signer = import_string(settings.SIGNING_BACKEND)`, mostly holds it or
-                    # one like it: Django's test run confirmed three such edges)
-                    called = self._called_instance(f, caller, None, name)
-                    hit = (*called, "annotation") if called else ("unresolved", "dynamic:variable")
-                if implicit == "decorator":    # what it is handed: _settle_callbacks
-                    if (path, line, call[4]) in taking:
-                        outcomes[(path, line, call[4])] = self._outcome(None, hit, False)
-                    if hit[0] != "unresolved" and hit[2] not in _GUESSES:
-                        self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
-                    continue
-                held = (implicit == "dunder" and name == "__call__") or receiver is None
-                if held and hit[0] == "unresolved" and \
-                        (returned := self._returned_function(f, caller, name, receiver)):
-                    self._call_edge(src, returned, line, "returned")
-                    continue
-                if receiver is None and hit[0] == "unresolved" and not _lsp_holds(answer) and \
-                        (fns := self._held_functions(f, caller, name)):     # (a server's answer says more)
-                    for dst in fns:
-                        self._call_edge(src, dst, line, "held")
-                    continue
-                if not held and hit[0] == "unresolved" and \
-                        (returned := self._returned_property(f, caller, receiver, name)):
-                    self._call_edge(src, returned, line, "returned")     # `formatter.end()`
-                    continue
-                # before what names found: `f = self.get_visitor(node)` may be annotated with a Protocol
-                if held and self.reflective and (looked_up := self._reflected(f, caller, name, receiver, subclasses)):
-                    for dst in looked_up:
-                        self._call_edge(src, dst, line, "reflective")
-                    continue
-                if implicit:
-                    self._implicit_call(src, implicit, answer, hit, name, line)
-                    continue
-                if (path, line, call[4]) in taking:
-                    outcomes[(path, line, call[4])] = self._outcome(answer, hit,
-                                                                    name in LANGUAGES[f.language].calls_back)
-                typed = [i for i in answer[1] if i in self.where] if answer and answer[0] == "sym" else \
-                    [self.files[hit[0]].ids[hit[1]]] if hit[0] != "unresolved" and hit[2] == "annotation" else []
-                if typed and self._keyed_item(f, caller, receiver, src, name, line, typed, subclasses):
-                    continue
-                if answer and self._lsp_edge(f, caller, src, answer, hit, name, receiver, line, narrowed.get(k)):
-                    continue
-                if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
-                    hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
-                elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
-                    hit = ("unresolved", "protocol")    # nor a Protocol's stub
-                if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
-                        self._union_call(f, caller, receiver, src, name, line, narrowed=narrowed.get(k)):
-                    continue
-                if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
-                        self._registry_call(f, caller, receiver, src, name, line):
-                    continue
-                if hit[0] == "unresolved":
-                    if not self._missing_member(f, caller, receiver, src, name, line, subclasses):
-                        self._unresolved(src, receiver, name, line, hit[1])
-                    continue
-                for one in self._overload(hit, self.arity.get((path, k)), (path, caller)) if self.overloads else [hit]:
-                    dst = self.files[one[0]].ids[one[1]]
-                    self._call_edge(src, dst, line, one[2])
-                    self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation")
-        self._parameter_calls(parameter_calls, self._settle_callbacks(callbacks, outcomes))
+                if implicit_of(call) != "callback":   # _settle_callbacks, once every call handed one is resolved
+                    self._resolve_site(f, k, answers[k] if k < len(answers) else None, narrowed.get(k), sites)
+        self._parameter_calls(sites.parameter_calls, self._settle_callbacks(callbacks, sites.outcomes))
         self._attribute_hooks()
         self._unfollowed_lookups()
         if self.lsp_abstract:
@@ -2889,6 +2796,132 @@ class _Resolver:
         if self.go_implementers:
             self._go_dispatch()
         return self.out
+
+    def _read_facts(self, f: FileFacts) -> None:
+        """A file's facts into the resolver's repository-wide tables."""
+        path = f.path
+        f.ids = f.ids or symbol_ids(self.repo, path, f.defs)
+        self.where.update((sid, (path, i)) for i, sid in enumerate(f.ids))
+        self.abstract.update(f.ids[i] for i in f.abstract)
+        self.placeholders.update(f.ids[i] for i in f.placeholders)
+        self.param_types[path] = {i: types for i, types in f.param_types}
+        self.attr_types.update(((path, i), types) for i, types in f.attr_types)
+        self.attr_names.update(((path, i), set(names)) for i, names in f.attributes)
+        self.returns.update(((path, i), rtype) for i, rtype in f.returns)
+        self.var_types[path] = {i: values for i, values in f.var_types}
+        self.properties.update(f.ids[i] for i in f.properties)
+        self.properties.update(f.ids[i] for i, _name in f.property_names)
+        for i, fewest, most in f.overloads:
+            self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))
+        for i, extended in f.extensions:
+            self.extensions[f.defs[i][0]].append((path, i, extended))
+        self.underlying.update(((path, i), kind) for i, kind in f.underlying)
+        self.arity.update(((path, k), n) for k, n in f.arities)
+        for k, obj, prefix, returned in f.reflective:
+            if f.calls[k][0] is not None:
+                self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))
+
+    def _resolve_site(self, f: FileFacts, k: int, answer, narrowed: str | None, sites: _Sites) -> None:
+        """Call site ``f.calls[k]`` (``answer``: the language server's, if any): its edges or its unresolved call.
+        A call of a parameter waits for what the callers hand it (``sites.parameter_calls``)."""
+        call = f.calls[k]
+        caller, name, receiver, line = call[:4]
+        implicit = implicit_of(call)
+        src = f.ids[caller] if caller is not None else file_id(self.repo, f.path)
+        # (a bare call in Java or C# names a method, never a parameter: they are apart)
+        holder = self._parameter_of(f, caller, name) if receiver is None and \
+            f.language not in _APART_NAMESPACES else None
+        if holder is not None and self._called_instance(f, caller, None, name):
+            holder = None             # `cls(...)`, `cls: t.Type[Argument]`: its annotation says what runs
+        if holder is not None and not _lsp_holds(answer):
+            if made := self._made_union(f, caller, name):
+                for dst in made:      # `new YDecoder(d)`, `YDecoder: typeof DecoderV1 | typeof DecoderV2`
+                    self._call_edge(src, dst, line, "union")
+            else:
+                sites.parameter_calls.append((f.path, k, src, holder))   # `check(s)`: what the callers hand it
+            return
+        hit = self._site_hit(f, caller, name, receiver, narrowed)
+        handed = (f.path, line, call[4])
+        if implicit == "decorator":    # what it is handed: _settle_callbacks
+            if handed in sites.taking:
+                sites.outcomes[handed] = self._outcome(None, hit, False)
+            if hit[0] != "unresolved" and hit[2] not in _GUESSES:
+                self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
+            return
+        if self._indirect_call(f, caller, name, receiver, src, line, hit, answer, implicit):
+            return
+        if implicit:
+            self._implicit_call(src, implicit, answer, hit, name, line)
+            return
+        if handed in sites.taking:
+            sites.outcomes[handed] = self._outcome(answer, hit, name in LANGUAGES[f.language].calls_back)
+        self._site_edges(f, k, src, answer, hit, narrowed)
+
+    def _site_hit(self, f: FileFacts, caller: int | None, name: str, receiver: str | None, narrowed: str | None):
+        """What the names say a call reaches (``resolve_call``), where a local variable hides a function."""
+        hit = (narrowed is not None and self._narrowed_call(f, caller, name, narrowed)) or \
+            self.resolve_call(f, caller, name, receiver)
+        if receiver is None and hit[0] != "unresolved" and hit[2] in _NAME_LOOKUPS and \
+                self.files[hit[0]].defs[hit[1]][1] not in _TYPE_KINDS and self._local_of(f, caller, name):
+            # `const { delay } = config; delay(err)`, `handler = make(); handler()`: the local variable, not
+            # the module's or an import's function of that name; what it holds when that is known. (A local
+            # named as a class, `Signer = import_string(settings.SIGNING_BACKEND)`, mostly holds it or
+            # one like it: Django's test run confirmed three such edges)
+            called = self._called_instance(f, caller, None, name)
+            hit = (*called, "annotation") if called else ("unresolved", "dynamic:variable")
+        return hit
+
+    def _indirect_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None, src: str,
+                       line: int, hit: tuple, answer, implicit: str | None) -> bool:
+        """A call of what a variable holds the names did not find: a returned function (or its property), the
+        functions every value names, a method looked up by name (``getattr``). True when it got edges."""
+        held = (implicit == "dunder" and name == "__call__") or receiver is None
+        if held and hit[0] == "unresolved" and (returned := self._returned_function(f, caller, name, receiver)):
+            self._call_edge(src, returned, line, "returned")
+            return True
+        if receiver is None and hit[0] == "unresolved" and not _lsp_holds(answer) and \
+                (fns := self._held_functions(f, caller, name)):     # (a server's answer says more)
+            for dst in fns:
+                self._call_edge(src, dst, line, "held")
+            return True
+        if not held and hit[0] == "unresolved" and (returned := self._returned_property(f, caller, receiver, name)):
+            self._call_edge(src, returned, line, "returned")     # `formatter.end()`
+            return True
+        # before what names found: `f = self.get_visitor(node)` may be annotated with a Protocol
+        if held and self.reflective and \
+                (looked_up := self._reflected(f, caller, name, receiver, self.subclass_map)):
+            for dst in looked_up:
+                self._call_edge(src, dst, line, "reflective")
+            return True
+        return False
+
+    def _site_edges(self, f: FileFacts, k: int, src: str, answer, hit: tuple, narrowed: str | None) -> None:
+        """The edges of an explicit call: the server's answer, else what the names found (an item of a typed
+        collection, a union's members, a registry's entries, a subclass's method, overloads), else unresolved."""
+        caller, name, receiver, line = f.calls[k][:4]
+        subclasses = self.subclass_map
+        typed = [i for i in answer[1] if i in self.where] if answer and answer[0] == "sym" else \
+            [self.files[hit[0]].ids[hit[1]]] if hit[0] != "unresolved" and hit[2] == "annotation" else []
+        if typed and self._keyed_item(f, caller, receiver, src, name, line, typed, subclasses):
+            return
+        if answer and self._lsp_edge(f, caller, src, answer, hit, name, receiver, line, narrowed):
+            return
+        if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "interface":
+            hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
+        elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
+            hit = ("unresolved", "protocol")    # nor a Protocol's stub
+        if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
+                (self._union_call(f, caller, receiver, src, name, line, narrowed=narrowed) or
+                 self._registry_call(f, caller, receiver, src, name, line)):
+            return
+        if hit[0] == "unresolved":
+            if not self._missing_member(f, caller, receiver, src, name, line, subclasses):
+                self._unresolved(src, receiver, name, line, hit[1])
+            return
+        for one in self._overload(hit, self.arity.get((f.path, k)), (f.path, caller)) if self.overloads else [hit]:
+            dst = self.files[one[0]].ids[one[1]]
+            self._call_edge(src, dst, line, one[2])
+            self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation")
 
     def _returns_itself(self, hit: tuple, depth: int = 0) -> bool:
         """Whether the function ``hit`` returns only its own object: ``return self`` / ``return this``, or what a

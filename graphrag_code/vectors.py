@@ -10,7 +10,6 @@ whatever the repository's size; onnxruntime releases the GIL, so database round 
 from __future__ import annotations
 
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -111,9 +110,95 @@ def _get(q: queue.Queue[Any], workers: list[_Worker]) -> Any:
                     return _DONE
 
 
+class _Fill:
+    """One fill's pipeline: a reader thread pages through the chunks lacking a vector, the caller embeds each
+    page (``embed_pages``), a writer thread stores it; counts and seconds inside database calls are kept."""
+
+    def __init__(self, graph: Graph, repo: str, embedder: Embedder, batch: int) -> None:
+        self.graph, self.repo, self.embedder, self.batch = graph, repo, embedder, batch
+        self.stop = threading.Event()
+        self.pages: queue.Queue[Any] = queue.Queue(maxsize=_QUEUE_PAGES)
+        self.writes: queue.Queue[Any] = queue.Queue(maxsize=_QUEUE_PAGES)
+        self.counts = {"read": 0, "written": 0, "stale": 0}
+        self.busy = {"read": 0.0, "write": 0.0}   # seconds inside database calls (the threads' lifetimes overlap)
+        self.hits = self.model_texts = 0
+        self.model_seconds = 0.0
+
+    def read(self) -> None:
+        cursor, upper = _id_range(self.repo)
+        while not self.stop.is_set():
+            t0 = time.perf_counter()
+            rows = self.graph.run("chunks_missing_embeddings", repo=self.repo, model_id=self.embedder.model_id,
+                                  after=cursor, upper=upper, limit=self.batch)
+            self.busy["read"] += time.perf_counter() - t0
+            if not rows:
+                _check_live(self.graph, self.repo, self.counts)      # no page left, or no repository left?
+                break
+            self.counts["read"] += len(rows)
+            cursor = rows[-1]["id"]
+            if not _put(self.pages, rows, self.stop):
+                return
+        _put(self.pages, _DONE, self.stop)
+
+    def write(self) -> None:
+        while True:
+            try:
+                item = self.writes.get(timeout=0.2)
+            except queue.Empty:
+                if self.stop.is_set():
+                    return
+                continue
+            if item is _DONE:
+                return
+            t0 = time.perf_counter()
+            try:
+                written = self.graph.run("set_embeddings", rows=item, model_id=self.embedder.model_id)[0]["written"]
+            except DatabaseError:
+                # a chunk deleted between the statement's MATCH and its vector write fails the procedure
+                # (EntityNotFoundException): a delete under way says so; anything else is Neo4j's error
+                _check_live(self.graph, self.repo, self.counts)
+                raise
+            self.busy["write"] += time.perf_counter() - t0
+            self.counts["written"] += written
+            self.counts["stale"] += len(item) - written
+            if written < len(item):                  # re-indexed meanwhile (new chunk ids), or deleted?
+                _check_live(self.graph, self.repo, self.counts)
+
+    def embed_pages(self, reader: _Worker, writer: _Worker, cache: EmbeddingCache | None, report: Progress,
+                    total: int) -> None:
+        """Embed each page the reader hands over (the cache first) and hand it to the writer."""
+        while True:
+            rows = _get(self.pages, [reader])
+            if rows is _DONE:
+                break
+            texts = [embedding_text(r) for r in rows]
+            result = embed_cached(self.embedder, cache, texts)
+            self.hits += result.hits
+            self.model_texts += result.model_texts
+            self.model_seconds += result.model_seconds
+            page = [{"id": r["id"], "content_hash": r["content_hash"], "vector": v}
+                    for r, v in zip(rows, result.vectors)]
+            _hand_over(self.writes, page, writer)
+            report("embed", min(self.counts["read"], total) if total else self.counts["read"], total)
+        _hand_over(self.writes, _DONE, writer)
+
+    def summary(self, total: int, seconds: float) -> dict[str, Any]:
+        written, model_seconds, model_texts = self.counts["written"], self.model_seconds, self.model_texts
+        return {
+            "repo": self.repo, "model_id": self.embedder.model_id, "chunks_missing": total,
+            "chunks_embedded": written, "chunks_changed_meanwhile": self.counts["stale"],
+            "cache_hits": self.hits, "model_texts": model_texts,
+            "seconds": round(seconds, 3),
+            "chunks_per_s": round(written / seconds, 2) if seconds > 0 else 0.0,
+            "model_seconds": round(model_seconds, 3),
+            "model_chunks_per_s": round(model_texts / model_seconds, 2) if model_seconds > 0 else None,
+            "embedder_busy": round(model_seconds / seconds, 3) if model_texts and seconds > 0 else None,
+            "read_seconds": round(self.busy["read"], 3), "write_seconds": round(self.busy["write"], 3),
+        }
+
+
 def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: EmbeddingCache | None = None,
-                    progress: Progress | None = None, batch: int = DEFAULT_FILL_BATCH, *,
-                    raw_sample: int = 0) -> dict:
+                    progress: Progress | None = None, batch: int = DEFAULT_FILL_BATCH) -> dict:
     """Give every chunk of ``repo`` a vector of ``embedder``'s model; returns counts and timings.
 
     Chunks with no vector, or a vector of another model id, are embedded (the cache first) and written as
@@ -121,124 +206,33 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     (written), cache_hits, model_texts (texts the model ran), seconds, chunks_per_s, model_seconds (wall
     time inside the model), model_chunks_per_s, embedder_busy (model_seconds / seconds: how well the
     pipeline keeps the model fed), read_seconds / write_seconds (time inside database calls, overlapped
-    with the model). With ``raw_sample=N``, N of the page texts (a seeded reservoir sample) are embedded
-    once more alone afterwards: raw_chunks_per_s is the embedder's throughput without the pipeline, and
-    pipeline_ratio = (model_texts / seconds) / raw_chunks_per_s. A delete of ``repo`` meanwhile (from the CLI
-    while an API job fills, or the other way round) stops the fill with IndexingError.
+    with the model). A delete of ``repo`` meanwhile (from the CLI while an API job fills, or the other way
+    round) stops the fill with IndexingError.
     """
     if batch < 1:
         raise ConfigError(f"fill batch must be at least 1 (got {batch})")
     _check_dimensions(graph, embedder)
-    status = embedding_status(graph, repo, embedder.model_id)
-    total = status["missing"]
+    total = embedding_status(graph, repo, embedder.model_id)["missing"]
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
-    stop = threading.Event()
-    pages: queue.Queue[Any] = queue.Queue(maxsize=_QUEUE_PAGES)
-    writes: queue.Queue[Any] = queue.Queue(maxsize=_QUEUE_PAGES)
-    counts = {"read": 0, "written": 0, "stale": 0}
-    busy = {"read": 0.0, "write": 0.0}   # seconds inside database calls (the threads' lifetimes overlap)
-    after, upper = _id_range(repo)
-
-    def read() -> None:
-        cursor = after
-        while not stop.is_set():
-            t0 = time.perf_counter()
-            rows = graph.run("chunks_missing_embeddings", repo=repo, model_id=embedder.model_id, after=cursor,
-                             upper=upper, limit=batch)
-            busy["read"] += time.perf_counter() - t0
-            if not rows:
-                _check_live(graph, repo, counts)      # no page left, or no repository left?
-                break
-            counts["read"] += len(rows)
-            cursor = rows[-1]["id"]
-            if not _put(pages, rows, stop):
-                return
-        _put(pages, _DONE, stop)
-
-    def write() -> None:
-        while True:
-            try:
-                item = writes.get(timeout=0.2)
-            except queue.Empty:
-                if stop.is_set():
-                    return
-                continue
-            if item is _DONE:
-                return
-            t0 = time.perf_counter()
-            try:
-                written = graph.run("set_embeddings", rows=item, model_id=embedder.model_id)[0]["written"]
-            except DatabaseError:
-                # a chunk deleted between the statement's MATCH and its vector write fails the procedure
-                # (EntityNotFoundException): a delete under way says so; anything else is Neo4j's error
-                _check_live(graph, repo, counts)
-                raise
-            busy["write"] += time.perf_counter() - t0
-            counts["written"] += written
-            counts["stale"] += len(item) - written
-            if written < len(item):                  # re-indexed meanwhile (new chunk ids), or deleted?
-                _check_live(graph, repo, counts)
-
-    reader, writer = _Worker(read, "embed-reader"), _Worker(write, "embed-writer")
+    fill = _Fill(graph, repo, embedder, batch)
+    reader, writer = _Worker(fill.read, "embed-reader"), _Worker(fill.write, "embed-writer")
     reader.start()
     writer.start()
-    hits = model_texts = 0
-    model_seconds = 0.0
-    sample: list[str] = []
-    rng = random.Random(0)
-    seen = 0
     try:
-        while True:
-            rows = _get(pages, [reader])
-            if rows is _DONE:
-                break
-            texts = [embedding_text(r) for r in rows]
-            result = embed_cached(embedder, cache, texts)
-            hits += result.hits
-            model_texts += result.model_texts
-            model_seconds += result.model_seconds
-            if raw_sample and result.model_texts:
-                for t in texts:   # reservoir sample of the texts (cache hits included: same distribution)
-                    seen += 1
-                    if len(sample) < raw_sample:
-                        sample.append(t)
-                    elif (j := rng.randrange(seen)) < raw_sample:
-                        sample[j] = t
-            page = [{"id": r["id"], "content_hash": r["content_hash"], "vector": v}
-                    for r, v in zip(rows, result.vectors)]
-            _hand_over(writes, page, writer)
-            report("embed", min(counts["read"], total) if total else counts["read"], total)
-        _hand_over(writes, _DONE, writer)
+        fill.embed_pages(reader, writer, cache, report, total)
         writer.join()
         if writer.error is not None:
             raise writer.error
     finally:
-        stop.set()
+        fill.stop.set()
         reader.join(timeout=30)
         writer.join(timeout=30)
     if reader.error is not None:
         raise reader.error
     seconds = time.perf_counter() - started
-    report("embed", counts["written"], total)
-    out: dict[str, Any] = {
-        "repo": repo, "model_id": embedder.model_id, "chunks_missing": total,
-        "chunks_embedded": counts["written"], "chunks_changed_meanwhile": counts["stale"],
-        "cache_hits": hits, "model_texts": model_texts,
-        "seconds": round(seconds, 3),
-        "chunks_per_s": round(counts["written"] / seconds, 2) if seconds > 0 else 0.0,
-        "model_seconds": round(model_seconds, 3),
-        "model_chunks_per_s": round(model_texts / model_seconds, 2) if model_seconds > 0 else None,
-        "embedder_busy": round(model_seconds / seconds, 3) if model_texts and seconds > 0 else None,
-        "read_seconds": round(busy["read"], 3), "write_seconds": round(busy["write"], 3),
-    }
-    if sample:
-        t0 = time.perf_counter()
-        embedder.embed(sample)
-        raw = len(sample) / (time.perf_counter() - t0)
-        out["raw_chunks_per_s"] = round(raw, 2)
-        out["pipeline_ratio"] = round((model_texts / seconds) / raw, 3) if model_texts and seconds > 0 else None
-    return out
+    report("embed", fill.counts["written"], total)
+    return fill.summary(total, seconds)
 
 
 def vector_search(graph: Graph, embedder: Embedder, query: str, k: int = 10, repo: str | None = None) -> list[dict]:

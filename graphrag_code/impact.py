@@ -1043,6 +1043,43 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         role.setdefault(n.id, "caller")
     nodes = {n.id: n for n in [*targets, *inner] if n.id in role}
     heads = {r["id"]: r["head"] or "" for r in graph.run("symbol_heads", ids=sorted(nodes))} if nodes else {}
+    notes = _implicit_notes(graph, repo, nodes, role, heads, families)
+    by_name, where = _reference_names(nodes, role, families, search_callers)
+    names = sorted(by_name, key=lambda n: (by_name[n] != "target", n))
+    unchecked = max(0, len(names) - MAX_REFERENCE_NAMES)
+    names = names[:MAX_REFERENCE_NAMES]
+    if not names:
+        return notes, [], unchecked
+    deferred = _deferred(graph, nodes, heads)
+    patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
+    refs: list[dict[str, Any]] = []
+    seen: set[tuple[str, int]] = set()
+    for chunk in _chunks_naming(graph, repo, names):
+        language = language_for_path(chunk["path"])
+        text = chunk["text"] or ""
+        in_text = [n for n in names if n in text]
+        refs += _entry_points(chunk, language, in_text, by_name, where, seen)
+        if language not in LANGUAGES:
+            continue                                    # docs and config files mention names without using them
+        code = code_only(text, language)
+        if language == "python":
+            refs += _called_in_strings(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name,
+                                       seen)
+        present = [n for n in names if n in code and patterns[n].search(code)]
+        if present:
+            # a local of that name is not the target, unless the chunk holds the target's own definition: a
+            # nested function rebound or returned by its enclosing one (`wrapper = wraps(f)(wrapper)`)
+            bound = _local_bindings(code) - _defined_in(chunk, text, nodes.values())
+            present = [n for n in present if n not in bound]
+        if present:
+            refs += _line_references(chunk, text, code, present, patterns, by_name, deferred, seen)
+    return notes, refs, unchecked
+
+
+def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: dict[str, str],
+                    heads: dict[str, str], families: dict[str, ConstructorFamily]) -> list[str]:
+    """Why each target (or caller within the depth) may run without a call: a constructor of a class built at
+    run time, a dunder, a property, a file-protocol method, a decorator that may keep it."""
     file_like = _file_like(graph, nodes.values())
     kept_by: dict[str, bool] = {}       # decorator name -> whether it may keep what it decorates
     notes: list[str] = []
@@ -1073,7 +1110,12 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         notes.append(f"{len(implicit_callers)} caller(s) within the depth run where the graph does not see (dunder "
                      f"methods, properties, file-protocol methods, constructors of a class built at run time: "
                      f"{', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
-    deferred = _deferred(graph, nodes, heads)
+    return notes
+
+
+def _reference_names(nodes: dict[str, NodeRef], role: dict[str, str], families: dict[str, ConstructorFamily],
+                     search_callers: bool) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """The names to search references of, each with its role (targets first), and the files defining each."""
     by_name: dict[str, str] = {}
     for node_id, node in sorted(nodes.items(), key=lambda kv: role[kv[0]] != "target"):
         if not _DUNDER.match(node.name) and (search_callers or role[node_id] == "target"):
@@ -1088,47 +1130,28 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             for name, path in family.names:
                 by_name.setdefault(name, "class")
                 where[name].add(path)
-    names = sorted(by_name, key=lambda n: (by_name[n] != "target", n))
-    unchecked = max(0, len(names) - MAX_REFERENCE_NAMES)
-    names = names[:MAX_REFERENCE_NAMES]
-    if not names:
-        return notes, [], unchecked
-    patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
-    refs: list[dict[str, Any]] = []
-    seen: set[tuple[str, int]] = set()
-    for chunk in _chunks_naming(graph, repo, names):
-        language = language_for_path(chunk["path"])
-        text = chunk["text"] or ""
-        in_text = [n for n in names if n in text]
-        refs += _entry_points(chunk, language, in_text, by_name, where, seen)
-        if language not in LANGUAGES:
-            continue                                    # docs and config files mention names without using them
-        code = code_only(text, language)
-        if language == "python":
-            refs += _called_in_strings(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name,
-                                       seen)
-        present = [n for n in names if n in code and patterns[n].search(code)]
-        if present:
-            # a local of that name is not the target, unless the chunk holds the target's own definition: a
-            # nested function rebound or returned by its enclosing one (`wrapper = wraps(f)(wrapper)`)
-            bound = _local_bindings(code) - _defined_in(chunk, text, nodes.values())
-            present = [n for n in present if n not in bound]
-        if not present:
+    return by_name, where
+
+
+def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[str],
+                     patterns: dict[str, re.Pattern], by_name: dict[str, str], deferred: dict[str, str],
+                     seen: set[tuple[str, int]]) -> list[dict[str, Any]]:
+    """The lines of a chunk that use one of the ``present`` names without calling it (one reference a line)."""
+    refs = []
+    raw = text.split("\n")
+    for i, line in enumerate(code.split("\n")):
+        lineno = chunk["start_line"] + i
+        if (chunk["path"], lineno) in seen or _EXPORT_LINE.match(line) or "require(" in raw[i]:
             continue
-        raw = text.split("\n")
-        for i, line in enumerate(code.split("\n")):
-            lineno = chunk["start_line"] + i
-            if (chunk["path"], lineno) in seen or _EXPORT_LINE.match(line) or "require(" in raw[i]:
+        for name in present:
+            if name not in line:
                 continue
-            for name in present:
-                if name not in line:
-                    continue
-                kind = _reference_kind(line, patterns[name], deferred.get(name), by_name[name] == "class")
-                if kind:
-                    seen.add((chunk["path"], lineno))
-                    refs.append(_reference(chunk, raw, i, name, by_name[name], kind))
-                    break
-    return notes, refs, unchecked
+            kind = _reference_kind(line, patterns[name], deferred.get(name), by_name[name] == "class")
+            if kind:
+                seen.add((chunk["path"], lineno))
+                refs.append(_reference(chunk, raw, i, name, by_name[name], kind))
+                break
+    return refs
 
 
 def _reference(chunk: dict[str, Any], lines: list[str], i: int, name: str, role: str, kind: str) -> dict[str, Any]:

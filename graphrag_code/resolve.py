@@ -355,6 +355,11 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
     return [], False
 
 
+def _item_prefix(items: bool, subscript: bool) -> str:
+    """The kind prefix of an item of a value (``extract._value_of``): iterated, subscripted, or both."""
+    return ("iter" if items else "") + ("sub" if subscript else "")
+
+
 @dataclass
 class _Sites:
     """The call-site pass's bookkeeping: the calls handed a function (path, line, column), what each of them
@@ -1567,7 +1572,7 @@ class _Resolver:
 
     def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
         """The class of a local variable's value (``extract._value_of``); of several values (``a|b``), the one
-        class they all are."""
+        class they all are. ``iter``/``sub`` before the kind: an item of it (iterated, subscripted)."""
         if not value:                     # a Go local bound to something untyped (it hides outer ones)
             return None
         if "|" in value:
@@ -1582,82 +1587,97 @@ class _Resolver:
             return (f.path, scope) if scope is not None and not (items or subscript) else None
         if kind == "class":
             return self._type_named(f, scope, chain)
-        if kind == "name":                # the items of a parameter or variable annotated as a collection (`Shape[]`)
-            found = self._declared(f, scope, chain)
-            typed = self._declared_type(f, found, chain) if found else None
-            if typed is None and found and found[1] == "var" and found[2].startswith(("call:", "attr:", "each:")) and \
-                    "|" not in found[2] and (items or subscript) and self._typing_depth <= 4:
-                # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns;
-                # `const list = globalState.pendingUnobservations; list[i]`: of what the attribute holds
-                self._typing_depth += 1
-                try:
-                    return self._value_class(f, found[0], ("iter" if items else "") + ("sub" if subscript else "")
-                                             + found[2])
-                finally:
-                    self._typing_depth -= 1
-            return self._typed(typed, items, subscript) if typed else None
+        if kind == "name":
+            return self._named_value_class(f, scope, chain, items, subscript)
         if self._typing_depth > 4:        # `x = x.parent` and the like
             return None
         self._typing_depth += 1
         try:
-            if kind == "cbparam":         # `operate((source, subscriber) => ...)`: as `operate` declares them
-                callee, k, j = chain.rsplit(":", 2)
-                typed = self._callback_param_type(f, scope, callee, int(k), j)
-                return self._typed(typed, items, subscript) if typed else None
-            if kind == "each":            # `xs.map((x) => x.observer)`: its items are what the function gives
-                return self._value_class(f, scope, chain) if items or subscript else None
-            if kind == "var" and chain in LANGUAGES[f.language].self_names and scope is not None and \
-                    not (items or subscript):
-                found = self._declared(f, scope, chain)
-                if not (found and found[1] == "param" and found[2]):
-                    # `return self` (a builder's `where(x)`): the object itself (an annotated `self` says more)
-                    return self._own_class(f, scope)
-            if kind == "var":             # `ctx = __self`; `cls = Argument`: the class itself (calling it constructs)
-                return self._name_class(f, scope, chain) or (None if items or subscript else
-                                                             self._type_named(f, scope, chain))
-            owner, _, last = chain.rpartition(".")
-            called = self._declared(f, scope, last) if kind == "call" and not owner else None
-            if called and called[1] == "param" and called[2].startswith("(") and ")" in called[2]:
-                # `const resource = resourceFactory()` for `resourceFactory: () => Unsubscribable`: what it returns
-                returned = called[2][called[2].index(")") + 1:]
-                return None if items or subscript or not returned else self._type_named(f, called[0], returned)
-            if kind == "call" and (items or subscript) and last in _SAME_ARRAY and owner and \
-                    f.language in SCRIPT_LANGUAGES and _CHAIN.fullmatch(owner):
-                # `windows.slice()`, `subs.filter(...)`: an array of what the array holds
-                what = "name" if "." not in owner else "attr"
-                return self._value_class(f, scope, f"{'iter' if items else ''}{'sub' if subscript else ''}"
-                                                   f"{what}:{owner}")
-            if kind == "attr":
-                cls = self.receiver_class(f, scope, owner)
-                typed = self._attribute_type(*cls, last) if cls else None
-                return self._typed(typed, items, subscript) if typed else None
-            hit = self.resolve_call(f, scope, last, owner or None)
-            if kind == "guard" and hit[0] == "unresolved" and not owner:
-                # `export var isObservableMap = ... as (thing: any) => thing is ObservableMap`: a guard held in a variable
-                var = self._variable(f, scope, last)
-                return self._typed((var[0].path, var[1], var[2][3:]), False) \
-                    if var and var[2].startswith("is:") and not (items or subscript) else None
-            if hit[0] == "unresolved" and owner and (last in ("get", "pop", "setdefault") or last in ("shift", "at")
-                                                      and f.language in SCRIPT_LANGUAGES) and not items:
-                # `option = self._short_opt.get(opt)` of a mapping or a list: what indexing it gives
-                return self._value_class(f, scope, item_of(owner))
-            if hit[0] == "unresolved":
-                return None
-            d = self.files[hit[0]].defs[hit[1]]
-            rtype = self.returns.get((hit[0], hit[1]))
-            if kind == "guard":             # `if (isObservableSet(obj))`: the type its predicate names
-                return self._typed((hit[0], d[3], rtype[3:]), False) if rtype and rtype.startswith("is:") and \
-                    not (items or subscript) else None
-            if d[1] in _TYPE_KINDS:
-                return None if items or subscript else (hit[0], hit[1])        # a constructor
-            if rtype and rtype.startswith(("wraps:", "is:")):   # a wrapper function (_factory_made), a type guard
-                return None
-            if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope
-                return None if items or subscript else self._value_class(self.files[hit[0]], hit[1], rtype[6:])
-            # `subcall:cmd.Commands` (Go: `for _, c := range cmd.Commands()`): an item of what it returns
-            return self._typed((hit[0], d[3], rtype), items, subscript) if rtype else None
+            return self._derived_value_class(f, scope, kind, chain, items, subscript)
         finally:
             self._typing_depth -= 1
+
+    def _named_value_class(self, f: FileFacts, scope: int | None, chain: str, items: bool,
+                           subscript: bool) -> tuple[str, int] | None:
+        """The items of a parameter or variable annotated as a collection (``Shape[]``), or of what it holds."""
+        found = self._declared(f, scope, chain)
+        typed = self._declared_type(f, found, chain) if found else None
+        if typed is None and found and found[1] == "var" and found[2].startswith(("call:", "attr:", "each:")) and \
+                "|" not in found[2] and (items or subscript) and self._typing_depth <= 4:
+            # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns;
+            # `const list = globalState.pendingUnobservations; list[i]`: of what the attribute holds
+            self._typing_depth += 1
+            try:
+                return self._value_class(f, found[0], _item_prefix(items, subscript) + found[2])
+            finally:
+                self._typing_depth -= 1
+        return self._typed(typed, items, subscript) if typed else None
+
+    def _derived_value_class(self, f: FileFacts, scope: int | None, kind: str, chain: str, items: bool,
+                             subscript: bool) -> tuple[str, int] | None:
+        """The class of a value made from another: a callback's parameter, a mapped array, a variable, an
+        attribute, a call's result."""
+        if kind == "cbparam":         # `operate((source, subscriber) => ...)`: as `operate` declares them
+            callee, k, j = chain.rsplit(":", 2)
+            typed = self._callback_param_type(f, scope, callee, int(k), j)
+            return self._typed(typed, items, subscript) if typed else None
+        if kind == "each":            # `xs.map((x) => x.observer)`: its items are what the function gives
+            return self._value_class(f, scope, chain) if items or subscript else None
+        if kind == "var" and chain in LANGUAGES[f.language].self_names and scope is not None and \
+                not (items or subscript):
+            found = self._declared(f, scope, chain)
+            if not (found and found[1] == "param" and found[2]):
+                # `return self` (a builder's `where(x)`): the object itself (an annotated `self` says more)
+                return self._own_class(f, scope)
+        if kind == "var":             # `ctx = __self`; `cls = Argument`: the class itself (calling it constructs)
+            return self._name_class(f, scope, chain) or (None if items or subscript else
+                                                         self._type_named(f, scope, chain))
+        owner, _, last = chain.rpartition(".")
+        called = self._declared(f, scope, last) if kind == "call" and not owner else None
+        if called and called[1] == "param" and called[2].startswith("(") and ")" in called[2]:
+            # `const resource = resourceFactory()` for `resourceFactory: () => Unsubscribable`: what it returns
+            returned = called[2][called[2].index(")") + 1:]
+            return None if items or subscript or not returned else self._type_named(f, called[0], returned)
+        if kind == "call" and (items or subscript) and last in _SAME_ARRAY and owner and \
+                f.language in SCRIPT_LANGUAGES and _CHAIN.fullmatch(owner):
+            # `windows.slice()`, `subs.filter(...)`: an array of what the array holds
+            what = "name" if "." not in owner else "attr"
+            return self._value_class(f, scope, f"{_item_prefix(items, subscript)}{what}:{owner}")
+        if kind == "attr":
+            cls = self.receiver_class(f, scope, owner)
+            typed = self._attribute_type(*cls, last) if cls else None
+            return self._typed(typed, items, subscript) if typed else None
+        return self._call_value_class(f, scope, kind, owner, last, items, subscript)
+
+    def _call_value_class(self, f: FileFacts, scope: int | None, kind: str, owner: str, last: str, items: bool,
+                          subscript: bool) -> tuple[str, int] | None:
+        """The class of what ``owner.last()`` returns (a constructor's class, an annotated or inferred return),
+        or the type a guard ``last(x)`` narrows to."""
+        hit = self.resolve_call(f, scope, last, owner or None)
+        if kind == "guard" and hit[0] == "unresolved" and not owner:
+            # `export var isObservableMap = ... as (thing: any) => thing is ObservableMap`: a guard held in a variable
+            var = self._variable(f, scope, last)
+            return self._typed((var[0].path, var[1], var[2][3:]), False) \
+                if var and var[2].startswith("is:") and not (items or subscript) else None
+        if hit[0] == "unresolved" and owner and (last in ("get", "pop", "setdefault") or last in ("shift", "at")
+                                                  and f.language in SCRIPT_LANGUAGES) and not items:
+            # `option = self._short_opt.get(opt)` of a mapping or a list: what indexing it gives
+            return self._value_class(f, scope, item_of(owner))
+        if hit[0] == "unresolved":
+            return None
+        d = self.files[hit[0]].defs[hit[1]]
+        rtype = self.returns.get((hit[0], hit[1]))
+        if kind == "guard":             # `if (isObservableSet(obj))`: the type its predicate names
+            return self._typed((hit[0], d[3], rtype[3:]), False) if rtype and rtype.startswith("is:") and \
+                not (items or subscript) else None
+        if d[1] in _TYPE_KINDS:
+            return None if items or subscript else (hit[0], hit[1])        # a constructor
+        if rtype and rtype.startswith(("wraps:", "is:")):   # a wrapper function (_factory_made), a type guard
+            return None
+        if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope
+            return None if items or subscript else self._value_class(self.files[hit[0]], hit[1], rtype[6:])
+        # `subcall:cmd.Commands` (Go: `for _, c := range cmd.Commands()`): an item of what it returns
+        return self._typed((hit[0], d[3], rtype), items, subscript) if rtype else None
 
     def _typed(self, typed: tuple[str, int | None, str], items: bool,
                subscript: bool = False) -> tuple[str, int] | None:

@@ -566,9 +566,14 @@ def _json_body(endpoint: Endpoint) -> dict[str, Any]:
 
 
 def _install_routes(app: Flask, ctx: ApiContext) -> None:
-    from .indexer import list_repositories, repository_view
-    from .search import Filters, Searcher, SearchOptions, channels_for
-    from .source import read_lines
+    _install_service_routes(app, ctx)
+    _install_question_routes(app, ctx)
+    _install_graph_routes(app, ctx)
+    _install_repository_routes(app, ctx)
+
+
+def _install_service_routes(app: Flask, ctx: ApiContext) -> None:
+    """Health, readiness, the OpenAPI document and the index page."""
 
     @app.get("/healthz")
     def healthz() -> Response:
@@ -592,6 +597,19 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         if not ready:
             resp.headers["Retry-After"] = "5"
         return resp
+
+    @app.get("/openapi.json")
+    def openapi() -> Response:
+        return jsonify(openapi_document())
+
+    @app.get("/")
+    def index_page() -> Response:
+        return Response(index_html(request.host_url.rstrip("/"), auth=bool(ctx.config.tokens)), mimetype="text/html")
+
+
+def _install_question_routes(app: Flask, ctx: ApiContext) -> None:
+    """Search and cited answers."""
+    from .search import Filters, Searcher, SearchOptions, channels_for
 
     @app.post("/v1/search")
     def search() -> Response:
@@ -648,6 +666,11 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
             out["debug"] = {"statements": recorder.debug(), "timings": result.timings}
         return jsonify(out)
 
+
+def _install_graph_routes(app: Flask, ctx: ApiContext) -> None:
+    """Call paths, impact, a symbol's detail and source lines at the indexed commit."""
+    from .source import read_lines
+
     @app.post("/v1/paths")
     def paths() -> Response:
         from .paths import find_paths
@@ -670,6 +693,34 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         extra = {"depth": args["depth"]} if "depth" in args else {}
         return jsonify(analyze_impact(ctx.graph, repo, args.get("target"), diff=args.get("diff"),
                                       **extra).to_dict())
+
+    @app.get("/v1/symbols/<path:symbol_id>")
+    def symbol(symbol_id: str) -> Response:
+        check_repo(symbol_id.split(":", 1)[0], "symbol_id")
+        rows = ctx.graph.run("symbol_detail", id=symbol_id)
+        if not rows:
+            return _error(404, "not_found", f"no symbol {symbol_id!r}")
+        row = rows[0]
+        sym = {k: v for k, v in row["symbol"].items() if k not in ("facts",)}
+        return jsonify({"symbol": sym, "commit": row["commit"], "parent": row["parent"],
+                        "callers": row["callers"], "callees": row["callees"]})
+
+    @app.get("/v1/source")
+    def source() -> Response:
+        args = validate(ENDPOINTS["source"].query, request.args.to_dict(), "query")
+        repo = the_repo(ctx.graph, args.get("repo"))
+        rows = ctx.graph.run("file_get", repo=repo, path=args["path"])
+        if not rows:
+            return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {repo!r}", "path")
+        f = rows[0]
+        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"])
+        return jsonify({"repo": repo, "commit": f["commit"], "path": f["path"], "start": args["start"],
+                        "end": args["end"], "lines": lines})
+
+
+def _install_repository_routes(app: Flask, ctx: ApiContext) -> None:
+    """Indexed repositories: list, index (a job), delete; the jobs."""
+    from .indexer import list_repositories, repository_view
 
     @app.get("/v1/repositories")
     def repositories() -> Response:
@@ -704,37 +755,6 @@ def _install_routes(app: Flask, ctx: ApiContext) -> None:
         if found is None or (allowed_repos() is not None and found.name not in allowed_repos()):
             return _error(404, "not_found", f"no job {job_id!r}")
         return jsonify(found.to_dict())
-
-    @app.get("/v1/symbols/<path:symbol_id>")
-    def symbol(symbol_id: str) -> Response:
-        check_repo(symbol_id.split(":", 1)[0], "symbol_id")
-        rows = ctx.graph.run("symbol_detail", id=symbol_id)
-        if not rows:
-            return _error(404, "not_found", f"no symbol {symbol_id!r}")
-        row = rows[0]
-        sym = {k: v for k, v in row["symbol"].items() if k not in ("facts",)}
-        return jsonify({"symbol": sym, "commit": row["commit"], "parent": row["parent"],
-                        "callers": row["callers"], "callees": row["callees"]})
-
-    @app.get("/v1/source")
-    def source() -> Response:
-        args = validate(ENDPOINTS["source"].query, request.args.to_dict(), "query")
-        repo = the_repo(ctx.graph, args.get("repo"))
-        rows = ctx.graph.run("file_get", repo=repo, path=args["path"])
-        if not rows:
-            return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {repo!r}", "path")
-        f = rows[0]
-        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"])
-        return jsonify({"repo": repo, "commit": f["commit"], "path": f["path"], "start": args["start"],
-                        "end": args["end"], "lines": lines})
-
-    @app.get("/openapi.json")
-    def openapi() -> Response:
-        return jsonify(openapi_document())
-
-    @app.get("/")
-    def index_page() -> Response:
-        return Response(index_html(request.host_url.rstrip("/"), auth=bool(ctx.config.tokens)), mimetype="text/html")
 
 
 # -- documents ----------------------------------------------------------------------------------------------------

@@ -499,24 +499,10 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     run = _Run(graph, snap, repo, settings, progress)
     for s in snap.skipped:
         run.skipped[s.reason].append(s.path)
-    graph.ensure_schema(settings.embedding_model, settings.embedding_dim)
-    previous = _wait_for_swap(graph, repo, run.progress)
-    # a swap in several transactions that is not running any more left the repository partly updated: its
-    # edge digests cannot be trusted, and "nothing changed" is no reason to stop
-    recovering = bool(previous and previous[0]["repo"].get("swapping"))
-    if recovering:
-        run.summary.recovered = True
-        run.summary.warnings.append({"path": "", "warning": f"run {previous[0]['repo']['swapping']} stopped in the "
-                                     f"middle of a swap in several transactions; this run completes the repository"})
+    previous, recovering = _begin(run, root)
     # edges made with and without language servers differ: switching modes re-resolves even on the same commit
     lsp_mode = ",".join(settings.lsp_languages) or None
     same_mode = not previous or previous[0]["repo"].get("lsp_mode") == lsp_mode
-    if graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id,
-                 started_at=_now())[0]["deleting"]:
-        raise IndexingError(f"repository {repo!r} is being deleted (or a delete stopped half-way)",
-                            hint=f"let the delete finish, or run `graphrag-code delete {repo}` again; then index")
-    while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
-        pass
     run._lap("prepare")
 
     live_rows = graph.run("live_files", repo=repo)
@@ -551,16 +537,8 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     props["lsp_mode"] = lsp_mode
     props["lsp"] = ", ".join(f"{g}: {r['server']}" for g, r in run.summary.lsp["groups"].items() if r["asked"]) \
         if run.summary.lsp else None
-    try:
-        created, removed, counts = run.swap(touched, resolution, props,
-                                            {r["path"]: None if recovering else r["edges_digest"] for r in live_rows},
-                                            lsp_rows)
-    except IndexingError:   # overtaken by a later run: what this one staged will never be promoted
-        while graph.run("pending_clear_run", repo=repo, run=run.run_id, limit=settings.swap_batch_rows)[0]["deleted"]:
-            pass
-        if not graph.run("repo_get", repo=repo):    # deleted meanwhile: a swap in several may have promoted some
-            delete_repository(graph, repo)
-        raise
+    digests = {r["path"]: None if recovering else r["edges_digest"] for r in live_rows}
+    created, removed, counts = _promote(run, touched, resolution, props, digests, lsp_rows)
     run._lap("swap")
     s = run.summary
     s.files_unchanged, s.files_deleted = len(unchanged), len(deleted)
@@ -570,6 +548,45 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     run.report(started, counts)
     graph.run("repo_set", repo=repo, props={"seconds": s.seconds})
     return s
+
+
+def _begin(run: _Run, root: Path) -> tuple[list[dict], bool]:
+    """Register the run (after a running swap of the repository ends) and clear what killed runs staged.
+    Returns the repository's previous row (empty when new) and whether a swap in several transactions was left
+    half-done, which this run completes."""
+    graph, repo, settings = run.graph, run.repo, run.settings
+    graph.ensure_schema(settings.embedding_model, settings.embedding_dim)
+    previous = _wait_for_swap(graph, repo, run.progress)
+    # a swap in several transactions that is not running any more left the repository partly updated: its
+    # edge digests cannot be trusted, and "nothing changed" is no reason to stop
+    recovering = bool(previous and previous[0]["repo"].get("swapping"))
+    if recovering:
+        run.summary.recovered = True
+        run.summary.warnings.append({"path": "", "warning": f"run {previous[0]['repo']['swapping']} stopped in the "
+                                     f"middle of a swap in several transactions; this run completes the repository"})
+    if graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id,
+                 started_at=_now())[0]["deleting"]:
+        raise IndexingError(f"repository {repo!r} is being deleted (or a delete stopped half-way)",
+                            hint=f"let the delete finish, or run `graphrag-code delete {repo}` again; then index")
+    while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
+        pass
+    return previous, recovering
+
+
+def _promote(run: _Run, touched: set[str], resolution: Resolution, props: dict, digests: dict[str, str | None],
+             lsp_rows: list[dict] | None) -> tuple[int, int, dict]:
+    """``run.swap``; a run overtaken by a later one (IndexingError) clears what it staged, and deletes what a
+    swap in several transactions promoted of a repository deleted meanwhile."""
+    graph, repo = run.graph, run.repo
+    try:
+        return run.swap(touched, resolution, props, digests, lsp_rows)
+    except IndexingError:   # overtaken by a later run: what this one staged will never be promoted
+        while graph.run("pending_clear_run", repo=repo, run=run.run_id,
+                        limit=run.settings.swap_batch_rows)[0]["deleted"]:
+            pass
+        if not graph.run("repo_get", repo=repo):    # deleted meanwhile: a swap in several may have promoted some
+            delete_repository(graph, repo)
+        raise
 
 
 def _wait_for_swap(graph: Graph, repo: str, progress: Progress) -> list[dict]:

@@ -756,6 +756,41 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
     info = repository(graph, repo)
     commit = info.get("commit")
     targets, resolution, diff_info, notes, removed = _targets(graph, repo, info, target, diff, staged)
+    walk = _walk_callers(graph, repo, commit, targets, test_depth, notes)
+    best = walk.best
+    callers = sorted((c for c in best.values() if c.depth <= depth), key=lambda c: (c.depth, c.node.is_test, c.node.id))
+    tests = sorted((c for c in best.values() if c.node.is_test), key=lambda c: (c.depth, c.node.id))
+    if walk.frontier and walk.level >= test_depth:
+        notes.append(f"tests were searched up to depth {test_depth}; {len(walk.frontier)} caller(s) at that depth "
+                     f"have callers of their own")
+    entry_points = [c for c in callers if c.entry_point]
+    at_bound = [c for c in callers if c.depth == depth and c.has_callers and not c.node.is_test]
+    if at_bound:
+        notes.append(f"{len(at_bound)} caller(s) at depth {depth} are called in turn (raise --depth to see more)")
+    importers = _walk_importers(graph, repo, commit, [t.node for t in targets if t.node.label == "File"], depth)
+    tests_by_id = {c.node.id for c in tests}
+    tests += [c for c in importers if c.node.is_test and c.node.id not in tests_by_id]
+    edges_shown = [e for e in walk.edges if e.depth <= depth]
+    completeness = _completeness(graph, repo, commit, targets, callers, edges_shown, depth, walk.truncated)
+    _still_called(completeness, removed)
+    return ImpactResult(repo, commit, info.get("root"), depth, targets, callers, importers, tests, entry_points,
+                        completeness, resolution, test_depth, diff_info, notes, edges_shown, removed)
+
+
+@dataclass
+class _CallerWalk:
+    """Callers found walking up from the targets: each one's best edge at its depth, every edge, and where the
+    walk stopped (the last level's frontier, the level, whether it hit MAX_VISITED)."""
+    best: dict[str, Caller]
+    edges: list[Caller]
+    frontier: list[str]
+    level: int
+    truncated: bool
+
+
+def _walk_callers(graph: Graph, repo: str, commit: str | None, targets: list, test_depth: int,
+                  notes: list[str]) -> _CallerWalk:
+    """Breadth-first up the CALLS edges (and dispatch to overrides), one ``callers_step`` a level."""
     target_ids = {t.node.id for t in targets}
     nodes: dict[str, NodeRef] = {t.node.id: t.node for t in targets}
     best: dict[str, Caller] = {}
@@ -766,9 +801,8 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
     level = 0
     while frontier and level < test_depth:
         level += 1
-        rows = graph.run("callers_step", ids=frontier)
         nxt: list[str] = []
-        for r in rows:
+        for r in graph.run("callers_step", ids=frontier):
             node = node_ref(r["caller"], repo, commit)
             nodes.setdefault(node.id, node)
             via = node_ref(r["via"], repo, commit) if r["via"] else None
@@ -793,42 +827,29 @@ def analyze_impact(graph: Graph, repo: str, target: str | None = None, *, diff: 
             truncated = True
             notes.append(f"stopped walking up after {len(best)} callers (at depth {level})")
             break
-    callers = sorted((c for c in best.values() if c.depth <= depth), key=lambda c: (c.depth, c.node.is_test, c.node.id))
-    tests = sorted((c for c in best.values() if c.node.is_test), key=lambda c: (c.depth, c.node.id))
-    if frontier and level >= test_depth:
-        notes.append(f"tests were searched up to depth {test_depth}; {len(frontier)} caller(s) at that depth have "
-                     f"callers of their own")
-    entry_points = [c for c in callers if c.entry_point]
-    at_bound = [c for c in callers if c.depth == depth and c.has_callers and not c.node.is_test]
-    if at_bound:
-        notes.append(f"{len(at_bound)} caller(s) at depth {depth} are called in turn (raise --depth to see more)")
+    return _CallerWalk(best, edges, frontier, level, truncated)
 
+
+def _walk_importers(graph: Graph, repo: str, commit: str | None, file_targets: list[NodeRef],
+                    depth: int) -> list[Caller]:
+    """The files importing the target files, transitively up to ``depth``."""
     importers: list[Caller] = []
-    file_targets = [t.node for t in targets if t.node.label == "File"]
-    if file_targets:
-        seen = {n.id for n in file_targets}
-        frontier, lvl = [n.id for n in file_targets], 0
-        by_id = {n.id: n for n in file_targets}
-        while frontier and lvl < depth:
-            lvl += 1
-            nxt = []
-            for r in graph.run("importers_step", ids=frontier):
-                node = node_ref(r["importer"], repo, commit)
-                by_id.setdefault(node.id, node)
-                if node.id in seen:
-                    continue
-                seen.add(node.id)
-                importers.append(Caller(node, lvl, by_id[r["target"]], "import", sorted(r["lines"] or []), None, None))
-                nxt.append(node.id)
-            frontier = nxt
-        tests_by_id = {c.node.id for c in tests}
-        tests += [c for c in importers if c.node.is_test and c.node.id not in tests_by_id]
-
-    edges_shown = [e for e in edges if e.depth <= depth]
-    completeness = _completeness(graph, repo, commit, targets, callers, edges_shown, depth, truncated)
-    _still_called(completeness, removed)
-    return ImpactResult(repo, commit, info.get("root"), depth, targets, callers, importers, tests, entry_points,
-                        completeness, resolution, test_depth, diff_info, notes, edges_shown, removed)
+    seen = {n.id for n in file_targets}
+    frontier, lvl = [n.id for n in file_targets], 0
+    by_id = {n.id: n for n in file_targets}
+    while frontier and lvl < depth:
+        lvl += 1
+        nxt = []
+        for r in graph.run("importers_step", ids=frontier):
+            node = node_ref(r["importer"], repo, commit)
+            by_id.setdefault(node.id, node)
+            if node.id in seen:
+                continue
+            seen.add(node.id)
+            importers.append(Caller(node, lvl, by_id[r["target"]], "import", sorted(r["lines"] or []), None, None))
+            nxt.append(node.id)
+        frontier = nxt
+    return importers
 
 
 def _strength(c: Caller) -> tuple:

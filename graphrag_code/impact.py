@@ -878,19 +878,7 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
         n for i, f in families.items() if i not in target_ids for n, _ in f.names} | {
         m for n in inner if (m := _mangled(n))}
     inner_names -= target_names
-    same, deeper, external = [], [], 0
-    names = sorted(target_names | inner_names)
-    if names:
-        for r in graph.run("unresolved_named", repo=repo, names=names):
-            u = parse_unresolved(r["call"], node_ref(r["node"], repo, commit))
-            if u is None or not _names_any(u.name, target_names | inner_names):
-                continue
-            if u.external:
-                external += 1
-            elif _names_any(u.name, target_names):
-                same.append(u)
-            else:
-                deeper.append(u)
+    same, deeper, external = _unresolved_of(graph, repo, commit, target_names, inner_names)
     low = [c for c in edges if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
     dispatch = [c for c in edges if c.kind == "dispatch" or (c.kind == "constructor" and c.via is not None
                                                              and c.via.id != c.calls.id.rsplit(".", 1)[0])]
@@ -898,12 +886,52 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     settled = bool(same or deeper or truncated)
     implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner,
                                                search_callers=not settled, families=families)
-    reasons = list(implicit)
+    reasons = list(implicit) + _reference_reasons(refs, unchecked)
+    if same:
+        names_hit = sorted({u.name for u in same})
+        reasons.append(f"{len(same)} unresolved call(s) named {', '.join(names_hit)} may be callers the graph misses")
+    if deeper:
+        reasons.append(f"{len(deeper)} unresolved call(s) named like an intermediate caller may add callers at "
+                       f"depth 2+")
+    if truncated:
+        reasons.append("the walk was cut (too many callers)")
+    verdict = "lower_bound" if reasons else "complete"
+    if not reasons:
+        reasons.append("no unresolved call in the repository has the name of the target or of a caller within "
+                       "the depth")
+    reasons += _edge_caveats(edges, external, low, dispatch)
+    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
+
+
+def _unresolved_of(graph: Graph, repo: str, commit: str | None, target_names: set[str],
+                   inner_names: set[str]) -> tuple[list[UnresolvedCall], list[UnresolvedCall], int]:
+    """The unresolved calls naming a target (``same``) or a caller within the depth (``deeper``), and how many
+    named either but went into an external module."""
+    same: list[UnresolvedCall] = []
+    deeper: list[UnresolvedCall] = []
+    external = 0
+    names = sorted(target_names | inner_names)
+    for r in graph.run("unresolved_named", repo=repo, names=names) if names else ():
+        u = parse_unresolved(r["call"], node_ref(r["node"], repo, commit))
+        if u is None or not _names_any(u.name, target_names | inner_names):
+            continue
+        if u.external:
+            external += 1
+        elif _names_any(u.name, target_names):
+            same.append(u)
+        else:
+            deeper.append(u)
+    return same, deeper, external
+
+
+def _reference_reasons(refs: list[dict[str, Any]], unchecked: int) -> list[str]:
+    """Why the non-call references found (``_implicit_uses``) make the answer a lower bound."""
+    reasons = []
     for kind, reason in _BY_TEXT.items():
         found = [r for r in refs if r["kind"] == kind]
         if found:
             reasons.append(reason.format(n=len(found), names=", ".join(sorted({r["name"] for r in found}))))
-    refs_shown, refs = refs, [r for r in refs if r["kind"] not in _BY_TEXT]
+    refs = [r for r in refs if r["kind"] not in _BY_TEXT]
     classes = [r for r in refs if r["role"] == "class"]
     if classes:
         reasons.append(f"{len(classes)} non-call reference(s) to a class whose construction runs a constructor "
@@ -925,31 +953,25 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
                            f"handed to is called, or a library function that calls it (sorted, re.sub) takes it")
     if unchecked:
         reasons.append(f"{unchecked} caller name(s) were not searched for non-call references (too many)")
-    if same:
-        names_hit = sorted({u.name for u in same})
-        reasons.append(f"{len(same)} unresolved call(s) named {', '.join(names_hit)} may be callers the graph misses")
-    if deeper:
-        reasons.append(f"{len(deeper)} unresolved call(s) named like an intermediate caller may add callers at "
-                       f"depth 2+")
-    if truncated:
-        reasons.append("the walk was cut (too many callers)")
-    verdict = "lower_bound" if reasons else "complete"
-    if not reasons:
-        reasons.append("no unresolved call in the repository has the name of the target or of a caller within "
-                       "the depth")
+    return reasons
+
+
+def _edge_caveats(edges: list[Caller], external: int, low: list[Caller], dispatch: list[Caller]) -> list[str]:
+    """What may make the callers found more than the real ones: uncertain edges, dispatch, reflection."""
+    caveats = []
     if external:
-        reasons.append(f"{external} same-name call(s) into external modules were not counted")
+        caveats.append(f"{external} same-name call(s) into external modules were not counted")
     if low:
-        reasons.append(f"{len(low)} call edge(s) walked have confidence < {LOW_CONFIDENCE}: they may be false")
+        caveats.append(f"{len(low)} call edge(s) walked have confidence < {LOW_CONFIDENCE}: they may be false")
     if dispatch:
-        reasons.append(f"{len(dispatch)} call edge(s) reach a callee only through dynamic dispatch (a base-class "
+        caveats.append(f"{len(dispatch)} call edge(s) reach a callee only through dynamic dispatch (a base-class "
                        f"method it overrides, or an override of the placeholder it is): they may not reach it at "
                        f"run time")
     looked_up = [c for c in edges if c.resolved_by == "reflective"]
     if looked_up:
-        reasons.append(f"{len(looked_up)} call edge(s) reach a callee through a method looked up by a built name "
+        caveats.append(f"{len(looked_up)} call edge(s) reach a callee through a method looked up by a built name "
                        f"(getattr(self, \"visit_\" + kind)): each method of that name prefix may run there, or not")
-    return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs_shown)
+    return caveats
 
 
 def _constructor_families(graph: Graph, nodes: Iterable[NodeRef]) -> dict[str, ConstructorFamily]:

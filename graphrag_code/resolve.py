@@ -1924,37 +1924,7 @@ class _Resolver:
         """Apply a language server's answer for one call site; False leaves it to the tree-sitter resolution."""
         kind = answer[0]
         if kind == "sym":
-            defs = [i for i in answer[1] if i in self.where]
-            if not defs:
-                return False          # stale: the symbol it named is gone
-            impls = [i for i in answer[2] if i in self.where and i not in defs]
-            if not impls and all(d in self.protocol_stubs for d in defs):
-                # `self.client.get(key)` for `client: _MemcachedClient`, a Protocol: its stub never runs, some
-                # other class's method does (as for an interface)
-                self._unresolved(src, receiver, name, line, "protocol")
-                self.out.stats["lsp:protocol"] += 1
-                return True
-            if not impls and all(self._kind(d) == "interface" for d in defs):
-                # `new EmptyError()` where the interface EmptyError shares its name with the (unindexed) const
-                # that constructs: no code of an interface runs
-                self._unresolved(src, receiver, name, line, "interface")
-                self.out.stats["lsp:interface"] += 1
-                return True
-            ts_dst = self.files[hit[0]].ids[hit[1]] if hit[0] != "unresolved" else None
-            self.out.stats["lsp:" + ("agreed" if ts_dst in defs else "added" if ts_dst is None else "corrected")] += 1
-            method = "lsp" if len(defs) == 1 else "lsp_alt"
-            for dst in defs:
-                self._call_edge(src, dst, line, method)
-                if not impls:
-                    self._note_dispatch(f, caller, receiver, src, dst, line, lsp=True)
-            method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
-            for impl in impls:
-                self._call_edge(src, impl, line, method)
-            if not impls and receiver:
-                self._union_call(f, caller, receiver, src, name, line, found=defs, narrowed=narrowed)
-            if not impls:
-                self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
-            return True
+            return self._lsp_symbol(f, caller, src, answer, hit, name, receiver, line, narrowed)
         if kind == "ext":
             for module in answer[1]:
                 self.out.external_modules.add(module)
@@ -1970,7 +1940,51 @@ class _Resolver:
             self._unresolved(src, receiver, name, line, "dynamic:lsp-no-definition")
             self.out.stats["lsp:dropped_name_guess"] += 1
             return True
-        held = [i for i in answer[2] if i in self.where] if kind == "var" and len(answer) > 2 else []
+        if kind == "var":
+            return self._lsp_variable(f, caller, src, answer, hit, name, receiver, line)
+        return False
+
+    def _lsp_symbol(self, f: FileFacts, caller: int | None, src: str, answer: list, hit: tuple, name: str,
+                    receiver: str | None, line: int, narrowed: str | None) -> bool:
+        """The server named definitions (and implementations): their edges, or none where only a Protocol's
+        stub or an interface was named."""
+        defs = [i for i in answer[1] if i in self.where]
+        if not defs:
+            return False          # stale: the symbol it named is gone
+        impls = [i for i in answer[2] if i in self.where and i not in defs]
+        if not impls and all(d in self.protocol_stubs for d in defs):
+            # `self.client.get(key)` for `client: _MemcachedClient`, a Protocol: its stub never runs, some
+            # other class's method does (as for an interface)
+            self._unresolved(src, receiver, name, line, "protocol")
+            self.out.stats["lsp:protocol"] += 1
+            return True
+        if not impls and all(self._kind(d) == "interface" for d in defs):
+            # `new EmptyError()` where the interface EmptyError shares its name with the (unindexed) const
+            # that constructs: no code of an interface runs
+            self._unresolved(src, receiver, name, line, "interface")
+            self.out.stats["lsp:interface"] += 1
+            return True
+        ts_dst = self.files[hit[0]].ids[hit[1]] if hit[0] != "unresolved" else None
+        self.out.stats["lsp:" + ("agreed" if ts_dst in defs else "added" if ts_dst is None else "corrected")] += 1
+        method = "lsp" if len(defs) == 1 else "lsp_alt"
+        for dst in defs:
+            self._call_edge(src, dst, line, method)
+            if not impls:
+                self._note_dispatch(f, caller, receiver, src, dst, line, lsp=True)
+        method = "lsp_impl" if len(impls) == 1 else "lsp_impls"
+        for impl in impls:
+            self._call_edge(src, impl, line, method)
+        if not impls and receiver:
+            self._union_call(f, caller, receiver, src, name, line, found=defs, narrowed=narrowed)
+        if not impls:
+            self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
+        return True
+
+    def _lsp_variable(self, f: FileFacts, caller: int | None, src: str, answer: list, hit: tuple, name: str,
+                      receiver: str | None, line: int) -> bool:
+        """The server landed on a variable: what it holds when the server inferred that, else unresolved (or
+        what the names found, for a variable of an annotated class)."""
+        held = [i for i in answer[2] if i in self.where] if len(answer) > 2 else []
         if held:
             self.out.stats["lsp:" + ("inferred" if hit[0] == "unresolved" else "inferred_over_names")] += 1
             if any(self._kind(h) == "class" and self.class_member(*self.where[h], "__call__") for h in held):
@@ -1985,15 +1999,13 @@ class _Resolver:
             for dst in held:
                 self._call_edge(src, dst, line, method)
             return True
-        if kind == "var" and hit[0] != "unresolved" and hit[2] == "annotation":
+        if hit[0] != "unresolved" and hit[2] == "annotation":
             return False              # a variable of an annotated class (`self.type(...)`): its __call__
-        if kind == "var" and hit[0] == "unresolved" and self._registry_call(f, caller, receiver, src, name, line):
+        if hit[0] == "unresolved" and self._registry_call(f, caller, receiver, src, name, line):
             return True               # a variable the server cannot infer, holding an item of a registry
-        if kind == "var":
-            self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
-            self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
-            return True
-        return False
+        self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
+        self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
+        return True
 
     def _unresolved(self, src: str, receiver: str | None, name: str, line: int, reason: str) -> None:
         """Keep a call no definition was found for on its caller, as ``receiver.name@line:reason``."""

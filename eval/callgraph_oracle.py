@@ -391,11 +391,6 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
              min_confidence: float = 0.0, examples: int = 5) -> dict:
     """The report; with ``min_confidence``, only CALLS edges at least that confident count (and ``n_targets``
     may be 0 to skip the impact part); ``examples`` missed pairs are listed per reason."""
-    from graphrag_code.impact import analyze_impact
-    from graphrag_code.paths import node_ref, parse_unresolved
-
-    PKG = target.pkg
-
     syms = Symbols(dump["nodes"])
     executed = {tuple(x) for x in runtime["lines"]}
     statuses: Counter[str] = Counter()
@@ -406,60 +401,72 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
         if callee is None:
             continue
         rt_pairs[(syms.caller(repo, caller_path, line, *calling_code), callee)].add(line)
-
-    # static side
     calls = [e for e in dump["edges"] if e["type"] == "CALLS" and e["props"].get("confidence", 1) >= min_confidence]
-    parents: dict[str, set[str]] = defaultdict(set)                  # class -> base classes
-    for e in dump["edges"]:
-        if e["type"] in ("INHERITS", "IMPLEMENTS"):
-            parents[e["src"]].add(e["dst"])
+    classes = _Classes(dump["edges"], syms)
+    generators = generator_functions(syms, target.checkout)
+    precision = _calls_precision(target.pkg, calls, syms, classes, executed, set(rt_pairs), generators, examples)
+    recall = _calls_recall(target.pkg, dump, calls, syms, classes, rt_pairs, generators, repo, examples)
+    impact, sampled = _impact_recall(graph, target.pkg, rt_pairs, n_targets, seed, repo, examples)
+    return {"package": target.label, "runtime": {"pytest_status": runtime["pytest_status"], "python": runtime["python"],
+                        "call_events_distinct": len(runtime["calls"]), "mapping": dict(statuses),
+                        "pairs": len(rt_pairs), "executed_lines": len(executed)},
+            "static": {"calls_edges": len(calls)},
+            "calls_precision": precision, "calls_recall": recall, "impact_recall": impact,
+            "targets_sampled": sampled}
 
-    def ancestors(cls: str) -> set[str]:
-        seen, todo = {cls}, [cls]
+
+class _Classes:
+    """The static class hierarchy (INHERITS / IMPLEMENTS edges): ancestors, descendants, constructors."""
+
+    def __init__(self, edges: list[dict], syms: Symbols) -> None:
+        self.syms = syms
+        self.parents: dict[str, set[str]] = defaultdict(set)                  # class -> base classes
+        self.children: dict[str, set[str]] = defaultdict(set)
+        for e in edges:
+            if e["type"] in ("INHERITS", "IMPLEMENTS"):
+                self.parents[e["src"]].add(e["dst"])
+                self.children[e["dst"]].add(e["src"])
+
+    @staticmethod
+    def _closure(start: str, step: dict[str, set[str]]) -> set[str]:
+        seen, todo = {start}, [start]
         while todo:
-            for b in parents.get(todo.pop(), ()):
+            for b in step.get(todo.pop(), ()):
                 if b not in seen:
                     seen.add(b)
                     todo.append(b)
         return seen
 
-    children: dict[str, set[str]] = defaultdict(set)
-    for c, bases in parents.items():
-        for b in bases:
-            children[b].add(c)
+    def ancestors(self, cls: str) -> set[str]:
+        return self._closure(cls, self.parents)
 
-    def descendants(cls: str) -> set[str]:
-        seen, todo = {cls}, [cls]
-        while todo:
-            for c in children.get(todo.pop(), ()):
-                if c not in seen:
-                    seen.add(c)
-                    todo.append(c)
-        return seen
+    def descendants(self, cls: str) -> set[str]:
+        return self._closure(cls, self.children)
 
-    def constructors(cls: str) -> set[str]:
-        return {f"{a}.{m}" for a in ancestors(cls) for m in CONSTRUCTORS if f"{a}.{m}" in syms.by_id}
+    def constructors(self, cls: str) -> set[str]:
+        return {f"{a}.{m}" for a in self.ancestors(cls) for m in CONSTRUCTORS if f"{a}.{m}" in self.syms.by_id}
 
-    def in_pkg(node_id: str) -> bool:
-        return node_id.split(":", 1)[1].startswith(PKG)
 
-    rt_set = set(rt_pairs)
-    static_pairs = {(e["src"], e["dst"]) for e in calls}
-    generators = generator_functions(syms, target.checkout)
-    # precision per resolved_by
+def _in_pkg(pkg: str, node_id: str) -> bool:
+    return node_id.split(":", 1)[1].startswith(pkg)
+
+
+def _calls_precision(pkg: str, calls: list[dict], syms: Symbols, classes: _Classes, executed: set,
+                     rt_set: set[tuple[str, str]], generators: set, examples: int) -> dict:
+    """Per resolved_by: static edges from the package whose call-site line ran, and how many the run showed."""
     ran_files = {path for path, _line in executed}
     prec: dict[str, Counter] = defaultdict(Counter)
     wrong_examples: dict[str, list[str]] = defaultdict(list)   # static edges the run never showed
     for e in calls:
         src_path = e["src"].split(":", 1)[1].split("#", 1)[0]
-        if not src_path.startswith(PKG):
+        if not src_path.startswith(pkg):
             continue
         by = e["props"].get("resolved_by", "?")
         prec[by]["edges"] += 1
         if not any((src_path, ln) in executed for ln in e["props"].get("lines", [])):
             continue
         dst = syms.by_id.get(e["dst"], {})
-        if not dst.get("path", "").startswith((PKG, TESTS)) or dst.get("path") not in ran_files:
+        if not dst.get("path", "").startswith((pkg, TESTS)) or dst.get("path") not in ran_files:
             # only calls into the package and tests/ are recorded, and only code that was loaded can be called: an
             # edge into examples/, docs/, a Windows-only module or a file pytest never imports cannot be seen
             prec[by]["unobservable_outside_traced_code"] += 1
@@ -470,7 +477,7 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
             prec[by]["unobservable_generator"] += 1
             continue
         if dst.get("kind") == "class":
-            ctors = constructors(e["dst"])
+            ctors = classes.constructors(e["dst"])
             if not ctors:
                 prec[by]["unobservable_constructor"] += 1
                 continue
@@ -489,8 +496,13 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
     for c in prec.values():
         tot.update(c)
     precision["ALL"] = {**tot, "precision": round(tot["confirmed"] / tot["testable"], 3) if tot["testable"] else None}
+    return precision
 
-    # recall
+
+def _calls_recall(pkg: str, dump: dict, calls: list[dict], syms: Symbols, classes: _Classes,
+                  rt_pairs: dict[tuple[str, str], set[int]], generators: set, repo: str, examples: int) -> dict:
+    """Of the runtime (caller, callee) pairs inside the package, how many a static edge has; why each miss."""
+    static_pairs = {(e["src"], e["dst"]) for e in calls}
     unresolved = {n["props"]["id"]: n["props"].get("unresolved_calls") or [] for n in dump["nodes"]
                   if n["props"].get("unresolved_calls")}
     static_at: dict[tuple[str, int], list[str]] = defaultdict(list)    # (src, line) -> dst ids
@@ -501,7 +513,7 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
     misses: Counter[str] = Counter()
     miss_examples: dict[str, list[str]] = defaultdict(list)
     for (src, dst), lines in sorted(rt_pairs.items()):
-        if not (in_pkg(src) and in_pkg(dst)):
+        if not (_in_pkg(pkg, src) and _in_pkg(pkg, dst)):
             continue
         if (syms.by_id[dst]["path"], syms.by_id[dst]["start_line"]) in generators:
             recall_c["generator_resumes"] += 1    # who resumed the generator, not who called it
@@ -509,59 +521,75 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
         recall_c["runtime_pairs"] += 1
         name = syms.by_id[dst]["name"]
         cls = syms.by_id[dst]["parent_id"] if name in CONSTRUCTORS else None
-        ok = (src, dst) in static_pairs or (cls is not None and any((src, d) in static_pairs for d in descendants(cls)))
-        if ok:
+        below = classes.descendants(cls) if cls is not None else set()
+        if (src, dst) in static_pairs or any((src, d) in static_pairs for d in below):
             recall_c["found"] += 1
             continue
-        names = {name} | ({syms.by_id[d]["name"] for d in descendants(cls) if d in syms.by_id} if cls else set())
-        node = node_ref({**syms.by_id.get(src, {"id": src}), "label": "Symbol" if "#" in src else "File"}, repo, None)
-        why = None
-        for entry in unresolved.get(src, []):
-            u = parse_unresolved(entry, node)
-            if u and u.line in lines and u.name in names:
-                why = "unresolved:" + u.reason.split(":")[0]
-                break
-        if why is None:
-            others = [d for ln in lines for d in static_at.get((src, ln), [])
-                      if syms.by_id.get(d, {}).get("name") in names]
-            why = "resolved to another definition" if others else "no call of that name at the call site"
+        names = {name} | {syms.by_id[d]["name"] for d in below if d in syms.by_id}
+        why = _miss_reason(src, lines, names, unresolved, static_at, syms, repo)
         misses[why] += 1
         if len(miss_examples[why]) < examples:
             miss_examples[why].append(f"{src.split(':', 1)[1]} -> {dst.split(':', 1)[1]} @ {sorted(lines)[:3]}")
     syntactic = recall_c["runtime_pairs"] - misses["no call of that name at the call site"]
-    recall = {"runtime_pairs": recall_c["runtime_pairs"], "found": recall_c["found"],
-              "generator_resumes_left_out": recall_c["generator_resumes"],
-              "recall": round(recall_c["found"] / recall_c["runtime_pairs"], 3) if recall_c["runtime_pairs"] else None,
-              "recall_where_a_call_of_that_name_exists": round(recall_c["found"] / syntactic, 3) if syntactic else None,
-              "misses": dict(misses.most_common()), "miss_examples": dict(miss_examples)}
+    return {"runtime_pairs": recall_c["runtime_pairs"], "found": recall_c["found"],
+            "generator_resumes_left_out": recall_c["generator_resumes"],
+            "recall": round(recall_c["found"] / recall_c["runtime_pairs"], 3) if recall_c["runtime_pairs"] else None,
+            "recall_where_a_call_of_that_name_exists": round(recall_c["found"] / syntactic, 3) if syntactic else None,
+            "misses": dict(misses.most_common()), "miss_examples": dict(miss_examples)}
 
-    # impact recall
+
+def _miss_reason(src: str, lines: set[int], names: set[str], unresolved: dict, static_at: dict, syms: Symbols,
+                 repo: str) -> str:
+    """Why a runtime pair has no static edge: the call stayed unresolved (and why), the call went to another
+    definition of that name, or no call of that name is at the call site."""
+    from graphrag_code.paths import node_ref, parse_unresolved
+
+    node = node_ref({**syms.by_id.get(src, {"id": src}), "label": "Symbol" if "#" in src else "File"}, repo, None)
+    for entry in unresolved.get(src, []):
+        u = parse_unresolved(entry, node)
+        if u and u.line in lines and u.name in names:
+            return "unresolved:" + u.reason.split(":")[0]
+    others = [d for ln in lines for d in static_at.get((src, ln), []) if syms.by_id.get(d, {}).get("name") in names]
+    return "resolved to another definition" if others else "no call of that name at the call site"
+
+
+def _runtime_depths(rt_callers: dict[str, set[str]], t: str) -> dict[str, int]:
+    """The runtime callers of ``t`` up to depth 3, each at the depth it was first reached."""
+    runtime_depth: dict[str, int] = {}
+    frontier, d = {t}, 0
+    while frontier and d < 3:
+        d += 1
+        nxt = set()
+        for x in frontier:
+            for c in rt_callers.get(x, ()):
+                if c not in runtime_depth and c != t:
+                    runtime_depth[c] = d
+                    nxt.add(c)
+        frontier = nxt
+    return runtime_depth
+
+
+def _impact_recall(graph, pkg: str, rt_pairs: dict[tuple[str, str], set[int]], n_targets: int, seed: int,
+                   repo: str, examples: int) -> tuple[dict, int]:
+    """``impact`` on a seeded sample of targets with runtime callers: how many of those it finds at depth 1-3,
+    and whether its 'complete' / 'lower_bound' verdicts were right. Returns the report and the sample's size."""
+    from graphrag_code.impact import analyze_impact
+
     rt_callers: dict[str, set[str]] = defaultdict(set)
     for (src, dst) in rt_pairs:
-        if in_pkg(src) and in_pkg(dst) and src != dst:
+        if _in_pkg(pkg, src) and _in_pkg(pkg, dst) and src != dst:
             rt_callers[dst].add(src)
     targets = sorted(t for t in rt_callers if "#" in t)
-    rng = random.Random(seed)
-    sample = rng.sample(targets, min(n_targets, len(targets)))
+    sample = random.Random(seed).sample(targets, min(n_targets, len(targets)))
     agg = {d: Counter() for d in (1, 2, 3)}
     complete_claims = Counter()
     lower_why: Counter[str] = Counter()     # depth 1: what made each "lower bound" (a verdict may have several)
     wrong_complete: list[str] = []     # "complete" at depth 1 with a runtime caller missing: target <- callers
     started = time.perf_counter()
     for t in sample:
-        runtime_depth: dict[str, int] = {}
-        frontier, d = {t}, 0
-        while frontier and d < 3:
-            d += 1
-            nxt = set()
-            for x in frontier:
-                for c in rt_callers.get(x, ()):
-                    if c not in runtime_depth and c != t:
-                        runtime_depth[c] = d
-                        nxt.add(c)
-            frontier = nxt
+        runtime_depth = _runtime_depths(rt_callers, t)
         result = analyze_impact(graph, repo, t, depth=3, test_depth=3)
-        static_depth = {c.node.id: c.depth for c in result.callers if in_pkg(c.node.id)}
+        static_depth = {c.node.id: c.depth for c in result.callers if _in_pkg(pkg, c.node.id)}
         for depth in (1, 2, 3):
             want = {c for c, dd in runtime_depth.items() if dd <= depth}
             got = {c for c, dd in static_depth.items() if dd <= depth}
@@ -569,13 +597,12 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
             agg[depth]["found"] += len(want & got)
             agg[depth]["targets"] += 1
             agg[depth]["targets_all_found"] += int(want <= got)
-        want3 = set(runtime_depth)
         verdict = result.completeness.verdict
         complete_claims[f"depth3_{verdict}"] += 1
-        complete_claims[f"depth3_{verdict}_and_all_runtime_callers_found"] += int(want3 <= set(static_depth))
+        complete_claims[f"depth3_{verdict}_and_all_runtime_callers_found"] += int(set(runtime_depth) <= set(static_depth))
         direct = analyze_impact(graph, repo, t, depth=1, test_depth=1)
         want1 = {c for c, dd in runtime_depth.items() if dd == 1}
-        got1 = {c.node.id for c in direct.callers if in_pkg(c.node.id)}
+        got1 = {c.node.id for c in direct.callers if _in_pkg(pkg, c.node.id)}
         verdict = direct.completeness.verdict
         complete_claims[f"depth1_{verdict}"] += 1
         complete_claims[f"depth1_{verdict}_and_all_runtime_callers_found"] += int(want1 <= got1)
@@ -592,12 +619,7 @@ def evaluate(graph, target: Target, dump: dict, runtime: dict, n_targets: int, s
     impact["wrong_complete_examples"] = wrong_complete
     impact["depth1_lower_bound_why"] = dict(lower_why.most_common())
     impact["seconds"] = round(time.perf_counter() - started, 1)
-    return {"package": target.label, "runtime": {"pytest_status": runtime["pytest_status"], "python": runtime["python"],
-                        "call_events_distinct": len(runtime["calls"]), "mapping": dict(statuses),
-                        "pairs": len(rt_pairs), "executed_lines": len(executed)},
-            "static": {"calls_edges": len(calls)},
-            "calls_precision": precision, "calls_recall": recall, "impact_recall": impact,
-            "targets_sampled": len(sample)}
+    return impact, len(sample)
 
 
 def print_report(r: dict) -> None:

@@ -134,7 +134,7 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  test_path=re.compile(r"(^|/)[Tt]ests?/|Test\.php$")),          # Symfony's `Tests/` too
 )}
 
-# Languages whose declarations give types (extract._static_type: parameters, locals, fields, return types) that
+# Languages whose declarations give types (extract_types._static_type: parameters, locals, fields, return types) that
 # type receivers, and where a capitalized name that is no variable is a class (`Integer.parseInt`)
 DECLARED_TYPES = frozenset({"java", "csharp", "cpp"})
 SCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})   # one family: the same query file, JSX aside

@@ -7,7 +7,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 # a receiver or value made of names only (`ctx.command`, `self._long_opt`): what extraction records for typing
-# (extract._value_of) and resolution types (resolve.receiver_class)
+# (extract_types._value_of) and resolution types (resolve.receiver_class)
 NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.#?[A-Za-z_]\w*)*")   # `this.#queryCache`: JavaScript's private names
 # Python's built-in classes a receiver may name (`IOError.__init__(self)`, `object.__new__(cls)`): the exceptions
 # and warnings (capitalised) and the built-in types; `type`, `filter`, `id` are too often a variable's name
@@ -24,7 +24,7 @@ window""".split())
 
 
 def item_of(chain: str) -> str:
-    """An item a name chain holds, got by subscript, in extract._value_of's notation: ``subattr:self.opts``
+    """An item a name chain holds, got by subscript, in extract_types._value_of's notation: ``subattr:self.opts``
     (an attribute's), ``subname:opts`` (a variable's or a parameter's)."""
     return f"sub{'attr' if '.' in chain else 'name'}:{chain}"
 
@@ -65,7 +65,7 @@ class Definition:
     attributes: list[str] = field(default_factory=list)
     # Python, TypeScript functions: the returned class (`-> "HelpFormatter"`), `[]Name` for a collection, or "";
     # Python without an annotation: `def:name` for a function it defines and returns (`return decorator`), else
-    # `value:` and what its `return` statements return in extract._value_of's notation (`value:var:registry`)
+    # `value:` and what its `return` statements return in extract_types._value_of's notation (`value:var:registry`)
     return_type: str = ""
     # Python, JavaScript, TypeScript functions: local variable -> what it is assigned (`call:self.make_parser`)
     var_types: dict[str, str] = field(default_factory=dict)
@@ -97,7 +97,7 @@ class CallSite:
     of: tuple[int, int] | None = None   # callback: (line, column) of the name of the call it is an argument of
     slot: int | str | None = None       # callback: its position among the positional arguments, or its keyword
     # Python: the class(es) the receiver is known to be where the call is (`if isinstance(x, A): x.m()`,
-    # `except A as e: e.m()`), in extract._value_of's notation (`class:A`)
+    # `except A as e: e.m()`), in extract_types._value_of's notation (`class:A`)
     narrowed: str | None = None
     # Python: arguments that are an item of a collection (`self.__apply(self.patterns[i], data)`), as
     # [[slot, "subattr:self.patterns"], ...]: what the callee's parameter holds
@@ -153,10 +153,11 @@ class FileExtraction:
     default_export: str = ""   # JavaScript/TypeScript: the name `module.exports = X` / `export default X` names
     # Python: objects put into a collection (`parser.blockprocessors.register(EmptyBlockProcessor(parser), ...)`,
     # `handlers.append(h)`, `handlers = {"k": h}`): [caller index, the collection's last name, the object in
-    # extract._value_of's notation or `var:<name>`, the name it is registered under or ""]
+    # extract_types._value_of's notation or `var:<name>`, the name it is registered under or ""]
     inserts: list[list] = field(default_factory=list)
-    # Python: what each module-level variable is assigned, in extract._value_of's notation (`_default_text_stdout =
-    # _make_cached_stream_func(...)`: `call:_make_cached_stream_func`); one assigned anything unknown is left out
+    # Python: what each module-level variable is assigned, in extract_types._value_of's notation
+    # (`_default_text_stdout = _make_cached_stream_func(...)`: `call:_make_cached_stream_func`); one assigned
+    # anything unknown is left out
     module_vars: dict[str, str] = field(default_factory=dict)
     # JavaScript/TypeScript: [definition index, another qualified name it is assigned to] (`res.set = res.header =
     # function header() {}`: [index of res.header, "res.set"])

@@ -351,7 +351,7 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
 
 
 def _item_prefix(items: bool, subscript: bool) -> str:
-    """The kind prefix of an item of a value (``extract._value_of``): iterated, subscripted, or both."""
+    """The kind prefix of an item of a value (``extract_types._value_of``): iterated, subscripted, or both."""
     return ("iter" if items else "") + ("sub" if subscript else "")
 
 
@@ -384,7 +384,7 @@ _PYTHON_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 
 
 def _members(name: str) -> list[str]:
-    """The types a declared type names: each member of a union (``union:A,B``, extract._ts_type), else itself."""
+    """The types a declared type names: each member of a union (``union:A,B``, extract_types._ts_type), else itself."""
     return name.removeprefix("union:").split(",") if name.startswith("union:") else [name]
 
 

@@ -168,7 +168,7 @@ class TypeRules:
         return bool(rtype) and self._foreign_type((hit[0], self.files[hit[0]].defs[hit[1]][3], rtype))
 
     def _foreign_value(self, f: FileFacts, scope: int | None, value: str, depth: int) -> bool:
-        """``_foreign`` of one value a variable is assigned (``extract._value_of``'s notation)."""
+        """``_foreign`` of one value a variable is assigned (``extract_types._value_of``'s notation)."""
         what, _, chain = value.partition(":")
         items, what, head = what.startswith("iter"), what.removeprefix("iter"), chain.split(".")[0]
         if what == "class":
@@ -306,7 +306,7 @@ class TypeRules:
         return self._value_class(*var) if var else None
 
     def _variable(self, f: FileFacts, scope: int | None, name: str) -> tuple[FileFacts, int | None, str] | None:
-        """What the variable ``name`` seen from ``scope`` is assigned (``extract._value_of``'s notation), with the
+        """What the variable ``name`` seen from ``scope`` is assigned (``extract_types._value_of``'s notation), with the
         file and the scope to read that in: a local or module variable (``_declared``), else a module's variable
         imported by name (``from ._compat import _default_text_stdout``)."""
         found = self._declared(f, scope, name)
@@ -373,7 +373,7 @@ class TypeRules:
         return None
 
     def _value_class(self, f: FileFacts, scope: int | None, value: str) -> tuple[str, int] | None:
-        """The class of a local variable's value (``extract._value_of``); of several values (``a|b``), the one
+        """The class of a local variable's value (``extract_types._value_of``); of several values (``a|b``), the one
         class they all are. ``iter``/``sub`` before the kind: an item of it (iterated, subscripted)."""
         if not value:                     # a Go local bound to something untyped (it hides outer ones)
             return None

@@ -245,7 +245,7 @@ def test_the_fail_on_exit_code_is_no_errors_code() -> None:
     ("    will automatically echo the input.", "echo", None),           # prose
 ])
 def test_reference_kinds(line, name, kind) -> None:
-    from graphrag_code.impact import _reference_kind
+    from graphrag_code.impact_references import _reference_kind
 
     assert _reference_kind(line, re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")) == kind
 
@@ -262,7 +262,7 @@ def test_reference_kinds(line, name, kind) -> None:
     ("module Shop::Validate", "Validate"),
 ])
 def test_a_package_namespace_or_module_declaration_is_no_reference(line, name) -> None:
-    from graphrag_code.impact import _reference_kind
+    from graphrag_code.impact_references import _reference_kind
 
     pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     assert _reference_kind(line, pattern) is None
@@ -281,20 +281,20 @@ def test_a_qualifier_or_a_call_with_type_arguments_is_no_value_reference(line, n
     """A name followed by `::ident` qualifies a path (the Rust module or C++ namespace of that name); `name::<T>(`
     and `name<T>(` call it (third QA pass's follow-up: `parse::run()` made impact of a function `parse` a lower
     bound)."""
-    from graphrag_code.impact import _reference_kind
+    from graphrag_code.impact_references import _reference_kind
 
     assert _reference_kind(line, re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")) == kind
 
 
 def test_csharp_using_directive_is_an_import_line() -> None:
-    from graphrag_code.impact import _EXPORT_LINE
+    from graphrag_code.impact_references import _EXPORT_LINE
 
     assert _EXPORT_LINE.match("using Shop.Validate;") and _EXPORT_LINE.match("global using static Shop.Validate;")
     assert not _EXPORT_LINE.match("using (var s = Open(validate)) {")
 
 
 def test_comments_strings_and_local_bindings_are_not_references() -> None:
-    from graphrag_code.impact import _binds_locally, code_only
+    from graphrag_code.impact_references import _binds_locally, code_only
 
     py = 'def f(x):\n    """Call echo."""\n    y = "echo"  # echo\n    return g(echo)\n'
     blanked = code_only(py, "python")
@@ -449,7 +449,7 @@ def test_a_method_looked_up_by_a_built_name_has_its_callers_or_makes_the_answer_
     ("    # for r in rows(n)", False),                # never a call (then no reference at all)
 ])
 def test_a_generators_call_is_a_reference_unless_it_is_iterated_there(line, consumed) -> None:
-    from graphrag_code.impact import _reference_kind
+    from graphrag_code.impact_references import _reference_kind
 
     pattern = re.compile(r"(?<![\w$])rows(?![\w$])")
     expected = None if consumed or line.lstrip().startswith("#") else "generator"
@@ -465,14 +465,14 @@ def test_a_generators_call_is_a_reference_unless_it_is_iterated_there(line, cons
     ("    task = asyncio.ensure_future(fetch(url))", False),
 ])
 def test_a_coroutines_call_is_a_reference_unless_it_is_awaited_there(line, awaited) -> None:
-    from graphrag_code.impact import _reference_kind
+    from graphrag_code.impact_references import _reference_kind
 
     pattern = re.compile(r"(?<![\w$])fetch(?![\w$])")
     assert _reference_kind(line, pattern, "coroutine") == (None if awaited else "coroutine")
 
 
 def test_python_generators_are_told_by_yield_in_their_own_body() -> None:
-    from graphrag_code.impact import _python_generator
+    from graphrag_code.impact_references import _python_generator
 
     assert _python_generator("@cached\ndef rows(n):\n    '''yield rows'''\n    for i in range(n):\n        yield i\n")
     assert _python_generator("    async def ticks(self):\n        x = (yield)\n")
@@ -669,7 +669,7 @@ def test_a_file_protocol_method_may_be_called_by_the_library_it_is_handed_to(gra
 ])
 def test_class_reference_kinds(line, kind) -> None:
     """Whether a class may be constructed where the graph cannot see: a value yes; a base, an attribute, a type no."""
-    from graphrag_code.impact import _reference_kind
+    from graphrag_code.impact_references import _reference_kind
 
     assert _reference_kind(line, re.compile(r"(?<![\w$])Option(?![\w$])"), a_class=True) == kind
 
@@ -843,7 +843,7 @@ def test_a_method_called_in_a_string_of_code_may_be_called_by_code_built_at_run_
 
 
 def test_string_spans_leave_out_docstrings_bare_strings_and_f_strings() -> None:
-    from graphrag_code.impact import _code_strings
+    from graphrag_code.impact_references import _code_strings
 
     text = 'def f():\n    """doc x.y()"""\n    "bare"\n    s = "a.b()" + rf"{c.d()}"\n    return g("e.f()")\n'
     assert [text[a:b] for a, b in _code_strings(text)] == ['"a.b()"', '"e.f()"']
@@ -996,7 +996,7 @@ def test_a_call_of_a_name_ending_in_function_binds_none_of_its_arguments() -> No
     """Django's sqlite3 backend registers its SQL functions with `create_deterministic_function("REPEAT", 2,
     _sqlite_repeat)`: `_sqlite_repeat` is a value handed on there, not a parameter of a JavaScript `function(...)`
     (which made the chunk look as if it bound the name, and skipped the reference: a wrong 'complete')."""
-    from graphrag_code.impact import _local_bindings
+    from graphrag_code.impact_references import _local_bindings
 
     code = 'def register(connection):\n    create_deterministic_function("REPEAT", 2, _sqlite_repeat)\n'
     assert _local_bindings(code) == {"connection"}

@@ -155,6 +155,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         return None
 
     def _self_call(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
+        """``self.m()``: the method of the class around or a base of it, of the ``impl`` around, or of the class
+        ``self`` is annotated with; else ("unresolved", "self-unknown")."""
         cls = self.enclosing_class(f, caller)
         if cls is None and (spec.implicit_this or spec.member_assignments) and caller is not None:
             # `this->x()` in `void B::Run() {`; `this.set()` in `app.defaultConfiguration = function () {`
@@ -420,6 +422,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.out.stats[f"unresolved:{reason.split(':')[0]}"] += 1
 
     def run(self) -> Resolution:
+        """Read every file's facts, bind imports, resolve bases, then every call site; last the edges that need
+        all of them (calls of parameters, callbacks, attribute hooks, dispatch to overrides)."""
         for path in sorted(self.files):
             self._read_facts(self.files[path])
         for path in sorted(self.files):

@@ -125,6 +125,7 @@ class _Fill:
         self.model_seconds = 0.0
 
     def read(self) -> None:
+        """The reader thread: keyset pages of chunks lacking a vector of the model, then _DONE."""
         cursor, upper = _id_range(self.repo)
         while not self.stop.is_set():
             t0 = time.perf_counter()
@@ -141,6 +142,7 @@ class _Fill:
         _put(self.pages, _DONE, self.stop)
 
     def write(self) -> None:
+        """The writer thread: store each embedded page (``UNWIND``) until _DONE or the stop."""
         while True:
             try:
                 item = self.writes.get(timeout=0.2)

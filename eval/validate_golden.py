@@ -33,6 +33,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 EVAL_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(EVAL_DIR))
@@ -298,41 +299,19 @@ def check_stacktrace(rep: Report, where: str, cor: Corpus, repo: str, question: 
 
 # ---------------------------------------------------------------------------------------------------------------
 def validate(golden: Path, cor: Corpus, verbose: bool = False) -> Report:
+    """Every row of ``golden`` checked: its fields, id and question unique, its corpus at the pinned commit, and
+    each expected range inside a tracked file (a whole definition for symbol questions)."""
     rep = Report()
     seen_ids: dict[str, int] = {}
     seen_questions: dict[str, str] = {}
     heads: dict[str, str | None] = {}
-
     for lineno, raw in enumerate(golden.read_text(encoding="utf-8").splitlines(), 1):
-        if not raw.strip():
-            rep.error(f"line {lineno}", "blank line")
-            continue
-        try:
-            row = json.loads(raw)
-        except json.JSONDecodeError as e:
-            rep.error(f"line {lineno}", f"not JSON: {e}")
-            continue
-        if not isinstance(row, dict):
-            rep.error(f"line {lineno}", "not a JSON object")
+        row = _parse_row(rep, lineno, raw)
+        if row is None:
             continue
         where = f"line {lineno} ({row.get('id', '?')})"
-
-        bad = False
-        for name, typ in FIELDS.items():
-            if name not in row:
-                rep.error(where, f"missing field {name!r}")
-                bad = True
-            elif not isinstance(row[name], typ):
-                rep.error(where, f"{name!r} must be {typ.__name__}, got {type(row[name]).__name__}")
-                bad = True
-            elif typ is str and not row[name].strip():
-                rep.error(where, f"{name!r} is empty")
-                bad = True
-        for extra in sorted(set(row) - set(FIELDS)):
-            rep.error(where, f"unknown field {extra!r}")
-        if bad:
+        if not _check_fields(rep, where, row):
             continue
-
         rid, repo, kind, expected = row["id"], row["repo"], row["kind"], row["expected"]
         if rid in seen_ids:
             rep.error(where, f"duplicate id (also line {seen_ids[rid]})")
@@ -346,76 +325,123 @@ def validate(golden: Path, cor: Corpus, verbose: bool = False) -> Report:
         if kind not in KINDS:
             rep.error(where, f"kind {kind!r} not one of {', '.join(KINDS)}")
         rep.counts[(repo, kind)] += 1
-
-        if repo not in corpus.CODEBASES:
-            rep.error(where, f"repo {repo!r} is not a codebase in eval/corpus.py ({', '.join(corpus.CODEBASES)})")
+        if not _corpus_ready(rep, where, cor, repo, heads):
             continue
-        if repo not in heads:
-            heads[repo] = cor.head(repo)
-            pinned = corpus.CODEBASES[repo].commit
-            if heads[repo] is None:
-                rep.error(repo, f"corpus checkout {cor.root / repo} missing: run python eval/corpus.py")
-            elif pinned and heads[repo] != pinned:
-                rep.error(repo, f"corpus at {heads[repo][:12]}, pinned {pinned[:12]}: line numbers cannot be "
-                                f"trusted; run python eval/corpus.py --only {repo} --force")
-        if heads[repo] is None:
-            continue
-
         if kind == "negative" and expected:
             rep.error(where, "negative questions must have expected == []")
         if kind != "negative" and not expected:
             rep.error(where, f"{kind} question without expected ranges")
-
         tracked = cor.tracked(repo) or set()
         seen_ranges: set[tuple[str, int, int]] = set()
         good_ranges: list[tuple[str, int, int]] = []
         for i, rng in enumerate(expected):
-            rwhere = f"{where} expected[{i}]"
-            if not isinstance(rng, dict):
-                rep.error(rwhere, "must be an object {path, start, end}")
-                continue
-            missing = [k for k, t in RANGE_FIELDS.items()
-                       if k not in rng or not isinstance(rng[k], t) or isinstance(rng[k], bool)]
-            if missing or set(rng) - set(RANGE_FIELDS):
-                rep.error(rwhere, f"needs exactly path (str), start (int), end (int); got {rng}")
-                continue
-            path, start, end = rng["path"], rng["start"], rng["end"]
-            rep.ranges += 1
-            if (path, start, end) in seen_ranges:
-                rep.error(rwhere, "duplicate range")
-            seen_ranges.add((path, start, end))
-            if path not in tracked:
-                rep.error(rwhere, f"{path} is not a tracked file of {repo}")
-                continue
-            lines = cor.lines(repo, path)
-            if not 1 <= start <= end:
-                rep.error(rwhere, f"bad range {start}-{end}")
-                continue
-            if end > len(lines):
-                rep.error(rwhere, f"{path}:{start}-{end} is past the end of the file ({len(lines)} lines)")
-                continue
-            good_ranges.append((path, start, end))
-            if not lines[start - 1].strip() or not lines[end - 1].strip():
-                rep.warn(rwhere, f"{path}:{start}-{end} starts or ends on a blank line")
-            if kind == "symbol":
-                why = check_definition(cor, repo, path, start, end)
-                if why:
-                    rep.error(rwhere, f"{path}:{start}-{end}: {why}")
-                elif re.match(r"\s*(#|//|/\*|\*)", lines[start - 1]):
-                    rep.warn(rwhere, f"{path}:{start}-{end} starts in a comment above the definition "
-                                     f"(the convention is the decorator/annotation or definition line)")
-            elif kind in ("behaviour", "cross-file"):
-                why = check_definition(cor, repo, path, start, end)
-                if why:
-                    rep.warn(rwhere, f"{path}:{start}-{end} is not a whole definition ({why})")
-            if verbose:
-                print(f"{rid:12} {path}:{start}-{end}")
-                print(f"    {start:5}| {lines[start - 1][:100]}")
-                if end != start:
-                    print(f"    {end:5}| {lines[end - 1][:100]}")
+            good = _check_range(rep, f"{where} expected[{i}]", cor, row, rng, tracked, seen_ranges, verbose)
+            if good:
+                good_ranges.append(good)
         if kind == "stacktrace" and good_ranges and len(good_ranges) == len(expected):
             check_stacktrace(rep, where, cor, repo, row["question"], good_ranges)
     return rep
+
+
+def _parse_row(rep: Report, lineno: int, raw: str) -> dict | None:
+    """The JSON object on a line, or None (and an error) for a blank line, bad JSON or another value."""
+    if not raw.strip():
+        rep.error(f"line {lineno}", "blank line")
+        return None
+    try:
+        row = json.loads(raw)
+    except json.JSONDecodeError as e:
+        rep.error(f"line {lineno}", f"not JSON: {e}")
+        return None
+    if not isinstance(row, dict):
+        rep.error(f"line {lineno}", "not a JSON object")
+        return None
+    return row
+
+
+def _check_fields(rep: Report, where: str, row: dict) -> bool:
+    """Every field present with its type (strings not empty), no unknown field; False when one is missing or
+    mistyped (the row cannot be checked further)."""
+    bad = False
+    for name, typ in FIELDS.items():
+        if name not in row:
+            rep.error(where, f"missing field {name!r}")
+            bad = True
+        elif not isinstance(row[name], typ):
+            rep.error(where, f"{name!r} must be {typ.__name__}, got {type(row[name]).__name__}")
+            bad = True
+        elif typ is str and not row[name].strip():
+            rep.error(where, f"{name!r} is empty")
+            bad = True
+    for extra in sorted(set(row) - set(FIELDS)):
+        rep.error(where, f"unknown field {extra!r}")
+    return not bad
+
+
+def _corpus_ready(rep: Report, where: str, cor: Corpus, repo: str, heads: dict[str, str | None]) -> bool:
+    """Whether ``repo`` is a codebase of eval/corpus.py checked out (its head read once; a head other than the
+    pinned commit is an error: line numbers cannot be trusted)."""
+    if repo not in corpus.CODEBASES:
+        rep.error(where, f"repo {repo!r} is not a codebase in eval/corpus.py ({', '.join(corpus.CODEBASES)})")
+        return False
+    if repo not in heads:
+        heads[repo] = cor.head(repo)
+        pinned = corpus.CODEBASES[repo].commit
+        if heads[repo] is None:
+            rep.error(repo, f"corpus checkout {cor.root / repo} missing: run python eval/corpus.py")
+        elif pinned and heads[repo] != pinned:
+            rep.error(repo, f"corpus at {heads[repo][:12]}, pinned {pinned[:12]}: line numbers cannot be "
+                            f"trusted; run python eval/corpus.py --only {repo} --force")
+    return heads[repo] is not None
+
+
+def _check_range(rep: Report, rwhere: str, cor: Corpus, row: dict, rng: Any, tracked: set[str],
+                 seen_ranges: set[tuple[str, int, int]], verbose: bool) -> tuple[str, int, int] | None:
+    """One expected range: its shape, inside a tracked file, not blank at either end, a whole definition where the
+    question's kind wants one. Returns (path, start, end) when it lies inside the file."""
+    rid, repo, kind = row["id"], row["repo"], row["kind"]
+    if not isinstance(rng, dict):
+        rep.error(rwhere, "must be an object {path, start, end}")
+        return None
+    missing = [k for k, t in RANGE_FIELDS.items()
+               if k not in rng or not isinstance(rng[k], t) or isinstance(rng[k], bool)]
+    if missing or set(rng) - set(RANGE_FIELDS):
+        rep.error(rwhere, f"needs exactly path (str), start (int), end (int); got {rng}")
+        return None
+    path, start, end = rng["path"], rng["start"], rng["end"]
+    rep.ranges += 1
+    if (path, start, end) in seen_ranges:
+        rep.error(rwhere, "duplicate range")
+    seen_ranges.add((path, start, end))
+    if path not in tracked:
+        rep.error(rwhere, f"{path} is not a tracked file of {repo}")
+        return None
+    lines = cor.lines(repo, path)
+    if not 1 <= start <= end:
+        rep.error(rwhere, f"bad range {start}-{end}")
+        return None
+    if end > len(lines):
+        rep.error(rwhere, f"{path}:{start}-{end} is past the end of the file ({len(lines)} lines)")
+        return None
+    if not lines[start - 1].strip() or not lines[end - 1].strip():
+        rep.warn(rwhere, f"{path}:{start}-{end} starts or ends on a blank line")
+    if kind == "symbol":
+        why = check_definition(cor, repo, path, start, end)
+        if why:
+            rep.error(rwhere, f"{path}:{start}-{end}: {why}")
+        elif re.match(r"\s*(#|//|/\*|\*)", lines[start - 1]):
+            rep.warn(rwhere, f"{path}:{start}-{end} starts in a comment above the definition "
+                             f"(the convention is the decorator/annotation or definition line)")
+    elif kind in ("behaviour", "cross-file"):
+        why = check_definition(cor, repo, path, start, end)
+        if why:
+            rep.warn(rwhere, f"{path}:{start}-{end} is not a whole definition ({why})")
+    if verbose:
+        print(f"{rid:12} {path}:{start}-{end}")
+        print(f"    {start:5}| {lines[start - 1][:100]}")
+        if end != start:
+            print(f"    {end:5}| {lines[end - 1][:100]}")
+    return path, start, end
 
 
 def print_report(rep: Report, golden: Path) -> None:

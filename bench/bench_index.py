@@ -478,95 +478,26 @@ def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str
 
 
 def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.Namespace) -> dict:
+    """Every measurement of one corpus: its inputs, the Python work's breakdown, rounds of (parse baseline,
+    full index), no-op re-indexes, the 3-file change and an optional profile."""
     root = corpora.CORPUS_DIR / name
     repo = f"bench-{name}"
-    # a run killed during the 3-file change leaves its commit at HEAD: go back to the corpus's only real commit
-    first = _git(root, "rev-list", "--max-parents=0", "HEAD")
-    if _git(root, "rev-parse", "HEAD") != first or _git(root, "status", "--porcelain"):
-        _git(root, "reset", "-q", "--hard", first)
+    first = _reset_corpus(root)
     out: dict = {"corpus": name, "repo": repo, "commit": first,
                  "sources": [s.spec for s in corpora.CORPORA[name].sources]}
     print(f"[bench] {name}: reading ...", file=sys.stderr, flush=True)
-
     inp = read_inputs(root)
-    out["files"] = len(inp.files)
-    out["lines"] = sum(corpora.count_lines(d) for _, _, d in inp.files)
-    out["bytes"] = sum(len(d) for _, _, d in inp.files)
-    out["text_files"] = inp.text_files
-    out["skipped_by_content"] = inp.skipped_by_content
-    out["read_seconds"] = round(inp.read_seconds, 3)
-    by_lang: dict[str, int] = defaultdict(int)
-    for _, lang, _ in inp.files:
-        by_lang[lang] += 1
-    out["files_by_language"] = dict(sorted(by_lang.items()))
-
+    out.update(_input_stats(inp))
     if not args.no_breakdown:
         sampler.wait_quiet(args.quiet_timeout)
         out["breakdown"] = min((breakdown(root, repo) for _ in range(args.parse_runs)),
                                key=lambda b: b["total_seconds"])
-
-    # Rounds of (parse baseline, full index), back to back, so that both sides of the ratio see the same
-    # machine; each round first waits for the other processes on this shared machine to calm down.
     print(f"[bench] {name}: {args.index_runs} rounds of parse baseline + full index ...", file=sys.stderr,
           flush=True)
-    rounds, runs, parse_all, parse_cpu, serial_runs = [], [], [], [], []
-    for _ in range(args.index_runs):
-        indexer.delete_repository(graph, repo)
-        quiet = sampler.wait_quiet(args.quiet_timeout)
-        with sampler.measure() as pres:
-            pbest, ptimes, pcpu = parse_baseline(inp, args.parse_runs)
-        parse_all += ptimes
-        parse_cpu.append(pcpu)
-        run = run_index(graph, sampler, root, repo)
-        runs.append(run)
-        rounds.append({"parse_s": round(pbest, 4), "index_s": round(run.seconds, 3),
-                       "ratio": round(run.seconds / pbest, 1), "before": quiet,
-                       "others_cpu_s_parse": pres["others_cpu_s"],
-                       "others_cpu_s_index": run.res["others_cpu_s"], "workers": run.summary.workers})
-        if run.summary.workers and not args.no_serial:
-            # the same full index with every file parsed in the indexer's process: what the workers save
-            indexer.delete_repository(graph, repo)
-            sampler.wait_quiet(args.quiet_timeout)
-            serial = run_index(graph, sampler, root, repo, workers=0)
-            serial_runs.append(serial)
-            rounds[-1].update(index_serial_s=round(serial.seconds, 3), ratio_serial=round(serial.seconds / pbest, 1))
-    best = min(parse_all)
-    out["parse_seconds"] = round(best, 4)
-    out["parse_runs"] = [round(t, 4) for t in parse_all]
-    out["rounds"] = rounds
+    rounds = _index_rounds(graph, sampler, root, repo, inp, args)
     del inp
     gc.collect()
-    full = best_of(runs)
-    out.update(full.report("index"))
-    out["index_runs"] = [round(r.seconds, 3) for r in runs]
-    s = full.summary
-    out["ratio"] = round(full.seconds / best, 1) if best else None
-    out["workers"] = full.summary.workers
-    if serial_runs:
-        serial = best_of(serial_runs)
-        out["index_serial_seconds"] = round(serial.seconds, 3)
-        out["index_serial_runs"] = [round(r.seconds, 3) for r in serial_runs]
-        out["ratio_serial"] = round(serial.seconds / best, 1) if best else None
-        out["serial_stage_seconds"] = serial.summary.stage_seconds
-        out["serial_resources"] = serial.res
-        out["workers_speedup"] = round(serial.seconds / full.seconds, 2)
-    out["ratio_rounds_median"] = sorted(r["ratio"] for r in rounds)[len(rounds) // 2]
-    # CPU seconds are less disturbed by other load on a shared machine than wall seconds: the work the
-    # indexer costs (its own CPU, git's, and the Neo4j server's) over the CPU that parsing costs
-    out["parse_cpu_seconds"] = round(min(parse_cpu), 4)
-    work = full.res.get("py_cpu_s", 0.0) + full.res.get("neo4j_cpu_s", 0.0)
-    out["cpu_ratio"] = round(work / min(parse_cpu), 1) if min(parse_cpu) > 0 else None
-    out["contended"] = any(not r["before"]["quiet"] for r in rounds) or full.res.get("others_cpu_s", 0) > \
-        0.25 * full.seconds
-    if "breakdown" in out:
-        out["python_floor_ratio"] = round(out["breakdown"]["total_seconds"] / best, 1) if best else None
-    out["files_per_s"] = round(s.files_parsed / full.seconds, 1)
-    out["lines_per_s"] = round(out["lines"] / full.seconds)
-    out["indexed"] = {"files_indexed": s.files_indexed, "files_parsed": s.files_parsed, "symbols": s.symbols,
-                      "chunks": s.chunks, "edges": s.edges, "unresolved_calls": s.unresolved_calls,
-                      "warnings": len(s.warnings), "secrets": s.secrets,
-                      "skipped": {k: len(v) for k, v in s.skipped.items()}}
-
+    _full_index_report(out, rounds)
     print(f"[bench] {name}: no-op re-index x{args.noop_runs} ...", file=sys.stderr, flush=True)
     noops = []
     for _ in range(args.noop_runs):
@@ -577,12 +508,10 @@ def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.
     out["noop_runs"] = [round(r.seconds, 3) for r in noops]
     if any(r.summary.files_parsed for r in noops):
         out["noop_warning"] = f"a no-op re-index parsed {max(r.summary.files_parsed for r in noops)} files"
-
     if name in CHANGE_FILES:
         print(f"[bench] {name}: 3-file change ...", file=sys.stderr, flush=True)
         sampler.wait_quiet(args.quiet_timeout)
         three_file_change(graph, sampler, root, repo, out, name)
-
     if name in args.profile:
         print(f"[bench] {name}: profiled full index ...", file=sys.stderr, flush=True)
         out["profile"] = profile_index(graph, root, repo, args)
@@ -590,6 +519,104 @@ def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.
         indexer.delete_repository(graph, repo)
     out["ru_maxrss_mb_so_far"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return out
+
+
+def _reset_corpus(root: Path) -> str:
+    """The corpus's only real commit, checked out clean (a run killed during the 3-file change leaves its
+    commit at HEAD)."""
+    first = _git(root, "rev-list", "--max-parents=0", "HEAD")
+    if _git(root, "rev-parse", "HEAD") != first or _git(root, "status", "--porcelain"):
+        _git(root, "reset", "-q", "--hard", first)
+    return first
+
+
+def _input_stats(inp) -> dict:
+    """Files, lines, bytes and languages of what the parse baseline reads."""
+    by_lang: dict[str, int] = defaultdict(int)
+    for _, lang, _ in inp.files:
+        by_lang[lang] += 1
+    return {"files": len(inp.files), "lines": sum(corpora.count_lines(d) for _, _, d in inp.files),
+            "bytes": sum(len(d) for _, _, d in inp.files), "text_files": inp.text_files,
+            "skipped_by_content": inp.skipped_by_content, "read_seconds": round(inp.read_seconds, 3),
+            "files_by_language": dict(sorted(by_lang.items()))}
+
+
+@dataclass
+class _Rounds:
+    """The rounds of (parse baseline, full index): each round's row, the full index runs (and those with every
+    file parsed in the indexer's process), every parse time and each round's parse CPU seconds."""
+    rows: list[dict]
+    runs: list
+    serial_runs: list
+    parse_all: list[float]
+    parse_cpu: list[float]
+
+
+def _index_rounds(graph: TimedGraph, sampler: Sampler, root: Path, repo: str, inp,
+                  args: argparse.Namespace) -> _Rounds:
+    """Rounds of (parse baseline, full index), back to back, so that both sides of the ratio see the same
+    machine; each round first waits for the other processes on this shared machine to calm down."""
+    r = _Rounds([], [], [], [], [])
+    for _ in range(args.index_runs):
+        indexer.delete_repository(graph, repo)
+        quiet = sampler.wait_quiet(args.quiet_timeout)
+        with sampler.measure() as pres:
+            pbest, ptimes, pcpu = parse_baseline(inp, args.parse_runs)
+        r.parse_all += ptimes
+        r.parse_cpu.append(pcpu)
+        run = run_index(graph, sampler, root, repo)
+        r.runs.append(run)
+        r.rows.append({"parse_s": round(pbest, 4), "index_s": round(run.seconds, 3),
+                       "ratio": round(run.seconds / pbest, 1), "before": quiet,
+                       "others_cpu_s_parse": pres["others_cpu_s"],
+                       "others_cpu_s_index": run.res["others_cpu_s"], "workers": run.summary.workers})
+        if run.summary.workers and not args.no_serial:
+            # the same full index with every file parsed in the indexer's process: what the workers save
+            indexer.delete_repository(graph, repo)
+            sampler.wait_quiet(args.quiet_timeout)
+            serial = run_index(graph, sampler, root, repo, workers=0)
+            r.serial_runs.append(serial)
+            r.rows[-1].update(index_serial_s=round(serial.seconds, 3), ratio_serial=round(serial.seconds / pbest, 1))
+    return r
+
+
+def _full_index_report(out: dict, r: _Rounds) -> None:
+    """The best full index against the best parse: ratios (wall and CPU, with and without workers), throughput,
+    and what it indexed."""
+    best = min(r.parse_all)
+    out["parse_seconds"] = round(best, 4)
+    out["parse_runs"] = [round(t, 4) for t in r.parse_all]
+    out["rounds"] = r.rows
+    full = best_of(r.runs)
+    out.update(full.report("index"))
+    out["index_runs"] = [round(x.seconds, 3) for x in r.runs]
+    s = full.summary
+    out["ratio"] = round(full.seconds / best, 1) if best else None
+    out["workers"] = full.summary.workers
+    if r.serial_runs:
+        serial = best_of(r.serial_runs)
+        out["index_serial_seconds"] = round(serial.seconds, 3)
+        out["index_serial_runs"] = [round(x.seconds, 3) for x in r.serial_runs]
+        out["ratio_serial"] = round(serial.seconds / best, 1) if best else None
+        out["serial_stage_seconds"] = serial.summary.stage_seconds
+        out["serial_resources"] = serial.res
+        out["workers_speedup"] = round(serial.seconds / full.seconds, 2)
+    out["ratio_rounds_median"] = sorted(x["ratio"] for x in r.rows)[len(r.rows) // 2]
+    # CPU seconds are less disturbed by other load on a shared machine than wall seconds: the work the
+    # indexer costs (its own CPU, git's, and the Neo4j server's) over the CPU that parsing costs
+    out["parse_cpu_seconds"] = round(min(r.parse_cpu), 4)
+    work = full.res.get("py_cpu_s", 0.0) + full.res.get("neo4j_cpu_s", 0.0)
+    out["cpu_ratio"] = round(work / min(r.parse_cpu), 1) if min(r.parse_cpu) > 0 else None
+    out["contended"] = any(not x["before"]["quiet"] for x in r.rows) or full.res.get("others_cpu_s", 0) > \
+        0.25 * full.seconds
+    if "breakdown" in out:
+        out["python_floor_ratio"] = round(out["breakdown"]["total_seconds"] / best, 1) if best else None
+    out["files_per_s"] = round(s.files_parsed / full.seconds, 1)
+    out["lines_per_s"] = round(out["lines"] / full.seconds)
+    out["indexed"] = {"files_indexed": s.files_indexed, "files_parsed": s.files_parsed, "symbols": s.symbols,
+                      "chunks": s.chunks, "edges": s.edges, "unresolved_calls": s.unresolved_calls,
+                      "warnings": len(s.warnings), "secrets": s.secrets,
+                      "skipped": {k: len(v) for k, v in s.skipped.items()}}
 
 
 def profile_index(graph: Graph, root: Path, repo: str, args: argparse.Namespace) -> dict:

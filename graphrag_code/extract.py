@@ -1087,7 +1087,7 @@ class _Builder:
         self.result.bases.append(BaseRef(owner, name, relation, name_node.start_point.row + 1))
 
     def add_import(self, node: Node, caps: dict[str, list[Node]]) -> None:
-        if "import.module" not in caps:
+        if "import.module" not in caps or ("_require" in caps and not _require_context(node)):
             return
         module = _text(caps["import.module"][0]).strip("'\"`<>")
         name = _text(caps["import.name"][0]) if "import.name" in caps else None
@@ -1097,6 +1097,34 @@ class _Builder:
         if key not in self._imports_seen:
             self._imports_seen.add(key)
             self.result.imports.append(ref)
+
+
+# where a `require(...)` form (the call, `.name` of it, `[key]` of it) that no declaration pattern takes is an import:
+# the parent's type -> the field holding the form (None: any child). A member expression holds one only as the object
+# of another member (`require('m').a.b`: `require('m').a`), a declarator only as `require('m')[key]`; a form inside
+# another form is never one (the outer form is)
+_REQUIRE_CONTEXTS = {
+    "expression_statement": None, "arguments": None, "call_expression": "function", "assignment_expression": "right",
+    "augmented_assignment_expression": "right", "pair": "value", "array": None, "ternary_expression": None,
+    "binary_expression": None, "parenthesized_expression": None, "sequence_expression": None, "spread_element": None,
+    "await_expression": None, "return_statement": None, "arrow_function": "body", "variable_declarator": "value",
+    "member_expression": "object",
+}
+
+
+def _require_context(node: Node) -> bool:
+    """Whether a ``require(...)`` form (``@_require``) stands where an import of it is read (_REQUIRE_CONTEXTS)."""
+    parent = node.parent
+    if parent is None or parent.type not in _REQUIRE_CONTEXTS:
+        return False
+    field_name = _REQUIRE_CONTEXTS[parent.type]
+    if field_name is not None and parent.child_by_field_name(field_name) != node:
+        return False
+    if parent.type == "variable_declarator":
+        return node.type == "subscript_expression"
+    if parent.type == "member_expression":
+        return node.type == "member_expression"
+    return True
 
 
 def _last_row(node: Node) -> int:

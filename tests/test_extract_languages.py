@@ -109,3 +109,51 @@ describe('cache', () => {{
     assert by_def["describe cache.test a"] == [(4, 17)] and by_def["describe cache.test b"] == [(18, 31)]
     suite_lines = {ln for s, e in by_def["describe cache"] for ln in range(s, e + 1)}
     assert 3 in suite_lines and not suite_lines & set(range(4, 32))
+
+
+REQUIRE_CONTEXTS = """\
+require('stmt');
+use(require('arg'));
+require('callee')();
+exported = require('assigned');
+total += require('augmented');
+const table = {key: require('pair')};
+const list = [require('array')];
+const pick = flag ? require('ternary') : null;
+const both = base || require('binary');
+const wrapped = (require('paren'));
+const seq = (0, require('sequence'));
+const spread = [...require('spread')];
+async function f() { await require('await'); }
+function g() { return require('returned'); }
+const lazy = () => require('arrow');
+const indexed = require('subscript')[key];
+const deep = require('member').a.b;
+use(require('argmember').name);
+const plain = require('declared');
+const { one } = require('destructured');
+const named = require('declaredmember').name;
+if (require('condition')) {}
+new (require('constructed'))();
+const text = `${require('template')}`;
+const cell = table[require('index')];
+"""
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_require_outside_a_declaration_is_an_import_in_the_contexts_that_read_one(language: str) -> None:
+    """`require(...)` in a statement, argument, callee, assigned, returned or spread value, an operand; its
+    `.name` and `[key]` forms once (not also the call inside them); declarations by their own patterns; inside
+    parentheses (an `if` condition, a `new` operand) too; a template substitution or a subscript's index is no such
+    context. (The same imports as when the 17 contexts were one pattern of the query.)"""
+    got = summarize(extract(REQUIRE_CONTEXTS.encode(), language))["imports"]
+    found = sorted((i["module"], i["name"], i["alias"], i["line"]) for i in got)
+    assert found == sorted([
+        ("stmt", None, None, 1), ("arg", None, None, 2), ("callee", None, None, 3), ("assigned", None, None, 4),
+        ("augmented", None, None, 5), ("pair", None, None, 6), ("array", None, None, 7), ("ternary", None, None, 8),
+        ("binary", None, None, 9), ("paren", None, None, 10), ("sequence", None, None, 11),
+        ("spread", None, None, 12), ("await", None, None, 13), ("returned", None, None, 14),
+        ("arrow", None, None, 15), ("subscript", None, None, 16), ("member", "a", None, 17),
+        ("argmember", "name", None, 18), ("declared", None, "plain", 19), ("destructured", "one", None, 20),
+        ("declaredmember", "name", "named", 21), ("condition", None, None, 22), ("constructed", None, None, 23),
+    ])

@@ -1100,9 +1100,8 @@ class _Builder:
 
 
 # where a `require(...)` form (the call, `.name` of it, `[key]` of it) that no declaration pattern takes is an import:
-# the parent's type -> the field holding the form (None: any child). A member expression holds one only as the object
-# of another member (`require('m').a.b`: `require('m').a`), a declarator only as `require('m')[key]`; a form inside
-# another form is never one (the outer form is)
+# the parent's type -> the field holding the form (None: any child); a form inside another form is never one (the
+# outer form is)
 _REQUIRE_CONTEXTS = {
     "expression_statement": None, "arguments": None, "call_expression": "function", "assignment_expression": "right",
     "augmented_assignment_expression": "right", "pair": "value", "array": None, "ternary_expression": None,
@@ -1110,6 +1109,9 @@ _REQUIRE_CONTEXTS = {
     "await_expression": None, "return_statement": None, "arrow_function": "body", "variable_declarator": "value",
     "member_expression": "object",
 }
+# parents that hold only one of the forms there: a member as the object of another (`require('m').a.b`), a declarator
+# `require('m')[key]` (the declaration patterns take its other values)
+_REQUIRE_ONLY = {"member_expression": "member_expression", "variable_declarator": "subscript_expression"}
 
 
 def _require_context(node: Node) -> bool:
@@ -1120,11 +1122,7 @@ def _require_context(node: Node) -> bool:
     field_name = _REQUIRE_CONTEXTS[parent.type]
     if field_name is not None and parent.child_by_field_name(field_name) != node:
         return False
-    if parent.type == "variable_declarator":
-        return node.type == "subscript_expression"
-    if parent.type == "member_expression":
-        return node.type == "member_expression"
-    return True
+    return _REQUIRE_ONLY.get(parent.type, node.type) == node.type
 
 
 def _last_row(node: Node) -> int:

@@ -17,6 +17,8 @@ from .models import NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS, item_of
 # JavaScript/TypeScript nodes of a function's own scope (see _returns_from)
 _SCRIPT_FUNCTIONS = frozenset({"function_declaration", "function_expression", "function", "arrow_function",
                                "generator_function", "generator_function_declaration", "method_definition"})
+# ... of them, those with a `this` of their own (an arrow function's is the one around it)
+_THIS_OWNERS = _SCRIPT_FUNCTIONS - {"arrow_function"}
 
 
 def _text(node: Node) -> str:
@@ -612,7 +614,7 @@ def _installed_on(call: Node) -> str | None:
     ``proto[method] = function (path) { this.route(path) }`` (Express makes its verb methods so, in a
     ``methods.forEach`` callback): ``this`` there is that object. Arrow functions have no ``this`` of their own."""
     node = call.parent
-    while node is not None and node.type not in _SCRIPT_FUNCTIONS - {"arrow_function"}:
+    while node is not None and node.type not in _THIS_OWNERS:
         node = node.parent
     assignment = node.parent if node is not None else None
     if assignment is None or assignment.type != "assignment_expression" or \
@@ -697,8 +699,7 @@ def _this_declared(node: Node) -> str:
     SchedulerAction<any>) { this.unsubscribe() }`` handed to a call), else "". An arrow function has no ``this`` of
     its own: the search goes on past it."""
     up = node.parent
-    while up is not None and up.type not in ("function_expression", "function_declaration", "method_definition",
-                                             "generator_function", "generator_function_declaration", "class_body"):
+    while up is not None and up.type not in _THIS_OWNERS and up.type != "class_body":
         up = up.parent
     declared = _parameter_class(up, "this") if up is not None and up.type != "class_body" else None
     if declared is None and up is not None and up.type == "function_expression" and up.parent is not None and \

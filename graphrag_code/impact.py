@@ -834,10 +834,10 @@ def _unresolved_of(graph: Graph, repo: str, commit: str | None, target_names: se
     same: list[UnresolvedCall] = []
     deeper: list[UnresolvedCall] = []
     external = 0
-    names = sorted(target_names | inner_names)
-    for r in graph.run("unresolved_named", repo=repo, names=names) if names else ():
+    both = target_names | inner_names
+    for r in graph.run("unresolved_named", repo=repo, names=sorted(both)) if both else ():
         u = parse_unresolved(r["call"], node_ref(r["node"], repo, commit))
-        if u is None or not _names_any(u.name, target_names | inner_names):
+        if u is None or not _names_any(u.name, both):
             continue
         if u.external:
             external += 1

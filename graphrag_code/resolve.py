@@ -15,12 +15,13 @@ values (``resolve_indirect``); this module holds its state, the order the receiv
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 
 from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES
 from .models import NAME_CHAIN as _CHAIN
 from .resolve_facts import (
     _APART_NAMESPACES, CONFIDENCE, file_id, FileFacts, _GUESSES, implicit_of, _Index, _last_call,
-    _LSP_DEFER_TO_NAMES, _lsp_holds, _LSP_NONE_VETOES_GUESSES, _NAME_LOOKUPS, _NAME_ONLY, Resolution, _Sites,
+    _LSP_DEFER_TO_NAMES, _lsp_holds, _LSP_NONE_VETOES_GUESSES, _NAME_LOOKUPS, _NAME_ONLY, Resolution,
     symbol_ids, _TYPE_KINDS,
 )
 from .resolve_classes import ClassRules
@@ -31,6 +32,15 @@ from .resolve_types import TypeRules
 
 # the resolver's inputs and outputs, for the indexer and the tools
 __all__ = ["FileFacts", "Resolution", "file_id", "implicit_of", "resolve", "symbol_ids"]
+
+
+@dataclass
+class _Sites:
+    """The call-site pass's bookkeeping: the calls handed a function (path, line, column), what each of them
+    reached (for ``_settle_callbacks``), and the calls of parameters left for ``_parameter_calls``."""
+    taking: set[tuple[str, int, int]]
+    outcomes: dict[tuple[str, int, int], list[str] | str | None] = field(default_factory=dict)
+    parameter_calls: list[tuple[str, int, str, int]] = field(default_factory=list)
 
 
 class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules):

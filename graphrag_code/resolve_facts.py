@@ -350,20 +350,6 @@ def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str]
     return [], False
 
 
-def _item_prefix(items: bool, subscript: bool) -> str:
-    """The kind prefix of an item of a value (``extract_types._value_of``): iterated, subscripted, or both."""
-    return ("iter" if items else "") + ("sub" if subscript else "")
-
-
-@dataclass
-class _Sites:
-    """The call-site pass's bookkeeping: the calls handed a function (path, line, column), what each of them
-    reached (for ``_settle_callbacks``), and the calls of parameters left for ``_parameter_calls``."""
-    taking: set[tuple[str, int, int]]
-    outcomes: dict[tuple[str, int, int], list[str] | str | None] = field(default_factory=dict)
-    parameter_calls: list[tuple[str, int, str, int]] = field(default_factory=list)
-
-
 # how a bare name finds a definition outside the function it is called in (a local variable hides those)
 _NAME_LOOKUPS = frozenset({"same_file", "import", "same_package", "global_unique"})
 # the method name a call ends with: `.add` of `b.add(1).add` (_last_call)

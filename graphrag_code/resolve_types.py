@@ -11,10 +11,15 @@ from collections import defaultdict
 from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES, SCRIPT_LANGUAGES
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
-    _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _item_prefix,
+    _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts,
     _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key, _SUBSCRIPTED, _TS_CAST,
     _TYPE_KINDS,
 )
+
+
+def _item_prefix(items: bool, subscript: bool) -> str:
+    """The kind prefix of an item of a value (``extract_types._value_of``): iterated, subscripted, or both."""
+    return ("iter" if items else "") + ("sub" if subscript else "")
 
 
 class TypeRules:

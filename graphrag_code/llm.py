@@ -25,6 +25,7 @@ sources (profiles on disk, federation) are not consulted, so "no key" means exac
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -95,7 +96,8 @@ class LLMSettings:
             raise ConfigError(f"context window of {self.context_window} tokens is too small")
         if not 0 < self.context_share <= 0.9:
             raise ConfigError(f"context share must be in (0, 0.9] (got {self.context_share})")
-        if self.timeout <= 0 or self.connect_timeout <= 0 or self.deadline <= 0:
+        # `not x > 0`, not `x <= 0`: NaN (GRAPHRAG_LLM_DEADLINE=nan parses) fails every comparison
+        if not (self.timeout > 0 and self.connect_timeout > 0 and self.deadline > 0):
             raise ConfigError("LLM timeouts and the deadline must be positive")
         if self.max_retries < 0:
             raise ConfigError(f"max_retries must be >= 0 (got {self.max_retries})")
@@ -176,7 +178,7 @@ class LLMClient:
             except Exception as exc:
                 wait = self._retry_wait(exc, retries)
                 if wait is None:
-                    raise self._translate(exc) from exc
+                    raise self._translate(exc, retries) from exc
                 if wait >= deadline - time.monotonic():
                     raise self._past_deadline(retries) from exc
                 time.sleep(wait)
@@ -204,12 +206,13 @@ class LLMClient:
                               f"({self.settings.endpoint}, {retries} retries)",
                               hint="raise GRAPHRAG_LLM_DEADLINE or retry later")
 
-    def _translate(self, exc: Exception) -> GraphragError:
+    def _translate(self, exc: Exception, retries: int) -> GraphragError:
+        """``exc`` as this package's error; ``retries`` is how many times the call was retried before it."""
         a, s = self._anthropic, self.settings
-        where = s.endpoint
+        where, tried = s.endpoint, _retries_text(retries)
         if isinstance(exc, a.APITimeoutError):
-            return LLMUnavailable(f"the Anthropic API did not answer within {s.timeout:g}s ({where}, "
-                                  f"{s.max_retries} retries)", hint="raise GRAPHRAG_LLM_TIMEOUT or retry later")
+            return LLMUnavailable(f"the Anthropic API did not answer within {s.timeout:g}s ({where}, {tried})",
+                                  hint="raise GRAPHRAG_LLM_TIMEOUT or retry later")
         if isinstance(exc, a.APIConnectionError):
             return LLMUnavailable(f"cannot reach the Anthropic API at {where}: {exc.__cause__ or exc}",
                                   hint="check the network or ANTHROPIC_BASE_URL")
@@ -218,12 +221,15 @@ class LLMClient:
             if isinstance(exc, (a.AuthenticationError, a.PermissionDeniedError)):
                 return LLMError(f"the Anthropic API rejected the API key ({exc.status_code}: {detail})",
                                 hint="check ANTHROPIC_API_KEY")
+            after = _retry_after(exc.response.headers)
+            if after is not None and after > _RETRY_AFTER_CAP:
+                tried += f"; it asked to wait {after:g}s, over the {_RETRY_AFTER_CAP:g}s this client waits"
             if isinstance(exc, a.RateLimitError):
-                return LLMUnavailable(f"the Anthropic API is rate-limiting this key (429 after {s.max_retries} "
-                                      f"retries: {detail})", hint="retry later or raise GRAPHRAG_LLM_MAX_RETRIES")
+                return LLMUnavailable(f"the Anthropic API is rate-limiting this key (429, {tried}: {detail})",
+                                      hint="retry later or raise GRAPHRAG_LLM_MAX_RETRIES")
             if exc.status_code >= 500:
-                return LLMUnavailable(f"the Anthropic API failed with {exc.status_code} after {s.max_retries} "
-                                      f"retries: {detail}", hint="retry later")
+                return LLMUnavailable(f"the Anthropic API failed with {exc.status_code} ({tried}): {detail}",
+                                      hint="retry later")
             if exc.status_code == 404:
                 return LLMError(f"the Anthropic API does not know model {s.model!r} or the endpoint "
                                 f"({where}): {detail}", hint="check --model / GRAPHRAG_LLM_MODEL and ANTHROPIC_BASE_URL")
@@ -236,6 +242,10 @@ class LLMClient:
         return LLMError(f"the LLM call failed: {exc.__class__.__name__}: {exc}")
 
 
+def _retries_text(retries: int) -> str:
+    return "not retried" if retries == 0 else f"after {retries} retr{'y' if retries == 1 else 'ies'}"
+
+
 def _api_message(exc: Any) -> str:
     msg = getattr(exc, "api_message", None)
     if not msg and isinstance(getattr(exc, "body", None), dict):
@@ -244,14 +254,16 @@ def _api_message(exc: Any) -> str:
 
 
 def _retry_after(headers: Any) -> float | None:
-    """The server's retry-after (``retry-after-ms``, or ``retry-after`` in seconds), if it gave one."""
+    """The server's retry-after (``retry-after-ms``, or ``retry-after`` in seconds), if it gave a usable one: a
+    negative, NaN or infinite value is ignored, as an HTTP date is (we back off as without one), since taking
+    -5 as 0 would send the retries at once."""
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         try:
-            value = headers.get(name)
-            if value is not None:
-                return max(0.0, float(value) * scale)
-        except (TypeError, ValueError):   # an HTTP date: back off as without one
-            return None
+            value = float(headers.get(name)) * scale
+        except (TypeError, ValueError):   # absent, or an HTTP date
+            continue
+        if math.isfinite(value) and value >= 0:
+            return value
     return None
 
 

@@ -250,7 +250,7 @@ def test_server_errors_until_give_up_are_a_clear_llm_error(graph, indexed, stub)
     with pytest.raises(LLMUnavailable) as err:
         ask(graph, repo, llm(stub, max_retries=2))
     assert len(stub.requests) == 3
-    assert err.value.message == "the Anthropic API failed with 500 after 2 retries: internal"
+    assert err.value.message == "the Anthropic API failed with 500 (after 2 retries): internal"
     assert err.value.http_status == 503 and err.value.exit_code == 7
 
 
@@ -532,7 +532,7 @@ def test_cli_ask_server_errors_exit_7_with_the_message(graph, indexed, stub, mon
         stub.error(503, "overloaded", headers={"retry-after-ms": "10"})
     result = CliRunner().invoke(cli(), ["ask", QUESTION, "--repo", repo, "--no-vectors", "--max-retries", "1"])
     assert result.exit_code == LLMUnavailable.exit_code == 7
-    assert "error: the Anthropic API failed with 503 after 1 retries: overloaded\n  hint: retry later" in result.stderr
+    assert "error: the Anthropic API failed with 503 (after 1 retry): overloaded\n  hint: retry later" in result.stderr
     assert len(stub.requests) == 2
 
 

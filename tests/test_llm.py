@@ -70,9 +70,40 @@ def test_calls_sharing_a_passed_deadline_send_nothing(stub) -> None:
     assert len(stub.requests) == 1
 
 
-def test_the_deadline_setting_is_checked(monkeypatch) -> None:
-    monkeypatch.setenv("GRAPHRAG_LLM_DEADLINE", "0")
+@pytest.mark.parametrize("value", ["0", "-3", "nan"])
+def test_the_deadline_setting_is_checked(monkeypatch, value: str) -> None:
+    """NaN too: it parses as a float and fails every comparison, so a `<= 0` check let it through and turned the
+    deadline off (fourth QA pass: 5 attempts in 12.5 s where 3 s were set)."""
+    monkeypatch.setenv("GRAPHRAG_LLM_DEADLINE", value)
     with pytest.raises(ConfigError, match="deadline"):
         LLMSettings.from_env()
     monkeypatch.setenv("GRAPHRAG_LLM_DEADLINE", "45")
     assert LLMSettings.from_env().deadline == 45.0
+
+
+def test_a_retry_after_over_the_cap_is_reported_as_such_not_as_retries(stub) -> None:
+    """A 429 asking for an hour is not retried, and the error says so, not "after 2 retries" (fourth QA pass)."""
+    stub.error(429, "slow down", headers={"retry-after": "3600"}).reply("never")
+    with client(stub) as c, pytest.raises(LLMUnavailable) as err:
+        c.complete(SYSTEM, MESSAGES)
+    assert len(stub.requests) == 1
+    assert err.value.message == ("the Anthropic API is rate-limiting this key (429, not retried; it asked to wait "
+                                 "3600s, over the 60s this client waits: slow down)")
+
+
+def test_the_retries_an_error_reports_are_the_ones_made(stub) -> None:
+    stub.error(529, "overloaded").error(529, "still overloaded")
+    with client(stub, max_retries=1) as c, pytest.raises(LLMUnavailable) as err:
+        c.complete(SYSTEM, MESSAGES)
+    assert err.value.message == "the Anthropic API failed with 529 (after 1 retry): still overloaded"
+
+
+@pytest.mark.parametrize("header", [{"retry-after-ms": "-5"}, {"retry-after-ms": "nan"}, {"retry-after": "-1"}])
+def test_an_unusable_retry_after_backs_off_as_without_one(stub, header: dict) -> None:
+    """A negative retry-after was taken as 0: both retries went out at once (fourth QA pass). Ignored now, the
+    client backs off 0.5 s, then 1 s."""
+    stub.error(429, "slow down", headers=header).error(429, "slow down", headers=header).reply("fine")
+    started = time.monotonic()
+    with client(stub) as c:
+        assert c.complete(SYSTEM, MESSAGES).text == "fine"
+    assert time.monotonic() - started >= 1.4 and len(stub.requests) == 3

@@ -6,6 +6,7 @@ The endpoint table ENDPOINTS is the single source for validation, the OpenAPI do
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
@@ -13,7 +14,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,12 @@ from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, chec
 from .db import Graph, Recorder
 from .errors import (Ambiguous, Busy, ConfigError, GraphragError, IndexingError, InputError, NotFound,
                      check_text)
+from .rerankers import uses_llm as uses_llm_reranker
 from .search import GLOB_PATTERN, KINDS, LANGUAGE_NAMES
 
 log = logging.getLogger("graphrag_code.api")
 MAX_REQUEST_BYTES = 64 * 1024
+WIRE_MAX_BYTES = 16 * MAX_REQUEST_BYTES     # what `serve`'s waitress reads of a body at most (1 MiB)
 
 
 # -- declared request schemas ------------------------------------------------------------------------------------
@@ -225,6 +228,10 @@ class JobRunner:
 
         if not allowed:
             raise Forbidden("indexing over the API is off", hint="start the server with GRAPHRAG_INDEX_ROOTS=/srv/repos")
+        if "\0" in path:       # no file name holds one, and the OS refuses it (ValueError from resolve)
+            err = InputError(f"not a directory on the server: {path!r} (a path may not contain a NUL character)")
+            err.field = "path"
+            raise err
         root = Path(path).resolve()
         if not _under(root, allowed):
             err = Forbidden(f"{path} is outside the directories this server may index")
@@ -607,6 +614,25 @@ def _install_service_routes(app: Flask, ctx: ApiContext) -> None:
         return Response(index_html(request.host_url.rstrip("/"), auth=bool(ctx.config.tokens)), mimetype="text/html")
 
 
+@contextlib.contextmanager
+def _reranker_slot(ctx: ApiContext) -> Iterator[tuple[Any, str | None]]:
+    """The reranker a search runs with, and a note when it runs without one. The LLM reranker waits on the LLM
+    as an answer does, so it takes an answer slot (the thread kept free for /healthz and searches stays free);
+    with every slot taken the search goes on in the fused order, at once."""
+    slot = ctx.llm_slots if uses_llm_reranker(ctx.reranker) else None
+    if slot is None:
+        yield ctx.reranker, None
+        return
+    if not slot.acquire(blocking=False):
+        yield None, (f"reranker {ctx.reranker.name} not run: all {ctx.config.llm_slots} answer slot(s) are "
+                     f"waiting on the LLM (fused order)")
+        return
+    try:
+        yield ctx.reranker, None
+    finally:
+        slot.release()
+
+
 def _install_question_routes(app: Flask, ctx: ApiContext) -> None:
     """Search and cited answers."""
     from .search import Filters, Searcher, SearchOptions, channels_for
@@ -617,13 +643,15 @@ def _install_question_routes(app: Flask, ctx: ApiContext) -> None:
         check_repo(args.get("repo"))
         check_indexed(ctx.graph, args.get("repo"))
         recorder = Recorder()
-        with ctx.graph.trace(recorder):
+        with ctx.graph.trace(recorder), _reranker_slot(ctx) as (reranker, skipped):
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
             channels = channels_for(ctx.embedder if use_vectors else None)
-            result = Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker).search(
+            result = Searcher(ctx.graph, ctx.embedder if use_vectors else None, reranker).search(
                 args["query"], Filters(repo=args.get("repo"), path_glob=args.get("path"), language=args.get("language"),
                                        kind=args.get("kind"), include_tests=args.get("include_tests")),
                 SearchOptions(k=args.get("k", 10), hops=args.get("hops"), channels=channels))
+        if skipped:
+            result.notes.append(skipped)
         out = result.to_dict(with_text=args.get("with_text", True))
         if args.get("debug"):
             out["debug"] = {"statements": recorder.debug()}
@@ -651,16 +679,21 @@ def _install_question_routes(app: Flask, ctx: ApiContext) -> None:
         if slot is not None and not slot.acquire(blocking=False):
             raise Busy(f"all {ctx.config.llm_slots} answer slot(s) are waiting on the LLM",
                        hint='retry after a while, or ask with "llm": false for an extractive answer now')
+        # the LLM reranker runs in this answer's slot, or, with "llm": false, not at all
+        skipped = uses_llm_reranker(ctx.reranker) and args.get("llm") is False
         try:
             with ctx.graph.trace(recorder):
                 result = answer(ctx.graph, args["question"], repo=args.get("repo"),
                                 search_options=SearchOptions(k=args.get("k", 8), channels=channels),
-                                searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None, ctx.reranker),
+                                searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None,
+                                                  None if skipped else ctx.reranker),
                                 no_llm=args.get("llm") is False, require_llm=args.get("llm") is True,
                                 no_llm_option='"llm": false')
         finally:
             if slot is not None:
                 slot.release()
+        if skipped:
+            result.notes.append('reranker llm not run: no LLM call with "llm": false (fused order)')
         out = result.to_dict()
         if args.get("debug"):     # what `ask --explain` prints: the statements run and the stage timings
             out["debug"] = {"statements": recorder.debug(), "timings": result.timings}
@@ -713,7 +746,7 @@ def _install_graph_routes(app: Flask, ctx: ApiContext) -> None:
         if not rows:
             return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {repo!r}", "path")
         f = rows[0]
-        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"])
+        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"], blob=f["blob"])
         return jsonify({"repo": repo, "commit": f["commit"], "path": f["path"], "start": args["start"],
                         "end": args["end"], "lines": lines})
 
@@ -803,6 +836,8 @@ RESPONSES: dict[str, tuple[str, dict[str, str]]] = {
     "readyz": ("200", {"503": "Not ready: Neo4j unreachable or the schema mismatched; retry later"}),
     "search": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed"}),
     "ask": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed",
+                    "500": "The server's LLM settings are invalid (code bad_config; `serve` refuses to start "
+                           "with them)",
                     "502": "The LLM answered, but not usably (key rejected, bad request, malformed reply)",
                     "503": "Neo4j or the LLM unavailable, or every answer slot waiting on the LLM (busy); "
                            "retry later, or ask with llm=false"}),
@@ -825,7 +860,9 @@ RESPONSES: dict[str, tuple[str, dict[str, str]]] = {
     "source": ("200", {**_V1, **_READER, "400": "Invalid input: a bad path or line range",
                        "404": "The repository or the file is not indexed",
                        "409": _ONE_REPO_409 + "; or the indexed commit is no longer in the repository (code "
-                                              "commit_missing: re-index it)"}),
+                                              "commit_missing: re-index it); or, in a repository indexed from a "
+                                              "plain directory, the file changed or went away on disk since (code "
+                                              "source_changed: re-index it)"}),
 }
 
 

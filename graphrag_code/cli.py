@@ -562,16 +562,22 @@ def _bind_api(host: str, port: int, threads: int, embedder=None):
     embedder it loaded for the vectors (the app would load the model again)."""
     from waitress import create_server
 
-    from .api import create_app
+    from .api import WIRE_MAX_BYTES, create_app
+
+    from .llm import LLMSettings
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    LLMSettings.from_env()      # a bad LLM setting stops `serve` here, not every answer later with a 500
     config = _api_config(host)
     config.llm_slots = max(1, threads - 1)    # a thread stays free for /healthz and searches
     if embedder is not None:
         config.embedder_loader = lambda: embedder
     app = create_app(config)
     try:
-        server = create_server(app, host=host, port=port, threads=threads, ident="graphrag-code")
+        # waitress buffers a body (up to its 1 GiB default) before the app's 64 KiB limit sees it: past
+        # WIRE_MAX_BYTES it refuses while reading (a text/plain 413); below, the app answers a JSON one
+        server = create_server(app, host=host, port=port, threads=threads, ident="graphrag-code",
+                               max_request_body_size=WIRE_MAX_BYTES)
     except OSError as exc:      # it binds here: fail before the banner says the API is up
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
                           hint="is another server on that port? choose another with --port") from exc

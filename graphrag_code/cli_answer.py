@@ -40,7 +40,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     is re-read at the indexed commit and shown as path:start–end (symbol) with a permalink, or marked stale."""
     from .answer import answer
     from .llm import LLMSettings
-    from .rerankers import make_reranker
+    from .rerankers import make_reranker, reranker_name
     from .search import Searcher, SearchOptions, channels_for
 
     check_text(question, "QUESTION")
@@ -49,16 +49,21 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     settings = None if use_llm is False else LLMSettings.from_env(
         model=model, max_tokens=max_tokens, context_window=context_window, timeout=timeout, max_retries=max_retries)
     embedder, why = _embedder(not no_vectors)
+    # nor does it call the LLM to rerank (GRAPHRAG_RERANKER=llm): the answer goes in the fused order
+    skip_llm_reranker = use_llm is False and reranker_name() == "llm"
+    reranker = None if skip_llm_reranker else make_reranker(None)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         if repo:
             from .paths import repository
             repository(graph, repo)      # NotFound, as `impact` says, instead of answering from nothing
-        result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder, make_reranker(None)),
+        result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder, reranker),
                         search_options=SearchOptions(k=k, channels=channels_for(embedder)),
                         llm=settings, no_llm=use_llm is False, require_llm=use_llm is True)
     if why:
         result.notes.insert(0, why)
+    if skip_llm_reranker:
+        result.notes.append("reranker llm not run: no LLM call with --no-llm (fused order)")
     if as_json:
         out = result.to_dict()
         if explain:

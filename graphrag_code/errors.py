@@ -4,8 +4,8 @@ Third-party errors (neo4j driver, tree-sitter, git, subprocess) are translated i
 where they happen; the CLI maps them to exit codes and the API to HTTP statuses, each in one place.
 
     GraphragError                     base; ``exit_code`` and ``http_status`` say how front ends report it
-    ├── ConfigError                   bad settings or arguments (exit 2, HTTP 400)
-    │   └── InputError                malformed user input: a path that is not there, a bad option value
+    ├── ConfigError                   bad settings or arguments (exit 2; HTTP 500, the server's settings)
+    │   └── InputError                malformed user input: a path that is not there, a bad option value (HTTP 400)
     │       ├── NotFound              a repository, symbol or file the graph does not hold (HTTP 404)
     │       └── Ambiguous             the request fits several things the graph holds: name one (HTTP 409)
     ├── QueryFileError                a .cypher or .scm file is malformed, or a call passes the wrong parameters
@@ -15,7 +15,8 @@ where they happen; the CLI maps them to exit codes and the API to HTTP statuses,
     │   └── TransactionTooLarge       the server refused a transaction over its memory limit
     ├── LauncherError                 the local Neo4j could not be fetched, started or stopped
     ├── SourceError                   the repository could not be read (git failed, path missing)
-    │   └── CommitMissing             the indexed commit is gone from the repository: re-index (HTTP 409)
+    │   ├── CommitMissing             the indexed commit is gone from the repository: re-index (HTTP 409)
+    │   └── SourceChanged             a plain directory's file changed on disk since it was indexed (HTTP 409)
     ├── Busy                          every answer slot of the API waits on the LLM (HTTP 503, retry later)
     ├── IndexingError                 indexing stopped; the previous graph of the repository is intact
     └── LLMError                      the LLM gave no usable answer: key rejected, bad request, malformed reply
@@ -47,11 +48,12 @@ class GraphragError(Exception):
 
 class ConfigError(GraphragError):
     exit_code = 2
-    http_status = 400
+    http_status = 500       # in the API a setting is the server's: the client can do nothing about it
     code = "bad_config"
 
 
 class InputError(ConfigError):
+    http_status = 400
     code = "bad_input"
 
 
@@ -108,6 +110,14 @@ class CommitMissing(SourceError):
 
     http_status = 409
     code = "commit_missing"
+
+
+class SourceChanged(SourceError):
+    """A plain (non-git) repository's file changed or went away on disk since it was indexed: its lines now are
+    not the indexed ones. HTTP 409, as CommitMissing: re-indexing mends it."""
+
+    http_status = 409
+    code = "source_changed"
 
 
 class IndexingError(GraphragError):

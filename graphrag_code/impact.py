@@ -283,6 +283,8 @@ def _commit_of(root: str, rev: str) -> str:
     never let git read it as an option (``--output=FILE`` makes `git diff` write a file)."""
     if rev.startswith("-"):
         raise InputError(f"not a git revision: {rev!r} (a revision may not start with '-')")
+    if "\0" in rev:        # no revision holds one, and the OS refuses it in an argument (ValueError)
+        raise InputError(f"not a git revision: {rev!r} (a revision may not contain a NUL character)")
     try:
         return _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}").strip()
     except SourceError as exc:

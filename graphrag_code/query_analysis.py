@@ -14,6 +14,7 @@ _STOP = frozenset("""a an and are as at be by can do does for from how i in is i
 that the their them then there these this to was what when where which who why will with would you your
 find get code function method class defined define definition implemented implement implementation
 handled handle handles""".split())
+_MAX_LINE = 2**31 - 1        # no indexed file is longer; a larger line is capped (see _line)
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _JAVA_FRAME = re.compile(r"at [\w$.<>]+\(([\w$-]+\.\w+):(\d+)\)")
 _PATH_LINE = re.compile(r"((?:[\w.-]+/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|tsx|jsx|go|java|rs|c|h|cc|cpp|hpp|rb|cs|php)):(\d+)")
@@ -98,20 +99,26 @@ def _escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
+def _line(digits: str) -> int:
+    """A location's line, capped where Neo4j's integers end: ``views.py:9223372036854775808`` still names the
+    file, and the driver refuses an integer past 2**63 - 1 (an OverflowError it reports as its own)."""
+    return min(int(digits), _MAX_LINE)
+
+
 def analyze(query: str) -> QueryAnalysis:
     a = QueryAnalysis(text=query)
     query = normalize(query)      # as the index's text is: `ｆｏｏ` is `foo`, `é` one character
     for m in _PY_FRAME.finditer(query):
-        a.locations.append({"path": _relative(m.group(1)), "line": int(m.group(2))})
+        a.locations.append({"path": _relative(m.group(1)), "line": _line(m.group(2))})
     for m in _JAVA_FRAME.finditer(query):
-        a.locations.append({"path": m.group(1), "line": int(m.group(2))})
+        a.locations.append({"path": m.group(1), "line": _line(m.group(2))})
         method = m.group(0)[3:].split("(")[0]
         segments = method.split(".")
         a.identifiers.append(method)
         a.names.extend([".".join(segments[-2:]), segments[-1]])
         a.terms.extend(split_identifier(segments[-1]))
     for m in _PATH_LINE.finditer(query):
-        loc = {"path": _relative(m.group(1)), "line": int(m.group(2))}
+        loc = {"path": _relative(m.group(1)), "line": _line(m.group(2))}
         if loc not in a.locations:
             a.locations.append(loc)
     rest = _PATH_LINE.sub(" ", _JAVA_FRAME.sub(" ", _PY_FRAME.sub(" ", query)))

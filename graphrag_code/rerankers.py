@@ -33,10 +33,19 @@ LLM_TOP_N = 20
 LLM_LINES = 40            # lines of each candidate's code shown to the LLM
 
 
+def reranker_name(name: str | None = None) -> str:
+    """The reranker asked for: ``name``, else ``GRAPHRAG_RERANKER``, else none."""
+    return (name or os.environ.get("GRAPHRAG_RERANKER") or "none").strip().lower()
+
+
+def uses_llm(reranker: Reranker | None) -> bool:
+    return bool(getattr(reranker, "uses_llm", False))
+
+
 def make_reranker(name: str | None = None, model: str | None = None) -> Reranker | None:
     """The reranker called ``name`` (default ``GRAPHRAG_RERANKER``, else none); ``model`` is the cross-encoder's
     directory (default ``GRAPHRAG_RERANKER_MODEL``)."""
-    name = (name or os.environ.get("GRAPHRAG_RERANKER") or "none").strip().lower()
+    name = reranker_name(name)
     if name == "none":
         return None
     if name == "structural":
@@ -186,6 +195,7 @@ class LLMReranker:
     snippet that tries to instruct the model can at worst reorder results, never add one."""
 
     name = "llm"
+    uses_llm = True           # the API runs it in an answer slot; no-LLM answers go without it
 
     def __init__(self, client: Any, *, top_n: int = LLM_TOP_N, lines: int = LLM_LINES) -> None:
         self.client, self.top_n, self.lines = client, top_n, lines

@@ -7,8 +7,11 @@ import subprocess
 from pathlib import Path, PurePosixPath
 
 from . import secrets
-from .discovery import decode
-from .errors import CommitMissing, InputError, SourceError
+from .discovery import decode, git_blob_sha
+from .errors import CommitMissing, InputError, SourceChanged, SourceError
+
+
+_REINDEX = "re-index the repository: `graphrag-code index` or POST /v1/repositories"
 
 
 def is_safe_relative(path: str) -> bool:
@@ -65,15 +68,25 @@ def _check_commit(root: str, commit: str) -> None:
                           timeout=30)
     if proc.returncode != 0 and Path(root).is_dir():   # a repository moved away is another error
         raise CommitMissing(f"the indexed commit {commit[:12]} is no longer in the repository at {root}",
-                            hint="re-index the repository: `graphrag-code index` or POST /v1/repositories")
+                            hint=_REINDEX)
 
 
-def read_lines(root: str, commit: str | None, path: str, start: int, end: int) -> list[str]:
+def read_lines(root: str, commit: str | None, path: str, start: int, end: int, blob: str | None = None) -> list[str]:
     """Lines start..end (1-based, inclusive) as indexed: decoded and with secrets redacted, without their line
-    terminators (LF or CRLF)."""
+    terminators (LF or CRLF). A plain directory has no commit to read the indexed file from: with the indexed
+    ``blob`` (its content hash) given, a file that changed or went away since is SourceChanged, never other
+    lines under the indexed coordinates."""
     if start < 1 or end < start:
         raise InputError(f"bad line range {start}-{end}")
-    data = read_file_at(root, commit, path)
+    try:
+        data = read_file_at(root, commit, path)
+    except SourceError:
+        if commit is None and blob is not None and not (Path(root) / safe_relative(path)).exists():
+            raise SourceChanged(f"{path} is gone from {root} since it was indexed", hint=_REINDEX) from None
+        raise
+    if commit is None and blob is not None and git_blob_sha(data) != blob:
+        raise SourceChanged(f"{path} changed on disk since it was indexed: its indexed lines are not there any more",
+                            hint=_REINDEX)
     lines = indexed_lines(data)
     if end > len(lines):
         raise InputError(f"{path} has {len(lines)} lines; asked for {start}-{end}")

@@ -118,7 +118,8 @@ def test_llm_false_reads_no_llm_setting(client, indexed, monkeypatch) -> None:
     assert ok.status_code == 200, ok.json
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-used")
     bad = client.post("/v1/ask", json={"question": "how is the user loaded?", "repo": repo})
-    assert bad.status_code == 400 and "context share" in bad.json["error"]["message"]
+    assert bad.status_code == 500 and bad.json["error"]["code"] == "bad_config", bad.json    # the server's fault
+    assert "context share" in bad.json["error"]["message"]
 
 
 # -- the OpenAPI document -------------------------------------------------------------------------------------

@@ -65,3 +65,15 @@ def test_absolute_trace_paths_are_kept_whole() -> None:
     trace = 'File "/home/user/proj/pkg/auth.py", line 12, in x\n  File "/x/site-packages/flask/app.py", line 3, in y'
     assert analyze(trace).locations == [{"path": "home/user/proj/pkg/auth.py", "line": 12},
                                         {"path": "flask/app.py", "line": 3}]
+
+
+@pytest.mark.parametrize("query, about", [
+    ("tests for validate_refresh_token", True), ("where are the tests of the router", True),
+    ("which test covers sign", True), ("is there a test for sign", True), ("where is the test client created", True),
+    ("fixtures for the database", True),
+    ("which function decides if a path is a test file", False), ("how are test files detected", False),
+    ("what detects test functions", False), ("how is a file marked as a test", False),
+    ("where is the token refreshed", False),
+])
+def test_a_question_is_about_tests_unless_it_asks_how_tests_are_told_apart(query: str, about: bool) -> None:
+    assert analyze(query).about_tests is about

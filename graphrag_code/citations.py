@@ -53,7 +53,9 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")      # any number of digits: [12345] names no source either
 _CITE_RUN = re.compile(r"^(?:\s*\[\d+(?:\s*,\s*\d+)*\])+")
-_CITE_RANGE = re.compile(r"\[\d+\s*[-–]\s*\d+\]")        # [1-3]: a marker that cites no one source
+# markers that look like citations and cite no one source: a range [1-3], a negative [-1] (not an index such as
+# items[-1], which follows a name or a bracket), superscript digits [¹]
+_CITE_RANGE = re.compile(r"\[\d+\s*[-–]\s*\d+\]|(?<![\w\])])\[[-–−]\s*\d+\]|\[[⁰¹²³⁴⁵⁶⁷⁸⁹]+\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[A-Za-z0-9_]+(?:['’][A-Za-z]+)?")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")

@@ -706,6 +706,14 @@ def test_long_numbers_and_ranges_are_not_valid_citations() -> None:
         f"{CLAIM} [2]. Also. `x[1-3]`"
 
 
+def test_negative_and_superscript_markers_are_no_citations_but_an_index_is_no_marker() -> None:
+    """[-1] and [¹] were neither flagged nor removed (fourth QA pass); items[-1] in prose is an index, kept."""
+    checked = cit.check(f"{CLAIM} [-1]. It reads the last part, parts[-1], of the header [¹].", 4)
+    assert checked.malformed == ["[-1]", "[¹]"] and not checked.valid
+    assert cit.remove_citations(f"{CLAIM} [-1]. It reads parts[-1] [2][¹].", [], ["[-1]", "[¹]"]) == \
+        f"{CLAIM}. It reads parts[-1] [2]."
+
+
 def test_a_range_marker_is_regenerated_once_with_the_error(graph, indexed, stub) -> None:
     _, repo, _ = indexed
     stub.reply(f"{CLAIM} [1-3].")

@@ -175,6 +175,7 @@ class _Run:
         self.secret_counts: Counter[str] = Counter()
         self.facts: dict[str, FileFacts] = {}
         self.staged_nodes: dict[str, int] = {}      # path -> nodes staged for it (the swap's size)
+        self.live_nodes: dict[str, int] = {}        # path -> live nodes the swap deletes for it (its size too)
         self.timer = time.perf_counter()
 
     def _lap(self, stage: str) -> None:
@@ -272,7 +273,11 @@ class _Run:
         and deleted and the new snapshot's counts, which are stored on the repository with it."""
         new = {k: _norm(v) for k, v in resolution.edges.items()}
         diff = self._diff(touched, new, resolution.unresolved, live_digests)
-        size = sum(self.staged_nodes.values()) + len(diff.creates) + len(diff.deletes) + len(diff.unresolved)
+        # what it deletes counts as what it promotes does: replacing a file of 50k definitions deleted 100k nodes
+        # in the transaction that promoted as many again, over the server's 1 GiB
+        self.live_nodes = self._live_nodes(touched & set(live_digests))
+        size = sum(self.staged_nodes.values()) + sum(self.live_nodes.values()) + len(diff.creates) + \
+            len(diff.deletes) + len(diff.unresolved)
         if size <= self.settings.swap_max_rows:
             try:
                 counts = self._swap_once(touched, diff, new, resolution, props, lsp_rows)
@@ -318,25 +323,57 @@ class _Run:
                 pass
             raise
 
-    def _swap_batches(self, touched: set[str], diff: "_Diff", new: dict, resolution: Resolution, props: dict,
-                      lsp_rows: list[dict] | None, batch: int) -> dict:
-        paths = sorted(touched | set(self.staged_nodes))
+    def _live_nodes(self, paths: set[str]) -> dict[str, int]:
+        """The live nodes each of ``paths`` holds (what replacing or removing it deletes)."""
+        rows = [row for start in range(0, len(paths), _FACTS_BATCH) for row in self.graph.run(
+            "file_node_counts", repo=self.repo, paths=sorted(paths)[start:start + _FACTS_BATCH])]
+        return {row["path"]: row["nodes"] for row in rows}
+
+    def _groups(self, paths: list[str], batch: int) -> list[list[str]]:
+        """``paths`` in groups of about ``batch`` rows (nodes deleted + nodes promoted), in order; a file over
+        ``batch`` rows alone is a group of its own (replaced in slices)."""
         groups, group, rows = [], [], 0
         for path in paths:
-            if group and rows + self.staged_nodes.get(path, 1) > batch:
+            weight = max(1, self.staged_nodes.get(path, 0) + self.live_nodes.get(path, 0))
+            if group and rows + weight > batch:
                 groups.append(group)
                 group, rows = [], 0
             group.append(path)
-            rows += self.staged_nodes.get(path, 1)
-        groups += [group] if group else []
-        transactions = 1
-        for n, group in enumerate(groups):
+            rows += weight
+        return groups + ([group] if group else [])
+
+    def _replace_group(self, group: list[str], touched: set[str], batch: int) -> int:
+        """Delete the live nodes of a group of files and promote their staged ones: in one transaction (readers
+        see each file old or new), or, for one file too large for that, in slices of ``batch`` nodes (readers
+        see it in part meanwhile). Returns the transactions used."""
+        rows = sum(self.staged_nodes.get(p, 0) + self.live_nodes.get(p, 0) for p in group)
+        if len(group) > 1 or rows <= batch:
             with self.graph.transaction() as tx:
                 self._beat(tx)
                 if deleted := [p for p in group if p in touched]:
                     tx.run("delete_files", repo=self.repo, paths=deleted)
-                tx.run("promote_files", repo=self.repo, run=self.run_id, paths=group)
-            transactions += 1
+                tx.run("promote_files", repo=self.repo, run=self.run_id, paths=group, limit=rows + 1)
+            return 1
+        transactions = 0
+        for statement, params, key in (("delete_file_slice", {"path": group[0]}, "deleted"),
+                                       ("promote_files", {"run": self.run_id, "paths": group}, "promoted")):
+            if statement == "delete_file_slice" and group[0] not in touched:
+                continue
+            while True:
+                with self.graph.transaction() as tx:
+                    self._beat(tx)
+                    done = tx.run(statement, repo=self.repo, limit=batch, **params)[0][key]
+                transactions += 1
+                if done < batch:
+                    break
+        return transactions
+
+    def _swap_batches(self, touched: set[str], diff: "_Diff", new: dict, resolution: Resolution, props: dict,
+                      lsp_rows: list[dict] | None, batch: int) -> dict:
+        groups = self._groups(sorted(touched | set(self.staged_nodes)), batch)
+        transactions = 1
+        for n, group in enumerate(groups):
+            transactions += self._replace_group(group, touched, batch)
             if n == len(groups) // 2:
                 _crash_point("swap_batched")
         for start in range(0, max(len(diff.creates) + len(diff.deletes), 1), batch):

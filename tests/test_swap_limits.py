@@ -62,3 +62,38 @@ def test_a_swap_over_the_servers_transaction_memory_is_applied_in_several(small_
         assert again.recovered and again.files_parsed == 150 + 1
         assert _normalized(dump(graph, "probe"), "probe") == _normalized(dump(graph, "planned"), "planned")
         assert summary.edges["CALLS"] == planned.edges["CALLS"] >= 150 * 14
+
+
+def _big(n: int, edited: int | None = None) -> str:
+    return "\n\n".join(f"def f{i}(x):\n    return x + {i if i != edited else -1}\n" for i in range(n))
+
+
+def test_a_file_too_large_for_one_transaction_is_replaced_in_slices(small_server, git_repo) -> None:
+    """A generated module of 1,500 definitions (3,000 nodes, where 16 MiB holds fewer than 1,000 promoted at once):
+    its first index, an edit and its removal each complete, and equal a fresh index of the same commit. A fourth
+    QA pass found that after a file of 50k definitions had been indexed once, any change to it failed every run
+    with exit 3 (its 100k old nodes deleted in the transaction that promoted 100k new ones, over 1 GiB), and the
+    swap had not counted the deleted nodes: the edit below, 3,000 staged + 3,000 deleted rows under a one-
+    transaction limit of 4,000, was tried in one transaction and refused."""
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/big.py", _big(1500))
+    git_repo.write("pkg/use.py", "from pkg.big import f7\n\n\ndef user():\n    return f7(2)\n")
+    git_repo.commit("big")
+    settings = IndexSettings(write_batch=300, swap_max_rows=4000, swap_batch_rows=200)
+    with Graph(small_server) as graph:
+        first = index_repository(graph, git_repo.root, name="sliced", settings=settings)
+        # 3,008 rows: tried in one transaction, refused, then applied in several (a warning says so)
+        assert first.symbols == 1501 and first.swap_transactions > 10
+        git_repo.write("pkg/big.py", _big(1500, edited=3))
+        git_repo.commit("edit one definition")
+        edit = index_repository(graph, git_repo.root, name="sliced", settings=settings)
+        assert edit.files_parsed == 1 and edit.swap_transactions > 10, edit
+        assert not edit.warnings, "planned in several, not refused in one and then split"
+        fresh = index_repository(graph, git_repo.root, name="sliced-fresh", settings=settings)
+        assert _normalized(dump(graph, "sliced"), "sliced") == _normalized(dump(graph, "sliced-fresh"), "sliced-fresh")
+        assert edit.edges["CALLS"] == fresh.edges["CALLS"] == 1      # use -> f7, made again into the new nodes
+        git_repo.git("rm", "-q", "pkg/big.py")
+        git_repo.commit("remove it")
+        gone = index_repository(graph, git_repo.root, name="sliced", settings=settings)
+        assert gone.symbols == 1      # 3,003 rows deleted: tried in one transaction, refused, then in several
+        assert not graph.run("file_node_counts", repo="sliced", paths=["pkg/big.py"])[0]["nodes"]

@@ -242,7 +242,7 @@ class JobRunner:
             err.field = "path"
             raise err
         try:
-            repo = check_repo_name(name or default_repo_name(root))
+            repo = check_repo_name(default_repo_name(root) if name is None else name)
         except InputError as err:
             err.field = "name" if name else "path"
             raise

@@ -140,7 +140,7 @@ def _refuse_replacing(graph: Graph, name: str | None, path: Path) -> None:
     two checkouts of one name would silently overwrite each other (``--replace`` skips this)."""
     from .indexer import default_repo_name, indexed_elsewhere
 
-    repo = name or default_repo_name(path)
+    repo = default_repo_name(path) if name is None else name
     elsewhere = indexed_elsewhere(graph, repo, path)
     if elsewhere is not None:
         raise InputError(f"repository {repo!r} was indexed from {elsewhere}: indexing {path.resolve()} under "
@@ -296,7 +296,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
     embedder, why = _load_embedder(not no_vectors)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
-        if repo:
+        if repo is not None:     # --repo "" too: "not indexed", not every repository
             repository(graph, repo)      # NotFound, as `impact` says, instead of "No results."
         searcher = Searcher(graph, embedder, ranker)
         result = searcher.search(query, filters, SearchOptions(k=k, hops=hops, channels=channels_for(embedder)))

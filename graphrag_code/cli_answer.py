@@ -54,7 +54,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
     reranker = None if skip_llm_reranker else make_reranker(None)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
-        if repo:
+        if repo is not None:     # --repo "" too: "not indexed", not every repository
             from .paths import repository
             repository(graph, repo)      # NotFound, as `impact` says, instead of answering from nothing
         result = answer(graph, question, repo=repo, searcher=Searcher(graph, embedder, reranker),

@@ -158,7 +158,7 @@ def path_command(source: str, target: str, repo: str | None, max_hops: int, k: i
         check_text(text, what)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
-        repo = repo or default_repository(graph, os.getcwd())
+        repo = default_repository(graph, os.getcwd()) if repo is None else repo
         result = find_paths(graph, repo, source, target, max_hops=max_hops, k=k)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
@@ -348,7 +348,7 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
         check_text(text, what)
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
-        repo = repo or default_repository(graph, os.getcwd())
+        repo = default_repository(graph, os.getcwd()) if repo is None else repo
         result = analyze_impact(graph, repo, target, diff=rev, staged=staged, depth=depth, test_depth=test_depth)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

@@ -281,6 +281,8 @@ def _git(root: str, *args: str) -> str:
 def _commit_of(root: str, rev: str) -> str:
     """The SHA of the commit ``rev`` names in the checkout at ``root``. ``rev`` comes from the API and the CLI:
     never let git read it as an option (``--output=FILE`` makes `git diff` write a file)."""
+    if not rev.strip():       # `^{commit}` alone names HEAD: an unset $BASE would diff HEAD against itself
+        raise InputError("not a git revision: an empty one", hint="e.g. --diff HEAD~1 or --diff main")
     if rev.startswith("-"):
         raise InputError(f"not a git revision: {rev!r} (a revision may not start with '-')")
     if "\0" in rev:        # no revision holds one, and the OS refuses it in an argument (ValueError)
@@ -372,11 +374,13 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
                           hint="re-index the checkout, or run from a machine that has it")
     _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
     base = None
+    # --relative: paths relative to the indexed directory, as the graph's are, when it is a subdirectory of the
+    # work tree (they were the top level's: every changed file "not indexed", and the verdict COMPLETE)
     if staged:
-        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--cached", commit, "--"], "old"
+        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--relative", "--cached", commit, "--"], "old"
     else:
-        base = _commit_of(root, rev or "HEAD")
-        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", base, commit, "--"], "new"
+        base = _commit_of(root, "HEAD" if rev is None else rev)
+        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--relative", base, commit, "--"], "new"
     text = _git(root, *args)
     ranges, notes = parse_diff(text, side)
     head = _git(root, "rev-parse", "HEAD").strip()
@@ -427,6 +431,9 @@ def _targets(graph: Graph, repo: str, info: dict[str, Any], target: str | None, 
     commit = info.get("commit")
     if (rev is not None or staged) and target:
         raise InputError("give either a TARGET or --diff/--staged, not both")
+    if rev is not None and staged:     # --staged ran alone, --diff REV silently dropped
+        raise InputError("give either --diff REV or --staged, not both (--staged diffs the index against the "
+                         "indexed commit)")
     if rev is not None or staged:
         targets, diff_info, notes, removed = _diff_targets(graph, repo, info, rev, staged)
         return targets, None, diff_info, notes, removed

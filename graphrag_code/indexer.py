@@ -530,7 +530,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     started = time.perf_counter()
     snap = discovery.snapshot(root, max_file_bytes=settings.max_file_bytes,
                               include_generated=settings.include_generated)
-    repo = name or default_repo_name(root)
+    repo = default_repo_name(root) if name is None else name     # --name "" is refused, not the folder
     check_repo_name(repo)
     graph.verify()   # fail fast with a clear message instead of after the driver's retries
     run = _Run(graph, snap, repo, settings, progress)

@@ -96,6 +96,22 @@ def test_bad_repository_name_is_rejected(tmp_path) -> None:
     assert "may not contain" in result.output
 
 
+def test_an_empty_name_or_repo_is_refused_not_the_default(tmp_path, neo4j_settings, git_repo, repo_name) -> None:
+    """`--name ''` indexed under the folder's name and `--repo ''` searched every repository (exit 0, fourth QA
+    pass): a script passing an unset variable did something else than asked, silently."""
+    (tmp_path / "a.py").write_text("def helper():\n    return 1\n")
+    named = CliRunner().invoke(main, ["index", str(tmp_path), "--name", "", "--no-embed"])
+    assert named.exit_code == InputError.exit_code and "must be 1-200 printable characters" in named.output, \
+        named.output
+    git_repo.write("a.py", "def helper():\n    return 1\n")
+    git_repo.commit()
+    assert CliRunner().invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed"]).exit_code == 0
+    for args in (["search", "helper", "--no-vectors"], ["ask", "where is helper?", "--no-llm", "--no-vectors"],
+                 ["impact", "helper"], ["path", "helper", "helper"]):
+        result = CliRunner().invoke(main, [*args, "--repo", ""])
+        assert result.exit_code == InputError.exit_code and "''" in result.output, (args, result.output)
+
+
 def test_plain_directory_is_indexed_with_content_hashes(tmp_path, repo_name, neo4j_settings) -> None:
     (tmp_path / ".gitignore").write_text("ignored.py\n")
     (tmp_path / "ignored.py").write_text("def hidden():\n    pass\n")

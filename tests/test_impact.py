@@ -169,6 +169,37 @@ def test_diff_of_a_real_commit_and_staged_changes(shops, neo4j_settings, tmp_pat
         delete_repository(graph, name)
 
 
+def test_diff_of_a_repository_indexed_from_a_subdirectory(shops, tmp_path) -> None:
+    """git names the diff's paths from the work tree's top (`b/helpers.py`), the graph from the indexed
+    directory (`helpers.py`): the fourth QA pass saw every changed file "not indexed" and the verdict COMPLETE,
+    so `--fail-on` passed in CI. --diff and --staged both."""
+    from conftest import GitRepo
+
+    graph, _, _ = shops
+    name = f"test-impact-sub-{uuid.uuid4().hex[:8]}"
+    repo = GitRepo(tmp_path / "mono")
+    repo.write("b/helpers.py", "def compute(x):\n    return x + 1\n\n\ndef new_fn():\n    return compute(9)\n")
+    repo.write("other/x.py", "def other():\n    return 1\n")
+    repo.commit("c1")
+    repo.write("b/helpers.py", "def compute(x):\n    return x + 2\n\n\ndef new_fn():\n    return compute(9)\n")
+    repo.write("other/x.py", "def other():\n    return 2\n")
+    repo.commit("edit")
+    try:
+        index_repository(graph, repo.root / "b", name=name)
+        r = analyze_impact(graph, name, diff="HEAD~1")
+        assert r.diff["hunks"] == {"helpers.py": [[2, 2]]}, r.diff      # other/ is outside the indexed directory
+        assert [t.node.qualified_name for t in r.targets] == ["compute"]
+        assert [c.node.display for c in r.callers] == ["new_fn"] and r.impacted == 1
+        repo.write("b/helpers.py", "def compute(x):\n    return x + 3\n\n\ndef new_fn():\n    return compute(9)\n")
+        repo.git("add", "b/helpers.py")
+        staged = analyze_impact(graph, name, staged=True)
+        assert [t.node.qualified_name for t in staged.targets] == ["compute"] and staged.impacted == 1
+        with pytest.raises(InputError, match="either --diff REV or --staged"):
+            analyze_impact(graph, name, diff="HEAD~1", staged=True)
+    finally:
+        delete_repository(graph, name)
+
+
 def test_parse_diff_sides_blank_lines_and_deletions() -> None:
     text = ("diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n"
             "@@ -3,0 +4,2 @@\n+\n+def f():\n"          # added: a blank line and a def
@@ -1016,4 +1047,7 @@ def test_diff_revision_is_resolved_never_passed_as_an_option(shops, tmp_path) ->
         analyze_impact(graph, names["py"], diff="no-such-branch")
     head = py.git("rev-parse", "HEAD")
     r = analyze_impact(graph, names["py"], diff="HEAD")
-    assert r.diff["command"] == f"git diff -U0 --no-color --no-ext-diff {head} {head} --" and not r.targets
+    assert r.diff["command"] == f"git diff -U0 --no-color --no-ext-diff --relative {head} {head} --" and not r.targets
+    for rev in ("", "  "):    # an unset $BASE: was HEAD against itself, nothing touched, COMPLETE
+        with pytest.raises(InputError, match="an empty one"):
+            analyze_impact(graph, names["py"], diff=rev)

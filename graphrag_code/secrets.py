@@ -6,7 +6,8 @@ only its base64 body is replaced. A ``Finding`` records the kind and line, never
 
 Kinds, most specific first (an overlap goes to the earlier kind): ``private-key``, ``aws-access-key``,
 ``aws-secret-key``, ``github-token``, ``gitlab-token``, ``slack-token``, ``stripe-key``, ``google-api-key``,
-``anthropic-key``, ``openai-key``, ``jwt``, ``auth-header`` (the credential after ``Bearer``, ``Basic``
+``anthropic-key``, ``openai-key``, ``sendgrid-key``, ``azure-key`` (a storage or service-bus connection string's
+``AccountKey=`` / ``SharedAccessKey=``), ``jwt``, ``auth-header`` (the credential after ``Bearer``, ``Basic``
 or an ``Authorization`` header's ``token``), ``url-credentials`` (the password in ``scheme://user:pw@host``),
 ``password-assignment`` and ``high-entropy``.
 
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 KINDS = ("private-key", "aws-access-key", "aws-secret-key", "github-token", "gitlab-token", "slack-token",
-         "stripe-key", "google-api-key", "anthropic-key", "openai-key", "jwt", "auth-header", "url-credentials",
-         "password-assignment", "high-entropy")
+         "stripe-key", "google-api-key", "anthropic-key", "openai-key", "sendgrid-key", "azure-key", "jwt",
+         "auth-header", "url-credentials", "password-assignment", "high-entropy")
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,10 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     _TokenRule("anthropic-key", ("sk-ant-",), re.compile(r"(?P<v>sk-ant-[A-Za-z0-9_\-]{20,})" + _E)),
     _TokenRule("openai-key", ("sk-",),
                re.compile(r"(?P<v>sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{40,})" + _E), _mixed),
+    _TokenRule("sendgrid-key", ("SG.",), re.compile(r"(?P<v>SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})" + _E)),
+    _TokenRule("azure-key", ("accountkey=", "sharedaccesskey="),
+               re.compile(r"(?:AccountKey|SharedAccessKey)=(?P<v>[A-Za-z0-9+/]{20,}={0,2})(?![A-Za-z0-9+/=])",
+                          re.IGNORECASE), _mixed, lowercase_triggers=True),
     _TokenRule("jwt", ("eyJ",),
                re.compile(r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)" + _E)),
 )
@@ -132,7 +137,9 @@ def _private_keys(text: str) -> Iterable[_Span]:
 _EOL = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"   # every char str.splitlines() breaks on
 _PASSWORD = re.compile(
     r"(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|auth[_-]?token|access[_-]?token"
-    r"|token|access[_-]?key|client[_-]?secret|private[_-]?key)"
+    r"|token|access[_-]?key|client[_-]?secret|private[_-]?key"
+    # short keys only as a whole word or after a separator: DB_PASS, pwd (not bypass, not cwd)
+    r"|(?<![A-Za-z0-9])(?:pass|pwd|credentials?))"
     r"(?![\w-])[\"']?\]?(?P<op>[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*)"
     r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^" + _EOL + r"]){1,256}?)(?P=q)"
     # unquoted (.env, YAML, properties): the value must be all that is left on the line
@@ -140,13 +147,19 @@ _PASSWORD = re.compile(
     re.MULTILINE,
 )
 _PASSWORD_ANY_CASE = re.compile(_PASSWORD.pattern, re.IGNORECASE | re.MULTILINE)
-_PASSWORD_TRIGGERS = ("pass", "secret", "key", "token")
+_PASSWORD_TRIGGERS = ("pass", "secret", "key", "token", "pwd", "credential")
 _FAKE_VALUES = frozenset({"none", "null", "nil", "undefined", "true", "false", "password", "passwd",
-                          "secret", "token", "required", "optional", "missing", "default", "notset", "unset"})
-_FAKE_MARKERS = ("changeme", "change_me", "change-me", "changethis", "xxx", "***", "...", "${", "#{", "{{",
+                          "secret", "token", "required", "optional", "missing", "default", "notset", "unset",
+                          "open sesame"})     # RFC 7617's example password
+_FAKE_MARKERS = ("changeme", "change_me", "change-me", "changethis", "***", "...", "${", "#{", "{{",
                  "%(", "%s", "$(", "os.environ", "getenv", "process.env", "env(", "example", "placeholder",
                  "dummy", "redacted", "your_", "your-", "yourpass", "yoursecret", "yourtoken", "fake", "sample",
-                 "<", ">", "\u2026", "deadbeef", "blahblah", "foobar", "lorem", "12345678", "abcdefgh", "qwerty")
+                 "\u2026", "deadbeef", "blahblah", "foobar", "lorem", "12345678", "abcdefgh", "qwerty")
+# words that make a quoted value with spaces prose ("Enter your password", "must be 8 characters"), not a
+# passphrase ("correct horse battery staple")
+_PROSE = re.compile(r"\b(?:a|an|the|your|my|is|are|be|must|should|please|enter|invalid|required|missing|not|no|"
+                    r"for|of|to|in|with|this|that|or|and|if|when|cannot|can't|field|value|user|new|old|\w*pass"
+                    r"\w*|\w*secret\w*|\w*token\w*|\w*word\w*|\w*key\w*)\b", re.IGNORECASE)
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)")
 _KEY_PREFIX = re.compile(r"[\w.-]{0,40}$")
@@ -172,22 +185,48 @@ def _names_a_credential(value: str) -> bool:
     return not any(c.isdigit() for c in value) and re.search(r"[a-z][A-Z]", value) is not None
 
 
+def _placeholder_like(low: str) -> bool:
+    """A placeholder: a marker word, a run of x's making most of it (`xxxxxxxx`, `sk-xxxx`), or `<...>`. A
+    password holding "xxx" or "<" somewhere (`maxxxine4Leak9`, `p<ssw0rd>Leak9`) is not one."""
+    if any(marker in low for marker in _FAKE_MARKERS):
+        return True
+    if "xxx" in low and low.count("x") * 2 >= len(low):
+        return True
+    return low.startswith("<") or low.endswith(">")
+
+
+def _passphrase(value: str) -> bool:
+    """A quoted value with spaces that may be a passphrase: 2-6 words, no prose or credential words, no
+    sentence punctuation. "correct horse battery staple" and "Xk9 mP2q Lr7w" are; "Enter your password" and
+    "must be at least 8 characters" are not."""
+    words = value.split()
+    return (2 <= len(words) <= 6 and "\n" not in value and not _PROSE.search(value)
+            and not value.rstrip().endswith((".", "!", "?", ":", ","))
+            and not any(c in value for c in "%{}()[]"))
+
+
 def _plausible_value(value: str, bare: bool, literal: bool = False) -> bool:
     """False for empty, placeholder, templated, referenced or word-like values; True for what may be real.
 
     ``literal``: an unquoted value known to be a string (``KEY=value`` on a line of its own), not a name."""
     low = value.lower()
-    if len(value) < 8 or any(c.isspace() for c in value) or low in _FAKE_VALUES:
+    if len(value) < 8 or low in _FAKE_VALUES:
         return False
-    if any(marker in low for marker in _FAKE_MARKERS) or len(set(value)) <= 2 or _TEMPLATE_FIELD.search(value):
+    if any(c.isspace() for c in value):
+        return not bare and _passphrase(value) and not _placeholder_like(low)
+    if _placeholder_like(low) or len(set(value)) <= 2 or _TEMPLATE_FIELD.search(value):
         return False
-    if value.startswith(("$", "/", "./", "../", "~/", "http://", "https://", "file:")):
+    # `$HOME`, `${VAR}`, `$(cmd)` are references; `$3cretQz8x` (a digit after `$`) or a bcrypt `$2b$...` is not
+    if re.match(r"\$[A-Za-z_{(]", value) or value.startswith(("/", "./", "../", "~/", "http://", "https://",
+                                                               "file:")):
         return False
     if _DOTTED_NAME.fullmatch(value) or _SEPARATED_WORDS.fullmatch(value) or _CALL.fullmatch(value):
         return False   # a module path, attribute, constant name, kebab/snake words or a call: not a secret
-    if (bare and not literal and re.fullmatch(r"[A-Za-z_][\w.]*", value)
+    if (bare and not literal and re.fullmatch(r"[A-Za-z_][\w.]*", value) and not any(c.isdigit() for c in value)
             and any(stem in low for stem in _REFERENCE_STEMS)) or _names_a_credential(value):
-        return False   # a name: `password: userPassword`, `CHALLENGE_PASSWORD: "challengePassword"`
+        # a name: `password: userPassword`, `CHALLENGE_PASSWORD: "challengePassword"`; with digits it is a
+        # value (YAML's `password: MyPass2024x`, `api_key: AbKey8392xQ`)
+        return False
     if value.isalpha() and (value.islower() or value.isupper()) and any(w in low for w in _SELF_DESCRIBING):
         return False   # "mypassword", "newsecret", "nopasswd": a placeholder like "password" (Django's tests)
     # A number is more likely a setting (`MAX_TOKEN=100000000`); unquoted, a plain word is more likely a
@@ -239,7 +278,7 @@ def _opaque_token(value: str) -> bool:
     low = core.lower()
     if len(core) < 16 or not any(c.isdigit() for c in core) or not any(c.isalpha() for c in core):
         return False
-    if any(marker in low for marker in _FAKE_MARKERS) or len(set(low)) <= 4:
+    if _placeholder_like(low) or len(set(low)) <= 4:
         return False
     return not (_DOTTED_NAME.fullmatch(core) or _SEPARATED_WORDS.fullmatch(core))
 
@@ -252,7 +291,9 @@ def _basic_credentials(value: str) -> bool:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return False
     user, colon, password = decoded.partition(":")
-    return bool(colon) and decoded.isprintable() and _plausible_value(password or user, bare=False)
+    secret = password or user     # with spaces: RFC 7617's own example, "open sesame", not a passphrase rule
+    return bool(colon) and decoded.isprintable() and not any(c.isspace() for c in secret) and \
+        _plausible_value(secret, bare=False)
 
 
 def _auth_headers(text: str, lower: str) -> Iterable[_Span]:
@@ -273,7 +314,8 @@ def _auth_headers(text: str, lower: str) -> Iterable[_Span]:
 # ---------------------------------------------------------------------------------------------------------
 # scheme://user:password@host
 
-_URL_CREDENTIALS = re.compile(r"://[^\s/:@\"'<>`\[\]]{1,64}:(?P<v>[^\s/:@\"'<>`\[\]]{3,128})@")
+# the user may be empty (`redis://:pw@host`); the password may hold "@" (up to the last one before the host)
+_URL_CREDENTIALS = re.compile(r"://[^\s/:@\"'<>`\[\]]{0,64}:(?P<v>[^\s/:\"'<>`\[\]]{3,128})@")
 _URL_FAKES = frozenset({"pass", "password", "passwd", "pwd", "secret", "xxx", "xxxx", "****", "pw", "changeme",
                         "token", "user", "username"})
 
@@ -286,7 +328,8 @@ def _url_credentials(text: str) -> Iterable[_Span]:
         low = value.lower()
         if low in _URL_FAKES or any(w in low for w in ("pass", "word", "secret", "pwd", "xxx")):
             continue   # user:password@, user:pass%20pass@, p%C3%A4ssword@ – examples, not credentials
-        if value.startswith(("$", "%", "{", "<")) or len(set(value)) <= 1 or (value.isalpha() and value.islower()):
+        plain = value.replace("@", "")       # `foo:bar@baz@host`: a URL validator's test, words
+        if value.startswith(("$", "%", "{", "<")) or len(set(value)) <= 1 or (plain.isalpha() and plain.islower()):
             continue
         yield _Span(m.start("v"), m.end("v"), "url-credentials", _placeholder("url-credentials"))
 

@@ -67,6 +67,22 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("auth-header", 'req.set("Authorization", "{S}");\n', tok("Zq8w3Lk9Tn2R", "v5Xy7Bm4Pc1D")),
     ("auth-header", 'request.headers["Authorization"] = "Basic {S}"\n',
      base64.b64encode(tok("deploy:", "Pr0d-Db!2024").encode()).decode()),
+    # fourth QA pass: shapes that were stored in the clear
+    ("password-assignment", 'password = "{S}"\n', "correct horse battery staple"),
+    ("password-assignment", "db_password = '{S}'\n", "Xk9 mP2q Lr7w"),
+    ("password-assignment", "database:\n  password: {S}\n", "MyPass2024x"),
+    ("password-assignment", "service:\n  api_key: {S}\n", "AbKey8392xQ"),
+    ("password-assignment", 'password = "{S}"\n', "$3cretQz8x"),
+    ("password-assignment", 'password = "{S}"\n', "maxxxine4Leak9"),
+    ("password-assignment", 'mail_password = "{S}"\n', "p<ssw0rd>Leak9"),
+    ("password-assignment", "pwd = '{S}'\n", "Qz8xLm2wPa"),
+    ("password-assignment", "DB_PASS={S}\n", "Qz8xLm2wPa"),
+    ("password-assignment", 'credentials = "{S}"\n', "Qz8xLm2wPa77"),
+    ("url-credentials", 'BROKER = "redis://:{S}@localhost:6379/0"\n', "Qz8xLm2wPaR4"),
+    ("url-credentials", 'DSN = "postgres://user:{S}@host/db"\n', "Qz8x@Lm2wPa"),
+    ("azure-key", 'CONN = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={S};EndpointSuffix=core.windows.net"\n',
+     tok("Zq8w3Lk9Tn2Rv5Xy7Bm4Pc1DfG6hJ0kLAb3De6Gh9Jk2Mn5Pq8St1Vw4", "Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8Wx1Zz0Yy9Ab==")),
+    ("sendgrid-key", 'SENDGRID = "{S}"\n', tok("SG.", "Ab3De6Gh9Jk2Mn5Pq8St1V", ".", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Q")),
     ("high-entropy", 'SIGNING = {\n    "hmac": "{S}",\n}\n', "q8Wz3Lk9Tn2Rv5Xy7Bm4Pc1DfG6hJ0kL"),
     ("high-entropy", "const seed = '{S}';\n", "Hk3x9QmT2vLp8Rz4Wb7Nc1Yd5Fg0Js6A+/aB3c="),
 ]
@@ -166,6 +182,14 @@ NEGATIVES = [
     # format fields and %VAR% are filled in later (Django's docs/_ext/djangodocs.py has the second)
     'password = "{password}"\nsecret = "{0}-{1}-{2}"\n',
     'token = "%HOMEPATH%\\\\" + token[2:]\n',
+    # prose, names and placeholders the fourth QA pass's shapes must not take
+    'password = "Enter your password"\nerrors = {"password": "must be at least 8 characters"}\n',
+    'help = {"password": "The new password", "token": "Access token"}\n',
+    "password: SecretStr\ntoken: AccessToken\n",
+    "pwd = os.getcwd()\nPWD=/home/x\nbypass = 'cache_only_mode'\ncredentials = \"service-account.json\"\n",
+    'DB_PASSWORD = "xxxxxxxx"\nkey = "sk-xxxxxxxxxxxx"\n',
+    '{"username": "Aladdin", "password": "open sesame"}\n',
+    '    "http://foo:bar@baz@example.com",\n',
 ]
 
 

@@ -39,6 +39,9 @@ DISPATCH_FACTOR = 0.5        # a call to a base method reaches a given override 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "trait", "enum", "impl", "module"})
 _KIND_RANK = {"function": 0, "method": 0, "class": 1, "interface": 1, "struct": 1, "trait": 1, "enum": 2}
 _FILE_LINE = re.compile(r"^(?P<path>[^\s#]+?):(?P<line>\d+)$")
+# a path with spaces or '#' (`dir with space/my file.js:2`, `src/a#b.py:1`): file:line only when an indexed
+# file has exactly that path, since a phrase or an id may end in ':<digits>' too
+_ANY_FILE_LINE = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+)$")
 _UNRESOLVED = re.compile(r"^(?P<label>.*)@(?P<line>\d+):(?P<reason>.*)$", re.S)
 _CODE_SUFFIXES = (".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".java",
                   ".rs", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".rb", ".cs", ".php")
@@ -411,6 +414,9 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
     text = text.strip()
     if not text:
         raise InputError("empty symbol")
+    odd = _ANY_FILE_LINE.match(text) if not _FILE_LINE.match(text) else None
+    if odd and any(r["exact"] for r in _file_rows(graph, repo, odd["path"])):
+        return _resolve_file_line(graph, repo, commit, text, odd["path"], int(odd["line"]))
     if "#" in text:                                                  # an id, with or without "repo:"
         node_id = text if text.startswith(repo + ":") else f"{repo}:{text}"
         rows = graph.run("symbol_lookup_id", repo=repo, id=node_id)

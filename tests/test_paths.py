@@ -300,6 +300,22 @@ def test_class_endpoint_counts_its_members(shop) -> None:
     assert any("Notifier is a class" in n for n in result.notes)
 
 
+def test_file_line_of_a_path_with_spaces_or_a_hash(graph, git_repo, repo_name) -> None:
+    """`dir with space/my file.js:2` was taken for a phrase and `src/a#b.py:1` for an id (fourth QA pass): a
+    path:line whose path is exactly an indexed file's is file:line, whatever the path holds."""
+    git_repo.write("dir with space/my file.js", "// helpers\nfunction spaced() {\n  return 1;\n}\n")
+    git_repo.write("src/a#b.py", "def hashed():\n    return 2\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    spaced = resolve_endpoint(graph, repo_name, "dir with space/my file.js:2")
+    assert (spaced.how, spaced.node.qualified_name) == ("file_line", "spaced")
+    hashed = resolve_endpoint(graph, repo_name, "src/a#b.py:1")
+    assert (hashed.how, hashed.node.qualified_name) == ("file_line", "hashed")
+    assert resolve_endpoint(graph, repo_name, "src/a#b.py#hashed").how == "id"
+    with pytest.raises(NotFound, match="no symbol matches the phrase"):     # no such file: still a phrase
+        resolve_endpoint(graph, repo_name, "dir with space/other.js:2")
+
+
 def test_javascript_path_and_file_line(shop) -> None:
     graph, names, _ = shop
     result = find_paths(graph, names["js"], "cancelHandler", "src/db.js:6")

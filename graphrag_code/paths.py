@@ -442,6 +442,9 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
                            f"chose the shortest path")
             return Resolved(text, chosen, "file", reason, [f for f, _ in files], ambiguous)
     if re.search(r"\s", text):                                      # a phrase
+        named = _by_name(graph, repo, commit, text)     # a test runner's test is named so: `it finds a query`
+        if named:
+            return _choose(text, named, "name")
         cands: list[tuple[NodeRef, str]] = []
         spellings = _identifier_spellings(text)
         for spelling in spellings:

@@ -316,6 +316,21 @@ def test_file_line_of_a_path_with_spaces_or_a_hash(graph, git_repo, repo_name) -
         resolve_endpoint(graph, repo_name, "dir with space/other.js:2")
 
 
+def test_a_test_runners_test_is_found_by_its_name_with_spaces(graph, git_repo, repo_name) -> None:
+    """`it('finds a query')` is the symbol `it finds a query` in `describe queryCache`: by its name or qualified
+    name it was "no symbol matches the phrase" (fourth QA pass); only its id worked."""
+    git_repo.write("src/cache.ts", "export function findQuery(key: string) {\n  return key;\n}\n")
+    git_repo.write("test/cache.test.ts", "import { findQuery } from '../src/cache';\n\n"
+                   "describe('queryCache', () => {\n  it('finds a query', () => {\n    findQuery('a');\n  });\n});\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    for text in ("it finds a query", "describe queryCache.it finds a query"):
+        found = resolve_endpoint(graph, repo_name, text)
+        assert found.node.qualified_name == "describe queryCache.it finds a query", (text, found)
+    result = find_paths(graph, repo_name, "it finds a query", "findQuery")
+    assert [p.length for p in result.paths] == [1]
+
+
 def test_javascript_path_and_file_line(shop) -> None:
     graph, names, _ = shop
     result = find_paths(graph, names["js"], "cancelHandler", "src/db.js:6")

@@ -194,9 +194,14 @@ def content_skip_reason(path: str, data: bytes, *, include_generated: bool = Fal
 
 
 def decode(data: bytes) -> tuple[str, bool]:
-    """UTF-8 text without a BOM, and whether invalid bytes were replaced by U+FFFD (same line count)."""
+    """UTF-8 text without a BOM, and whether invalid bytes were replaced by U+FFFD (same line count). A file
+    whose lines all end in a lone CR (classic Mac OS) gets LFs: tree-sitter and every line count here break
+    lines at LF only, and such a file was one line whose symbols were all 1-1. A CR in a file that has LFs
+    stays content (same length either way, so byte offsets hold)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if b"\r" in data and b"\n" not in data:
+        data = data.replace(b"\r", b"\n")
     try:
         return data.decode("utf-8"), False
     except UnicodeDecodeError:

@@ -193,6 +193,24 @@ def test_source_serves_the_lines_the_file_node_counts(client, graph, git_repo, r
         _serves(client, repo_name, path, lines)
 
 
+def test_a_file_of_cr_line_endings_has_its_lines(client, graph, git_repo, repo_name) -> None:
+    """Classic Mac OS line endings: the file was one line, both functions 1-1 with the whole file as their chunk,
+    and citations said ok (fourth QA pass). Now its lines are as an editor shows them, served and verified."""
+    from graphrag_code.answer import answer
+
+    git_repo.write("src/cr_only.py", "def cr():\r    return 1\r\rdef cr2():\r    return 2\r")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    (node,) = graph.run("file_get", repo=repo_name, path="src/cr_only.py")
+    assert node["lines"] == 5
+    rows = graph.run("symbol_lookup_name", repo=repo_name, name="cr2", qualified="cr2", suffix=".cr2", limit=5)
+    assert [(r["node"]["start_line"], r["node"]["end_line"]) for r in rows] == [(4, 5)]
+    _serves(client, repo_name, "src/cr_only.py", ["def cr():", "    return 1", "", "def cr2():", "    return 2"])
+    a = answer(graph, "cr2", repo=repo_name, no_llm=True)
+    assert a.citations and {c.status for c in a.citations} == {"ok"}, [c.reason for c in a.citations]
+    assert any((c.start_line, c.end_line) == (4, 5) for c in a.citations)
+
+
 def test_source_strips_crlf_terminators_and_citations_still_verify(client, graph, git_repo, repo_name) -> None:
     """Served lines lose their CR; the lines citations hash keep it, as the indexed chunks did. A CR that ends
     no line (the last one, unterminated) is content."""

@@ -732,7 +732,8 @@ def _install_graph_routes(app: Flask, ctx: ApiContext) -> None:
         check_repo(symbol_id.split(":", 1)[0], "symbol_id")
         rows = ctx.graph.run("symbol_detail", id=symbol_id)
         if not rows:
-            return _error(404, "not_found", f"no symbol {symbol_id!r}")
+            shown = symbol_id if len(symbol_id) <= 300 else f"{symbol_id[:300]}… ({len(symbol_id)} characters)"
+            return _error(404, "not_found", f"no symbol {shown!r}")     # not a 100 KB id echoed back whole
         row = rows[0]
         sym = {k: v for k, v in row["symbol"].items() if k not in ("facts",)}
         return jsonify({"symbol": sym, "commit": row["commit"], "parent": row["parent"],

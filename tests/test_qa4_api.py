@@ -53,6 +53,14 @@ def test_a_location_past_neo4js_integers_is_searched_not_a_database_error(client
     assert asked.status_code == 200, asked.json
 
 
+def test_an_unknown_symbol_id_is_not_echoed_back_whole(client, indexed) -> None:
+    repo, _ = indexed
+    long_id = f"{repo}:src/app.py#" + "x" * 100_000
+    resp = client.get(f"/v1/symbols/{long_id.replace('#', '%23')}")
+    assert resp.status_code == 404 and len(resp.get_data()) < 1000, len(resp.get_data())
+    assert "(100" in resp.json["error"]["message"] and "characters)" in resp.json["error"]["message"]
+
+
 # -- the body limit on the wire ---------------------------------------------------------------------------------
 def _raw_post(port: int, length: int, send: int) -> tuple[bytes, float]:
     """POST a body of ``length`` declared bytes, sending only ``send`` of them; the reply's first bytes, and how

@@ -40,6 +40,12 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 # RRF weight per channel: identifier / stack-trace queries trust exact channels more than the vector one
 # (measured on the golden set: the vector weight between 0.5 and 1.5 moves Hit@5 by under a point)
 MODULE_CHUNK_WEIGHT = 0.5
+# code under examples/, benchmarks/ or docs/ uses the library more than it explains it: a fourth QA pass on this
+# checkout saw bench/ and eval/ tooling ranked above the implementation; unless the query asks for such code
+SECONDARY_DIRS = frozenset({"example", "examples", "sample", "samples", "bench", "benchmark", "benchmarks", "docs"})
+SECONDARY_WORDS = frozenset({"example", "examples", "sample", "samples", "bench", "benchmark", "benchmarks", "docs",
+                             "doc", "documentation", "demo", "demos"})
+SECONDARY_WEIGHT = 0.5
 # path channel: a path the query names (`lib/router/index.js`, `types.py`) picks at most PATH_FILES files
 PATH_WEIGHT = 0.5
 PATH_FILES = 5
@@ -289,6 +295,10 @@ class Searcher:
         for h in pool:   # module-level code (imports, license headers, constants) rarely answers a question
             if h.chunk_kind == "module":
                 h.score *= MODULE_CHUNK_WEIGHT
+        if not SECONDARY_WORDS & {t.lower() for t in a.terms} and not any(_secondary(p) for p in a.paths):
+            for h in pool:
+                if _secondary(h.path):
+                    h.score *= SECONDARY_WEIGHT
         if a.about_tests:   # "tests for X": the tests that mention X first, then X itself
             for h in pool:
                 h.score *= 2.0 if h.is_test else 1.0
@@ -433,6 +443,11 @@ def _names_path(path: str, named: list[str]) -> bool:
     """Whether the query names this file: its whole path or a tail of it (`router/index.js`, `types.py`)."""
     low = path.lower()
     return any(low == n or low.endswith("/" + n) for n in named)
+
+
+def _secondary(path: str) -> bool:
+    """Whether ``path`` lies under an examples/, benchmarks/ or docs/ directory (at any depth)."""
+    return any(part.lower() in SECONDARY_DIRS for part in path.split("/")[:-1])
 
 
 def _tests_included(f: Filters, a: QueryAnalysis) -> bool:

@@ -458,3 +458,32 @@ def test_a_question_about_telling_tests_apart_finds_the_detector_not_its_tests(g
     assert res.hits[0].qualified_name == "is_test_path" and not res.hits[0].is_test, [h.id for h in res.hits]
     tests = Searcher(graph).search("tests for is_test_path", Filters(repo=repo_name), OPTS)
     assert tests.analysis.about_tests and any(h.is_test for h in tests.hits)
+
+
+LIB = '''def render_template(name, context):
+    """Render the template called name with the context."""
+    return name.format(**context)
+'''
+EXAMPLE = '''from pkg.templating import render_template
+
+
+def render_template_page(context):
+    """How to render a template: render_template with a context, rendering the template page."""
+    return render_template("page.html", context) + render_template("footer.html", context)
+'''
+
+
+def test_examples_and_benchmarks_come_after_the_code_they_use_unless_asked_for(graph, git_repo, repo_name) -> None:
+    """An example that says "render template" more often than the function it shows ranked first for "how is a
+    template rendered" (the fourth QA pass saw bench/ tooling above the implementation on this checkout). Asked for
+    an example, it is first again. On the six golden codebases this changed no result (none expects such a file)."""
+    git_repo.write("pkg/templating.py", LIB)
+    git_repo.write("examples/render_demo.py", EXAMPLE)
+    git_repo.write("bench/render_bench.py", EXAMPLE.replace("render_template_page", "bench_render_template"))
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    searcher = Searcher(graph)
+    plain = searcher.search("how is a template rendered with a context", Filters(repo=repo_name), OPTS)
+    assert plain.hits[0].path == "pkg/templating.py", [(h.path, h.score) for h in plain.hits]
+    asked = searcher.search("example of rendering a template page", Filters(repo=repo_name), OPTS)
+    assert asked.hits[0].path == "examples/render_demo.py", [(h.path, h.score) for h in asked.hits]

@@ -364,6 +364,7 @@ class _Run:
                     self._beat(tx)
                     done = tx.run(statement, repo=self.repo, limit=batch, **params)[0][key]
                 transactions += 1
+                _crash_point(f"swap_slice_{key}")
                 if done < batch:
                     break
         return transactions
@@ -607,6 +608,11 @@ def _begin(run: _Run, root: Path) -> tuple[list[dict], bool]:
                             hint=f"let the delete finish, or run `graphrag-code delete {repo}` again; then index")
     while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
         pass
+    if recovering:      # a file the dead run was replacing in slices: removed whole, then indexed again as new
+        for row in graph.run("partial_files", repo=repo):
+            while graph.run("delete_file_slice", repo=repo, path=row["path"],
+                            limit=settings.swap_batch_rows)[0]["deleted"]:
+                pass
     return previous, recovering
 
 

@@ -790,6 +790,36 @@ def test_a_run_killed_in_a_swap_in_several_transactions_is_completed_by_the_next
 
 
 
+@pytest.mark.parametrize("crash_at", ["swap_slice_deleted", "swap_slice_promoted"])
+def test_a_run_killed_between_two_slices_of_one_file_is_completed_by_the_next(graph: Graph, git_repo,
+                                                                               repo_name: str, crash_at: str) -> None:
+    """A file too large for one swap transaction is replaced in slices (here: 3 rows a transaction), so kill -9
+    between two of them leaves that file in part: its File node deleted first and promoted last, its symbols
+    and chunks without one. The next run finds them (`partial_files`), removes them, indexes the file again,
+    and equals a full index of the commit."""
+    for path, text in V1.items():
+        git_repo.write(path, text)
+    git_repo.commit("v1")
+    assert _index_in_subprocess(git_repo.root, repo_name, None, BATCHED).returncode == 0
+    git_repo.write("pkg/core.py", V1["pkg/core.py"].replace("text.split()", "text.split(',')"))
+    v2 = git_repo.commit("v2")
+    killed = _index_in_subprocess(git_repo.root, repo_name, crash_at, BATCHED)
+    assert killed.returncode == -9, killed.stderr
+    assert graph.run("partial_files", repo=repo_name), "the kill left a file in part"
+    done = _index_in_subprocess(git_repo.root, repo_name, None, {**BATCHED, "GRAPHRAG_SWAP_LEASE_SECONDS": "0"})
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["commit"] == v2 and summary["recovered"] and summary["files_parsed"] >= 1
+    assert not graph.run("partial_files", repo=repo_name)
+    full = f"{repo_name}-full"
+    try:
+        index_repository(graph, git_repo.root, name=full)
+        assert _normalized(dump(graph, repo_name), repo_name) == _normalized(dump(graph, full), full)
+    finally:
+        from graphrag_code.indexer import delete_repository
+        delete_repository(graph, full)
+
+
 @pytest.mark.parametrize("as_git", [True, False])
 def test_a_file_name_that_is_not_utf8_is_skipped_with_its_reason_and_the_rest_indexed(graph: Graph, git_repo,
                                                                                       repo_name: str,

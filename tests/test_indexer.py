@@ -749,6 +749,18 @@ def test_a_file_too_large_for_one_staging_transaction_is_staged_in_slices(graph:
     assert [e["src"] for e in contains] == [f"{sliced}:pkg/generated.py#C3"]
 
 
+def _assert_equals_a_full_index(graph: Graph, root: Path, name: str) -> None:
+    """The repository ``name`` is what a full index of ``root`` at its commit makes (compared without names)."""
+    from graphrag_code.indexer import delete_repository
+
+    full = f"{name}-full"
+    try:
+        index_repository(graph, root, name=full)
+        assert _normalized(dump(graph, name), name) == _normalized(dump(graph, full), full)
+    finally:
+        delete_repository(graph, full)
+
+
 def test_a_run_killed_in_a_swap_in_several_transactions_is_completed_by_the_next(graph: Graph, git_repo,
                                                                                  repo_name: str) -> None:
     """kill -9 in a swap in several transactions, after the files were replaced and before their edges were
@@ -778,13 +790,7 @@ def test_a_run_killed_in_a_swap_in_several_transactions_is_completed_by_the_next
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["commit"] == v2 and summary["recovered"] and summary["files_parsed"] == 0
-    full = f"{repo_name}-full"
-    try:
-        index_repository(graph, git_repo.root, name=full)
-        assert _normalized(dump(graph, repo_name), repo_name) == _normalized(dump(graph, full), full)
-    finally:
-        from graphrag_code.indexer import delete_repository
-        delete_repository(graph, full)
+    _assert_equals_a_full_index(graph, git_repo.root, repo_name)
     repo = graph.run("repo_get", repo=repo_name)[0]["repo"]
     assert "swapping" not in repo and graph.run("pending_count", repo=repo_name)[0]["pending"] == 0
 
@@ -811,13 +817,7 @@ def test_a_run_killed_between_two_slices_of_one_file_is_completed_by_the_next(gr
     summary = json.loads(done.stdout)
     assert summary["commit"] == v2 and summary["recovered"] and summary["files_parsed"] >= 1
     assert not graph.run("partial_files", repo=repo_name)
-    full = f"{repo_name}-full"
-    try:
-        index_repository(graph, git_repo.root, name=full)
-        assert _normalized(dump(graph, repo_name), repo_name) == _normalized(dump(graph, full), full)
-    finally:
-        from graphrag_code.indexer import delete_repository
-        delete_repository(graph, full)
+    _assert_equals_a_full_index(graph, git_repo.root, repo_name)
 
 
 @pytest.mark.parametrize("as_git", [True, False])

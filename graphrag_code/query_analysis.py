@@ -14,6 +14,17 @@ _STOP = frozenset("""a an and are as at be by can do does for from how i in is i
 that the their them then there these this to was what when where which who why will with would you your
 find get code function method class defined define definition implemented implement implementation
 handled handle handles""".split())
+# irregular past forms of verbs code is named after (the full-text index's English stemmer strips -ed and -s,
+# not these); ambiguous ones (left, saw, lay) are not here
+_IRREGULAR = {"built": "build", "found": "find", "made": "make", "written": "write", "wrote": "write",
+              "sent": "send", "thrown": "throw", "threw": "throw", "held": "hold", "kept": "keep", "got": "get",
+              "gotten": "get", "ran": "run", "bound": "bind", "caught": "catch", "chosen": "choose", "chose": "choose",
+              "given": "give", "gave": "give", "taken": "take", "took": "take", "begun": "begin", "began": "begin",
+              "shown": "show", "known": "know", "drawn": "draw", "hidden": "hide", "broken": "break",
+              "broke": "break", "spun": "spin", "fed": "feed", "led": "lead", "lost": "lose", "meant": "mean",
+              "paid": "pay", "said": "say", "sold": "sell", "told": "tell", "thought": "think", "stuck": "stick",
+              "struck": "strike", "went": "go", "gone": "go", "won": "win", "torn": "tear", "worn": "wear",
+              "woken": "wake", "frozen": "freeze"}
 _MAX_LINE = 2**31 - 1        # no indexed file is longer; a larger line is capped (see _line)
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _JAVA_FRAME = re.compile(r"at [\w$.<>]+\(([\w$-]+\.\w+):(\d+)\)")
@@ -151,6 +162,8 @@ def analyze(query: str) -> QueryAnalysis:
             low = word.lower()
             if len(low) > 1:
                 a.terms.append(low)
+                if low in _IRREGULAR:      # "where is the prompt built": the index's stemmer makes no `build` of it
+                    a.terms.append(_IRREGULAR[low])
     if not a.locations:      # a stack trace's "which frame calls my code" is about its frames
         relation = "callee" if _ASKS_CALLEES.search(rest) else "caller" if _ASKS_CALLERS.search(rest) else None
         a.target = _target(_PATH.sub(" ", rest), relation, a.identifiers)

@@ -487,3 +487,16 @@ def test_examples_and_benchmarks_come_after_the_code_they_use_unless_asked_for(g
     assert plain.hits[0].path == "pkg/templating.py", [(h.path, h.score) for h in plain.hits]
     asked = searcher.search("example of rendering a template page", Filters(repo=repo_name), OPTS)
     assert asked.hits[0].path == "examples/render_demo.py", [(h.path, h.score) for h in asked.hits]
+
+
+def test_an_irregular_past_form_finds_the_code_named_by_its_verb(graph, git_repo, repo_name) -> None:
+    """"where is the prompt built": the English stemmer makes `built` of built, never `build`, so build_prompt
+    was found only by its other word (fourth QA pass: not in the top 10 on this checkout). On the golden set
+    without vectors (six codebases) the expansion gained one Hit@5 and lost none."""
+    git_repo.write("pkg/answer.py", "def build_prompt(question, sources):\n    return question\n\n\n"
+                                    "def prompt_tokens(prompt):\n    return len(prompt)\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("where is the prompt built", Filters(repo=repo_name), OPTS)
+    assert "build" in res.analysis.terms
+    assert res.hits[0].qualified_name == "build_prompt", [h.qualified_name for h in res.hits]

@@ -563,7 +563,6 @@ def _bind_api(host: str, port: int, threads: int, embedder=None):
     from waitress import create_server
 
     from .api import WIRE_MAX_BYTES, create_app
-
     from .llm import LLMSettings
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")

@@ -354,20 +354,21 @@ class _Run:
                     tx.run("delete_files", repo=self.repo, paths=deleted)
                 tx.run("promote_files", repo=self.repo, run=self.run_id, paths=group, limit=rows + 1)
             return 1
+        deleting = self._in_slices("delete_file_slice", "deleted", batch, path=group[0]) if group[0] in touched else 0
+        return deleting + self._in_slices("promote_files", "promoted", batch, run=self.run_id, paths=group)
+
+    def _in_slices(self, statement: str, key: str, batch: int, **params: Any) -> int:
+        """Run ``statement`` (limited to ``batch`` nodes) in transactions of its own until it does less than
+        that; returns the transactions used."""
         transactions = 0
-        for statement, params, key in (("delete_file_slice", {"path": group[0]}, "deleted"),
-                                       ("promote_files", {"run": self.run_id, "paths": group}, "promoted")):
-            if statement == "delete_file_slice" and group[0] not in touched:
-                continue
-            while True:
-                with self.graph.transaction() as tx:
-                    self._beat(tx)
-                    done = tx.run(statement, repo=self.repo, limit=batch, **params)[0][key]
-                transactions += 1
-                _crash_point(f"swap_slice_{key}")
-                if done < batch:
-                    break
-        return transactions
+        while True:
+            with self.graph.transaction() as tx:
+                self._beat(tx)
+                done = tx.run(statement, repo=self.repo, limit=batch, **params)[0][key]
+            transactions += 1
+            _crash_point(f"swap_slice_{key}")
+            if done < batch:
+                return transactions
 
     def _swap_batches(self, touched: set[str], diff: "_Diff", new: dict, resolution: Resolution, props: dict,
                       lsp_rows: list[dict] | None, batch: int) -> dict:

@@ -414,7 +414,8 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
     text = text.strip()
     if not text:
         raise InputError("empty symbol")
-    odd = _ANY_FILE_LINE.match(text) if not _FILE_LINE.match(text) else None
+    m = _FILE_LINE.match(text)
+    odd = None if m else _ANY_FILE_LINE.match(text)
     if odd and any(r["exact"] for r in _file_rows(graph, repo, odd["path"])):
         return _resolve_file_line(graph, repo, commit, text, odd["path"], int(odd["line"]))
     if "#" in text:                                                  # an id, with or without "repo:"
@@ -427,7 +428,6 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
                                    f"(overloads or redefinitions) are searched too" if variants else "")
             return Resolved(text, node, "id", reason, [node, *variants], variants=variants)
         raise NotFound(f"no symbol with id {node_id!r} in {repo}")
-    m = _FILE_LINE.match(text)
     if m and _looks_like_path(m["path"]):
         return _resolve_file_line(graph, repo, commit, text, m["path"], int(m["line"]))
     if allow_file and _looks_like_path(text):

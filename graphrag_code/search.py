@@ -41,10 +41,9 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 # (measured on the golden set: the vector weight between 0.5 and 1.5 moves Hit@5 by under a point)
 MODULE_CHUNK_WEIGHT = 0.5
 # code under examples/, benchmarks/ or docs/ uses the library more than it explains it: a fourth QA pass on this
-# checkout saw bench/ and eval/ tooling ranked above the implementation; unless the query asks for such code
+# checkout saw bench/ tooling ranked above the implementation; unless the query asks for such code
 SECONDARY_DIRS = frozenset({"example", "examples", "sample", "samples", "bench", "benchmark", "benchmarks", "docs"})
-SECONDARY_WORDS = frozenset({"example", "examples", "sample", "samples", "bench", "benchmark", "benchmarks", "docs",
-                             "doc", "documentation", "demo", "demos"})
+SECONDARY_WORDS = SECONDARY_DIRS | {"doc", "documentation", "demo", "demos"}
 SECONDARY_WEIGHT = 0.5
 # path channel: a path the query names (`lib/router/index.js`, `types.py`) picks at most PATH_FILES files
 PATH_WEIGHT = 0.5
@@ -292,13 +291,12 @@ class Searcher:
         t = time.perf_counter()
         pool = self._hits(sorted(fused, key=fused.get, reverse=True)[:opts.seed_limit], fused, rankings)
         pool = [h for h in pool if _keep(h, filters, a)]
+        secondary_asked = bool(SECONDARY_WORDS.intersection(a.terms)) or any(_secondary(p) for p in a.paths)
         for h in pool:   # module-level code (imports, license headers, constants) rarely answers a question
             if h.chunk_kind == "module":
                 h.score *= MODULE_CHUNK_WEIGHT
-        if not SECONDARY_WORDS & {t.lower() for t in a.terms} and not any(_secondary(p) for p in a.paths):
-            for h in pool:
-                if _secondary(h.path):
-                    h.score *= SECONDARY_WEIGHT
+            if not secondary_asked and _secondary(h.path):
+                h.score *= SECONDARY_WEIGHT
         if a.about_tests:   # "tests for X": the tests that mention X first, then X itself
             for h in pool:
                 h.score *= 2.0 if h.is_test else 1.0

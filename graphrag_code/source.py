@@ -78,13 +78,14 @@ def read_lines(root: str, commit: str | None, path: str, start: int, end: int, b
     lines under the indexed coordinates."""
     if start < 1 or end < start:
         raise InputError(f"bad line range {start}-{end}")
+    plain = commit is None and blob is not None     # no commit to read the indexed file at: compare its hash
     try:
         data = read_file_at(root, commit, path)
     except SourceError:
-        if commit is None and blob is not None and not (Path(root) / safe_relative(path)).exists():
+        if plain and not (Path(root) / safe_relative(path)).exists():
             raise SourceChanged(f"{path} is gone from {root} since it was indexed", hint=_REINDEX) from None
         raise
-    if commit is None and blob is not None and git_blob_sha(data) != blob:
+    if plain and git_blob_sha(data) != blob:
         raise SourceChanged(f"{path} changed on disk since it was indexed: its indexed lines are not there any more",
                             hint=_REINDEX)
     lines = indexed_lines(data)

@@ -17,6 +17,7 @@ from .models import Chunk, Definition
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:._])\1{2,}\s*$")   # a setext / reStructuredText title's underline
 _HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "options", "head", "trace"})
 
 
@@ -69,6 +70,26 @@ def _runs(lines: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
+def packed(tok: LineTokens, lines: list[int], budget: int) -> list[tuple[int, int]]:
+    """Ranges over ``lines`` (the non-blank lines left to chunk, ascending). Paragraphs separated only by blank
+    lines are packed together up to ``budget`` tokens, so a module docstring or a block of imports and constants
+    is one chunk rather than one per paragraph; a line a definition covers (one missing from ``lines``) always
+    ends a range. A paragraph over ``budget`` is windowed and joins nothing."""
+    out: list[tuple[int, int]] = []
+    can_join = False
+    for start, end in _runs(lines):
+        if tok.count(start, end) > budget:
+            out.extend(windows(tok, start, end, budget))
+            can_join = False
+        elif (can_join and all(tok.blank(ln) for ln in range(out[-1][1] + 1, start))
+              and tok.count(out[-1][0], end) <= budget):
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+            can_join = True
+    return out
+
+
 # -- code -------------------------------------------------------------------------------------------------------
 def code_chunks(lines: list[str], defs: list[Definition], budget: int, container_kinds: frozenset[str],
                 test_name: re.Pattern[str] | None = None) -> list[Chunk]:
@@ -91,11 +112,10 @@ def code_chunks(lines: list[str], defs: list[Definition], budget: int, container
     top_covered = {ln for d in defs if d.parent is None for ln in range(d.start_line, d.end_line + 1)}
     module_lines = [ln for ln in range(1, len(lines) + 1) if ln not in top_covered and not tok.blank(ln)]
     kind = "module" if defs else "file"
-    for run in _runs(module_lines):
-        for start, end in windows(tok, run[0], run[1], budget):
-            trimmed = _trim(tok, start, end)
-            if trimmed:
-                chunks.append(Chunk(kind, trimmed[0], trimmed[1], tok.text(*trimmed), title="<module>"))
+    for start, end in packed(tok, module_lines, budget):
+        trimmed = _trim(tok, start, end)
+        if trimmed:
+            chunks.append(Chunk(kind, trimmed[0], trimmed[1], tok.text(*trimmed), title="<module>"))
     return chunks
 
 
@@ -117,7 +137,7 @@ def _container_parts(tok: LineTokens, defs: list[Definition], index: int, kids: 
     d = defs[index]
     member = {ln for k in kids for ln in range(defs[k].start_line, defs[k].end_line + 1)}
     own = [ln for ln in range(d.start_line, d.end_line + 1) if ln not in member and not tok.blank(ln)]
-    ranges = [w for run in _runs(own) for w in windows(tok, run[0], run[1], budget)]
+    ranges = packed(tok, own, budget)
     return _parts(tok, d, index, ranges, "header")
 
 
@@ -140,12 +160,18 @@ def _function_parts(tok: LineTokens, d: Definition, index: int, budget: int) -> 
 
 # -- documents and config ----------------------------------------------------------------------------------------
 def markdown_chunks(lines: list[str], budget: int) -> list[Chunk]:
+    """Sections by heading: `# Title` (ATX), or a title underlined (Markdown setext, reStructuredText: `Title` over
+    `=====`, `-----`, `~~~~`..., optionally overlined too). Fenced code is never a heading."""
     tok, heads, fenced = LineTokens(lines), [], False
     for n, line in enumerate(lines, 1):
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced and (m := _HEADING.match(line)):
             heads.append((n, m.group(2)))
+        elif not fenced and n > 1 and _UNDERLINE.match(line) and _title_line(lines[n - 2]) \
+                and (not heads or heads[-1][0] < n - 1):
+            over = n > 2 and lines[n - 3].strip() == line.strip() and (not heads or heads[-1][0] < n - 2)
+            heads.append((n - 2 if over else n - 1, lines[n - 2].strip()))
     bounds = ([(1, "<preamble>")] if not heads or heads[0][0] > 1 else []) + heads
     chunks = []
     for k, (start, title) in enumerate(bounds):
@@ -155,6 +181,11 @@ def markdown_chunks(lines: list[str], budget: int) -> list[Chunk]:
             if trimmed:
                 chunks.append(Chunk("section", trimmed[0], trimmed[1], tok.text(*trimmed), title=title))
     return chunks
+
+
+def _title_line(line: str) -> bool:
+    """Text an underline below can make a title: not blank, not indented code, not itself an underline."""
+    return bool(line.strip()) and not line.startswith(("    ", "\t")) and not _UNDERLINE.match(line)
 
 
 def file_chunks(lines: list[str], budget: int, kind: str = "file") -> list[Chunk]:
@@ -223,11 +254,10 @@ def config_chunks(data: bytes, lines: list[str], fmt: str, budget: int) -> list[
         covered.update(range(start, end + 1))
         chunks.append(Chunk("operation", start, end, tok.text(start, end), title=title))
     rest = [ln for ln in range(1, len(lines) + 1) if ln not in covered and not tok.blank(ln)]
-    for run in _runs(rest):
-        for w in windows(tok, run[0], run[1], budget):
-            trimmed = _trim(tok, *w)
-            if trimmed:
-                chunks.append(Chunk("file", trimmed[0], trimmed[1], tok.text(*trimmed), title="<file>"))
+    for w in packed(tok, rest, budget):
+        trimmed = _trim(tok, *w)
+        if trimmed:
+            chunks.append(Chunk("file", trimmed[0], trimmed[1], tok.text(*trimmed), title="<file>"))
     return chunks
 
 

@@ -68,7 +68,7 @@ DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struc
 _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with", "dunder": "add_dunder",
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
-                       "decorator": "add_decorator"}
+                       "decorator": "add_decorator", "exported": "add_exported"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
@@ -173,6 +173,9 @@ def _find_body(node: Node, depth: int = 3) -> Node | None:
     return None
 
 
+_C_STATEMENT_WORDS = frozenset({"if", "else", "while", "for", "do", "switch", "case", "return", "sizeof", "goto"})
+
+
 class _Builder:
     """Turns the query matches of one parsed file into a FileExtraction."""
 
@@ -204,6 +207,7 @@ class _Builder:
         self._ctor_assigned: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))   # JS/TS
         self._module_vars: dict[str, set[str]] = defaultdict(set)
         self._returned: dict[int, set[str]] = defaultdict(set)      # function index -> values it returns
+        self._export_list: set[str] = set()     # JS/TS: names an `export { a, B as Bee }` lists
 
     # -- definitions ---------------------------------------------------------------------------------------
     def add_definitions(self, matches: list[tuple[str, Node, dict[str, list[Node]]]]) -> None:
@@ -254,6 +258,8 @@ class _Builder:
 
     def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
         core, head, end_row = _core(node), node, node.end_point.row
+        while self.spec.name == "cpp" and head.parent is not None and head.parent.type == "template_declaration":
+            head = head.parent      # `template <class T> template <class U> R Box<T>::put(U)`: both lines
         if node.parent is None and node.children:
             # Captured on the root: a declaration that scopes the rest of the file (C# `namespace X;`) runs from
             # that declaration to the file's last line, and the rest of the file nests inside it.
@@ -265,6 +271,11 @@ class _Builder:
         name = " ".join(_text(caps["name"][0]).split())
         if "_runner" in caps:                           # `it('finds a query', () => ...)`: `it finds a query`
             name = _test_title(_text(caps["_runner"][0]), caps["name"][0])
+        if self.spec.name in ("c", "cpp") and name in _C_STATEMENT_WORDS:
+            return      # `Py_END_ALLOW_THREADS if (r < 0) {`: a macro without `;` makes the grammar see a function `if`
+        owner = ""
+        if caps["name"][0].type == "qualified_identifier":     # `void ns::Outer::Inner::run()`: Inner.run
+            owner, name = _innermost_scope(caps["name"][0])
         if caps["name"][0].type == "operator_cast":     # C++ `operator bool() const`: `operator bool`
             cast_type = caps["name"][0].child_by_field_name("type")
             name = f"operator {' '.join(_text(cast_type).split())}" if cast_type is not None else "operator"
@@ -286,8 +297,8 @@ class _Builder:
             partial=self.spec.name == "csharp" and any(c.type == "modifier" and _text(c) == "partial"
                                                         for c in node.children),
         )
-        if "owner" in caps:
-            definition.qualified_name = f"{_text(caps['owner'][0])}.{name}"
+        if "owner" in caps or owner:
+            definition.qualified_name = f"{owner or _text(caps['owner'][0])}.{name}"
         elif "::" in name and self.spec.name in ("cpp", "ruby"):
             # `namespace a::b {`, Ruby's `module Outer::Inner`: named `b` inside `a`, as `namespace a { namespace b`
             definition.qualified_name, definition.name = name.replace("::", "."), name.rsplit("::", 1)[1]
@@ -334,13 +345,18 @@ class _Builder:
             sibling, wrapper = wrapper.prev_named_sibling, wrapper.parent
         while (sibling is not None and sibling.type in self.spec.leading_types
                and _last_row(sibling) >= start.start_point.row - 1
+               # a comment ending a line of code (`class A {  // helper`) is that line's, not a doc of what follows
+               and (self._opens_line(sibling) or not sibling.type.endswith("comment"))
                and (_last_row(sibling) < start.start_point.row + (0 if sibling.type.endswith("comment") else 1)
                     # a comment opening the definition's own line (`/*public*/ int[] get()`): the doc above it too
-                    or sibling.start_point.row == start.start_point.row == node.start_point.row
-                    and not self.source[sibling.start_byte - sibling.start_point.column:sibling.start_byte].strip())):
+                    or sibling.start_point.row == start.start_point.row == node.start_point.row)):
             start = sibling
             sibling = sibling.prev_named_sibling
         return start
+
+    def _opens_line(self, node: Node) -> bool:
+        """Only whitespace precedes ``node`` on its first line."""
+        return not self.source[node.start_byte - node.start_point.column:node.start_byte].strip()
 
     def _signature_types(self, core: Node, leading: bytes) -> dict:
         if self.spec.name == "python":
@@ -388,10 +404,16 @@ class _Builder:
 
     def _signature(self, core: Node, body: Node | None) -> str:
         end = body.start_byte if body is not None and body.start_byte > core.start_byte else core.end_byte
-        text = self.source[core.start_byte:end].decode("utf-8", errors="replace")
         if body is None:
-            text = text.split("\n", 1)[0]
-        text = " ".join(text.split()).rstrip("{:= ").rstrip()
+            newline = self.source.find(b"\n", core.start_byte, end)
+            end = newline if newline >= 0 else end
+        raw = self.source[core.start_byte:end]
+        if b"#" in raw or b"//" in raw or b"/*" in raw:
+            # comments before the body (`def total  # TODO`, `def f(a, b):  # noqa`) are not the signature
+            for start_byte, end_byte in sorted(_comments_before(core, end), reverse=True):
+                before, after = raw[:start_byte - core.start_byte], raw[end_byte - core.start_byte:]
+                raw = before.rstrip() + after if after[:1] in (b")", b",") else before + b" " + after
+        text = " ".join(raw.decode("utf-8", errors="replace").split()).rstrip("{:= ").rstrip()
         return text[:_MAX_SIGNATURE]
 
     def _docstring(self, caps: dict[str, list[Node]], body: Node | None, start: Node, node: Node) -> str:
@@ -587,6 +609,22 @@ class _Builder:
     def add_export(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`module.exports = Layer`, `export default Router`: the file's default export."""
         self.result.default_export = _text(caps["name"][0])
+
+    def add_exported(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """`export { a, B as Bee }`: the file's own definitions of those names are exported."""
+        self._export_list.add(_text(caps["name"][0]))
+
+    def finish_exports(self) -> None:
+        """JavaScript/TypeScript top-level definitions exported other than by an `export` keyword on them: listed
+        in `export { ... }`, the default export (`export default c`, `module.exports = createApp`), or CommonJS
+        (`exports.helper = function`, `module.exports.other = ...`, `module.exports = function`)."""
+        if self.spec.name not in SCRIPT_LANGUAGES:
+            return
+        named = self._export_list | ({self.result.default_export} if self.result.default_export else set())
+        for d in self.result.definitions:
+            if d.parent is None and (d.name in named and "." not in d.qualified_name or
+                                     d.qualified_name.startswith(("exports.", "module.exports"))):
+                d.exported = True
 
     def add_alias(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """`res.set = res.header = function header() {}`: the definition the statement makes (qualified by the
@@ -1125,6 +1163,31 @@ def _require_context(node: Node) -> bool:
     return _REQUIRE_ONLY.get(parent.type, node.type) == node.type
 
 
+def _innermost_scope(qualified: Node) -> tuple[str, str]:
+    """C++ ``ns::Outer::Inner::run``: (``Inner``, ``run``); a template scope by its name (``Box<T>``: ``Box``)."""
+    scope = None
+    while qualified.type == "qualified_identifier" and qualified.child_by_field_name("name") is not None:
+        scope, qualified = qualified.child_by_field_name("scope"), qualified.child_by_field_name("name")
+    if scope is not None and scope.type == "template_type" and scope.child_by_field_name("name") is not None:
+        scope = scope.child_by_field_name("name")
+    return (_text(scope) if scope is not None else ""), " ".join(_text(qualified).split())
+
+
+def _comments_before(node: Node, end: int) -> list[tuple[int, int]]:
+    """Byte spans of the comments inside ``node`` that end by byte ``end``."""
+    spans, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.start_byte >= end:
+            continue
+        if n.type.endswith("comment") and n is not node:
+            if n.end_byte <= end:
+                spans.append((n.start_byte, n.end_byte))
+            continue
+        stack.extend(n.children)
+    return spans
+
+
 def _last_row(node: Node) -> int:
     """The last row holding text of ``node``: a line comment that swallows its newline (Rust `///`) ends at
     column 0 of the next row."""
@@ -1286,6 +1349,7 @@ def extract(source: bytes, language: str) -> FileExtraction:
             builder.add_base(kind.upper(), node, caps)
     builder.finish_bindings()
     builder.finish_callbacks()
+    builder.finish_exports()
     result = builder.result
     result.calls.sort(key=lambda c: (c.line, c.name, c.column))
     errors = _count_errors(tree.root_node)

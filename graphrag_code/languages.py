@@ -99,12 +99,15 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  comment_prefixes=_JS_COMMENT_PREFIXES, builtin_methods=_JS_BUILTIN_METHODS,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?jsx?$"),
                  test_name=_SCRIPT_TEST_NAME),
+    # a TypeScript `namespace` scopes its functions as a C++ one does: `dist(a, 0)` inside `namespace Geo` is Geo.dist
     LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), virtual_dispatch=True, self_names=("this",), member_assignments=True,
+                 namespace_kinds=frozenset({"module"}), lexical_members=True,
                  leading_types=frozenset({"comment", "decorator"}),  # method decorators are class-body siblings
                  comment_prefixes=_JS_COMMENT_PREFIXES, builtin_methods=_JS_BUILTIN_METHODS,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?ts$"),
                  test_name=_SCRIPT_TEST_NAME),
     LanguageSpec("tsx", "tsx", (".tsx",), virtual_dispatch=True, self_names=("this",), member_assignments=True, leading_types=frozenset({"comment", "decorator"}),
+                 namespace_kinds=frozenset({"module"}), lexical_members=True,
                  comment_prefixes=_JS_COMMENT_PREFIXES, builtin_methods=_JS_BUILTIN_METHODS,
                  test_path=re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.tsx$"),
                  test_name=_SCRIPT_TEST_NAME),

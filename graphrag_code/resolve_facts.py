@@ -138,11 +138,13 @@ class Resolution:
 
 
 def symbol_ids(repo: str, path: str, defs: list[list]) -> list[str]:
-    """Stable ids ``repo:path#qualified.name``; a repeated name (overloads, redefinitions) gets ``~2``, ``~3``."""
+    """Stable ids ``repo:path#qualified.name``; a repeated name (overloads, redefinitions) gets ``~2``, ``~3``.
+    A Rust ``impl Point`` is ``#Point~impl`` (``~impl~2``...), so impl blocks above or below never renumber the
+    struct ``#Point``."""
     seen: dict[str, int] = defaultdict(int)
     ids = []
     for d in defs:
-        base = f"{repo}:{path}#{d[2]}"
+        base = f"{repo}:{path}#{d[2]}" + ("~impl" if d[1] == "impl" else "")
         seen[base] += 1
         ids.append(base if seen[base] == 1 else f"{base}~{seen[base]}")
     return ids

@@ -3265,7 +3265,7 @@ def test_rust_impl_and_supertrait_names_are_traits_through_their_paths() -> None
                         "mod private { pub trait Sealed {} }\npub trait Fused: private::Sealed {}\n"}))
     edges = {(src.split("#")[1], dst, line[0]) for (src, dst), (_by, line) in
              {**_edges_of(res, "IMPLEMENTS"), **_edges_of(res, "INHERITS")}.items()}
-    assert edges == {("Error~5", "src/error.rs#Local", 9), ("Error~6", "src/value/mod.rs#Index", 10),
+    assert edges == {("Error~impl~4", "src/error.rs#Local", 9), ("Error~impl~5", "src/value/mod.rs#Index", 10),
                      ("Fused", "src/error.rs#private.Sealed", 12)}
 
 
@@ -3602,7 +3602,7 @@ def test_a_rust_trait_imported_by_use_wins_over_one_in_a_nested_module() -> None
     src = ("mod io { pub trait Write { fn w(&self); } }\nstruct A;\nfn f() {\n    use std::fmt::Write;\n"
            "    impl Write for A { fn write_str(&mut self, s: &str) {} }\n}\nstruct B;\nimpl io::Write for B { fn w(&self) {} }\n")
     res = resolve("r", _staged_facts({"src/lib.rs": src, "Cargo.toml": "[package]\nname = \"x\"\n"}))
-    assert {(k[1].split("#")[1], k[2].split("#")[1]) for k in res.edges if k[0] == "IMPLEMENTS"} == {("B~2", "io.Write")}
+    assert {(k[1].split("#")[1], k[2].split("#")[1]) for k in res.edges if k[0] == "IMPLEMENTS"} == {("B~impl", "io.Write")}
 
 
 def test_csharp_overloads_split_across_a_partial_class_s_files() -> None:

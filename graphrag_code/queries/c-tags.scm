@@ -20,6 +20,14 @@
       declarator: (function_declarator
         declarator: (identifier) @name)))) @definition.function
 
+; a function returning a function pointer: `int (*pick(int which))(int, int) {`
+(function_definition
+  declarator: (function_declarator
+    declarator: (parenthesized_declarator
+      (pointer_declarator
+        declarator: (function_declarator
+          declarator: (identifier) @name))))) @definition.function
+
 ; a function named by a macro: `static void FN(Initialize)(H* self) {` (brotli's `*_inc.h`, included once per
 ; hasher with another `FN`): named by the macro's argument and qualified by the macro, `FN.Initialize`
 (function_definition

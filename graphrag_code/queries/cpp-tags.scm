@@ -1,7 +1,7 @@
 ; C++ definitions, calls, includes and base classes.
 ; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
 ; Out-of-line members `R Foo::bar(...) {}` use @owner (the innermost scope), so they are `Foo.bar`
-; (prefixed by an enclosing namespace). Template wrappers are part of the definition range.
+; (prefixed by an enclosing namespace). Template wrappers, nested ones too, are part of the definition range.
 ; Declared variables and fields are @reference.binding (their types type receivers).
 ; Not captured: member/function prototypes without a body, `using` declarations, macros.
 ; A conversion operator (`operator bool() const`) is named `operator bool`.
@@ -102,6 +102,18 @@
             scope: [(namespace_identifier) @owner (template_type name: (type_identifier) @owner)]
             name: [(identifier) (operator_name)] @name)))
     ])) @definition.method
+
+; deeper qualified names, `void ns::Outer::Inner::run()`, `char *A::B::f()`, `int &ns::C::f()`: @name is the whole
+; qualified_identifier; extract.py names the method by its last part, owned by the innermost scope
+(function_definition
+  declarator: [
+    (function_declarator
+      declarator: (qualified_identifier name: (qualified_identifier name: (qualified_identifier))) @name)
+    (pointer_declarator
+      declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier)) @name))
+    (reference_declarator
+      (function_declarator declarator: (qualified_identifier name: (qualified_identifier)) @name))
+  ]) @definition.method
 
 ; ---- pure virtual methods: `virtual R f(...) = 0;` (declared to be overridden; where a call lands first) ------
 (field_declaration

@@ -273,6 +273,12 @@
   declaration: [(class_declaration name: (_) @name)
                 (function_declaration name: (identifier) @name)]) @reference.export
 
+; `export { a, B as Bee }` (not a re-export `export { x } from './y'`): each local name listed is exported
+; (extract.py: finish_exports)
+(export_statement
+  !source
+  (export_clause (export_specifier name: (identifier) @name))) @reference.exported
+
 ; require(...), require(...).name or require(...)[key] anywhere else: module (and name) only. Where "anywhere else"
 ; is, extract.py decides (_REQUIRE_CONTEXTS: a statement, an argument, a callee, an assigned or returned value, an
 ; operand; never a form inside another one, nor a declarator's value the patterns above take): the 17 contexts spelled

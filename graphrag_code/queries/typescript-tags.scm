@@ -12,7 +12,8 @@
 ; Function-valued assignments are definitions named by their whole left-hand side
 ; (`app.use = function use() {}` -> `app.use`).
 ; Kinds: class (also abstract), interface, type (type aliases), enum, module (namespace / module /
-; declare module), function (methods once nested in a class or interface; also functions in a namespace).
+; declare module), function (methods once nested in a class or interface; a namespace's stay functions, found by
+; their bare names inside it as in a C++ namespace: languages.py namespace_kinds).
 ; Not captured: functions in object literals other than a top-level one's (ecmascript-tags.scm), `this.x = function`
 ; assignments, named function
 ; expressions passed as arguments, computed method names, method overload signatures inside classes,

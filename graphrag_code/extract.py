@@ -449,7 +449,12 @@ class _Builder:
             vis = next((w for w in _VISIBILITY_WORDS if w in words.split()), None)
             if name.startswith("#"):
                 vis = "private"
+            elif vis is None and node.parent is not None and node.parent.type == "class_body":
+                vis = "public"          # a class member without a modifier
             return vis, exported
+        if lang == "cpp" and node.parent is not None and node.parent.type == "field_declaration" and \
+                node.parent.parent is not None and node.parent.parent.type == "field_declaration_list":
+            node = node.parent          # a nested class, `private: class Inner {...};`: its declaration's label
         if lang == "cpp" and node.parent is not None and node.parent.type == "field_declaration_list":
             # a member: the nearest `public:`/`private:` label above it, else the class/struct default
             label = node.prev_sibling

@@ -180,3 +180,16 @@ def test_rust_impl_blocks_never_renumber_the_type_they_implement() -> None:
     assert symbol_ids("r", "p.rs", defs) == ["r:p.rs#Point~impl", "r:p.rs#Point.a", "r:p.rs#Point",
                                              "r:p.rs#Point~impl~2", "r:p.rs#Point.b", "r:p.rs#Point~impl~3",
                                              "r:p.rs#Point.fmt"]
+
+
+def test_visibility_of_typescript_members_without_a_modifier_and_of_cpp_nested_types() -> None:
+    ts = "class A {\n  f() {}\n  private g() {}\n  #h() {}\n  static s() {}\n}\n"
+    ex = extract_file("typescript", ts, 1000, "a.ts")
+    assert [(d.qualified_name, d.visibility) for d in ex.definitions] == \
+        [("A", None), ("A.f", "public"), ("A.g", "private"), ("A.#h", "private"), ("A.s", "public")]
+    cpp = ("class A {\n public:\n  void f() {}\n private:\n  class Inner { void g() {} };\n  void h() {}\n};\n"
+           "struct P { class Q {}; };\n")
+    ex = extract_file("cpp", cpp, 1000, "a.cpp")
+    assert [(d.qualified_name, d.visibility, d.exported) for d in ex.definitions] == \
+        [("A", "public", True), ("A.f", "public", True), ("A.Inner", "private", False),
+         ("A.Inner.g", "private", False), ("A.h", "private", False), ("P", "public", True), ("P.Q", "public", True)]

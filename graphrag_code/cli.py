@@ -10,7 +10,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +22,9 @@ from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, 
 from .db import Graph, Recorder
 from .errors import ConfigError, GraphragError, InputError, check_text
 from .rerankers import RERANKERS, make_reranker
+
+if TYPE_CHECKING:       # the commands import the indexer when they run, not with this module
+    from .indexer import IndexSummary
 
 SAMPLE_CYPHER = ("MATCH (r:Repository {id: $repo})-[:CONTAINS]->(f:File)-[:CONTAINS]->(s:Symbol)"
                  "-[c:CALLS]->(t:Symbol) RETURN f, s, c, t LIMIT 50")
@@ -203,7 +206,6 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     missing, or when GRAPHRAG_LSP_PYTHON_SERVER=jedi (about the same edges, 3-7x slower).
     """
     from .embeddings import load_embedder
-    from .indexer import index_repository
 
     check_text(name, "--name")
     embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
@@ -215,10 +217,7 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         if not replace:
             _refuse_replacing(graph, name, path)
-        try:
-            summary = index_repository(graph, path, name=name, settings=settings, progress=bar)
-        finally:
-            bar.close()
+        summary = _index(graph, path, name, settings, bar)
         result = summary.to_dict()
         if embedder is not None:
             result["vectors"] = _fill_vectors(graph, summary.repo, embedder, quiet=as_json)
@@ -228,6 +227,27 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
         _print_summary(result)
     if explain:
         _print_explain(recorder)
+
+
+def _index(graph: Graph, path: Path, name: str | None, settings: IndexSettings, bar: _Bar) -> IndexSummary:
+    """``index_repository`` for `index` and `up`; Ctrl-C says what the graph holds and exits 130 (click's bare
+    "Aborted!" exits 1, the code of a crash)."""
+    from .indexer import default_repo_name, index_repository
+
+    try:
+        try:
+            return index_repository(graph, path, name=name, settings=settings, progress=bar)
+        finally:
+            bar.close()
+    except KeyboardInterrupt:
+        # true because nothing a run writes is visible before its swap, and the next run clears what it staged
+        # (indexer.py); a swap in several transactions leaves a lease that `status` shows, and the next run
+        # completes it once the lease runs out
+        repo = default_repo_name(path) if name is None else name
+        click.echo(f"\ninterrupted while indexing {repo}: the graph keeps what it held of it before this run "
+                   f"(unless the run was swapping in several transactions: then `graphrag-code status` says "
+                   f"\"partly updated\"); index it again to complete it", err=True)
+        raise SystemExit(130) from None
 
 
 def _lsp_languages(value: str) -> tuple[str, ...]:
@@ -636,7 +656,6 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
        lsp_languages: str, replace: bool) -> None:
     """The main job: start the local Neo4j, index PATH (default: this checkout), fill vectors, serve the API
     and print the API and Browser URLs."""
-    from .indexer import index_repository
     from .neo4j_local import LocalNeo4j
 
     check_text(name, "--name")
@@ -651,11 +670,7 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
     with Graph(Neo4jSettings.from_env()) as graph:
         if not replace:
             _refuse_replacing(graph, name, path)
-        try:
-            summary = index_repository(graph, path, name=name, progress=bar,
-                                       settings=IndexSettings(lsp_languages=_lsp_languages(lsp_languages)))
-        finally:
-            bar.close()
+        summary = _index(graph, path, name, IndexSettings(lsp_languages=_lsp_languages(lsp_languages)), bar)
         _print_summary(summary.to_dict())
         if embedder is not None:
             _print_vectors(_fill_vectors(graph, summary.repo, embedder))

@@ -156,15 +156,17 @@ def status_cmd(ctx: click.Context, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print {\"path\": …, \"lines\": […]} as JSON.")
 @click.pass_context
 def logs_cmd(ctx: click.Context, lines: int, as_json: bool) -> None:
-    """Print the end of the server's console log (<state>/logs/console.log). More in debug.log beside it."""
-    server = _server(ctx)
-    text = server.logs(lines)
+    """Print the last LINES lines of the server's console log (<state>/logs/console.log), or of neo4j.log beside
+    it when that is missing or empty; the file read is named on stderr (in "path" with --json). More in
+    debug.log."""
+    path, text = _server(ctx).logs(lines)
     if as_json:
-        click.echo(json.dumps({"path": str(server.console_log), "lines": text.splitlines()}, indent=2))
+        click.echo(json.dumps({"path": str(path), "lines": text.split("\n") if text else []}, indent=2))
     elif text:
+        click.echo(f"(from {path})", err=True)
         click.echo(text)
     else:
-        click.echo(f"(no log yet at {server.console_log})", err=True)
+        click.echo(f"(no log yet at {path})", err=True)
 
 
 if __name__ == "__main__":

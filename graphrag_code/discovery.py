@@ -7,7 +7,8 @@ Two kinds of source:
   there are some so the CLI can warn. When ``root`` is the repository's top level the whole tree is
   indexed; when it is a subdirectory, only that subtree is, with paths relative to ``root``. A
   subdirectory that the enclosing repository does not track at HEAD (a project inside a dotfiles repo
-  in ``$HOME``, an untracked folder) is read as a plain directory instead.
+  in ``$HOME``, an untracked folder) is read as a plain directory instead. A bare repository has no work tree
+  and is refused (InputError): read as a directory it gave git's internal files and nothing to index.
 * **Plain directory** – the tree on disk, honouring ``.gitignore`` files at every level. Blob ids are
   git's blob SHA-1, so they match what git would give for the same content.
 
@@ -256,9 +257,22 @@ def _git_prefix(root: Path) -> str | None:
         raise SourceError(f"git refuses to read {root}: the repository belongs to another user",
                           hint=f"git config --global --add safe.directory {root}")
     lines = _out(proc).splitlines()
+    if proc.returncode == 0 and lines and lines[0] == "false":
+        _refuse_bare(root)
     if proc.returncode != 0 or not lines or lines[0] != "true":
         return None
     return lines[1] if len(lines) > 1 else ""
+
+
+def _refuse_bare(root: Path) -> None:
+    """InputError when root is (inside) a bare repository: read as a plain directory it gave git's own files
+    (objects, refs, hooks), all skipped, and an empty index that looked like success."""
+    lines = _out(_git(root, "rev-parse", "--is-bare-repository", "--absolute-git-dir", check=False)).splitlines()
+    if len(lines) == 2 and lines[0] == "true":
+        git_dir = Path(lines[1])
+        where = "is a bare git repository" if git_dir == root else f"is inside the bare git repository {git_dir}"
+        raise InputError(f"{root} {where}: it has no working tree to index",
+                         hint=f"clone it (git clone {git_dir} DIR), then index DIR")
 
 
 def _resolve_commit(root: Path, rev: str, prefix: str) -> str | None:

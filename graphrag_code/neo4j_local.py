@@ -128,17 +128,30 @@ def _check_port(name: str, value: int) -> int:
 
 
 def _tail(path: Path, lines: int) -> str:
-    """The last `lines` lines of a text file, or '' when it does not exist."""
+    """The last `lines` whole lines of a text file (all of them when it has fewer), or '' when it does not exist."""
+    if lines <= 0:
+        return ""
+    block = 65536
     try:
         with path.open("rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - max(65536, 400 * lines)))
-            data = fh.read()
+            pos = fh.seek(0, os.SEEK_END)
+            chunks: list[bytes] = []
+            breaks = 0
+            # read back until the window holds `lines` line breaks besides a final one: a fixed window held fewer
+            # lines than asked when they were long (Java stack traces), and cut the first one
+            while pos > 0 and breaks - (chunks[-1].endswith(b"\n") if chunks else 0) < lines:
+                size = min(block, pos)
+                pos -= size
+                fh.seek(pos)
+                chunks.insert(0, fh.read(size))
+                breaks += chunks[0].count(b"\n")
     except OSError:
         return ""
-    text = data.decode("utf-8", errors="replace")
-    return "\n".join(text.splitlines()[-lines:]) if lines > 0 else ""
+    data = b"".join(chunks)
+    parts = (data[:-1] if data.endswith(b"\n") else data).split(b"\n")
+    if pos > 0:
+        parts = parts[1:]       # the window starts inside this line
+    return "\n".join(p.decode("utf-8", errors="replace").removesuffix("\r") for p in parts[-lines:])
 
 
 def _port_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -456,10 +469,15 @@ class LocalNeo4j:
         ready = pid is not None and self._bolt_ready(int(meta.get("bolt_port", self.bolt_port)))
         return self._status(pid, ready, meta)
 
-    def logs(self, lines: int = 200) -> str:
-        """The last `lines` lines of console.log (the JVM's output), else of neo4j.log."""
+    def logs(self, lines: int = 200) -> tuple[Path, str]:
+        """The last `lines` lines of console.log (the JVM's output), else (missing or empty) of neo4j.log, and the
+        file they come from (console.log when both are empty)."""
         text = _tail(self.console_log, lines)
-        return text or _tail(self.logs_dir / "neo4j.log", lines)
+        if text:
+            return self.console_log, text
+        user_log = self.logs_dir / "neo4j.log"
+        text = _tail(user_log, lines)
+        return (user_log, text) if text else (self.console_log, "")
 
     # ---- readiness ---------------------------------------------------------------------------------------------
     @staticmethod
@@ -496,9 +514,9 @@ class LocalNeo4j:
         return str(version) if version else None
 
     def _failure(self, what: str) -> LauncherError:
-        tail = _tail(self.console_log, LOG_TAIL_LINES) or _tail(self.logs_dir / "neo4j.log", LOG_TAIL_LINES)
+        path, tail = self.logs(LOG_TAIL_LINES)
         return LauncherError(
-            f"{what}\n--- last lines of {self.console_log} ---\n{tail or '(empty)'}",
+            f"{what}\n--- last lines of {path} ---\n{tail or '(empty)'}",
             hint=f"more detail in {self.logs_dir / 'debug.log'}",
         )
 

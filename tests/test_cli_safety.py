@@ -168,3 +168,58 @@ def test_ctrl_c_while_filling_vectors_says_the_index_stands(graph, repo_name, tm
     assert f"interrupted while filling the vectors of {repo_name}" in result.output
     assert f"graphrag-code embed --repo {repo_name}" in result.output
     assert graph.run("repo_get", repo=repo_name)[0]["repo"]["status"] == "ready"    # the index was committed
+
+
+def test_index_refuses_a_bare_repository(git_repo, repo_name, graph, tmp_path) -> None:
+    """A bare clone was indexed as a plain directory of git's internals: 0 files, exit 0. It is refused (exit 2)
+    with the way to get a work tree."""
+    git_repo.write("src/app.py", V1)
+    git_repo.commit("v1")
+    bare = tmp_path / "bare.git"
+    git_repo.git("clone", "-q", "--bare", str(git_repo.root), str(bare))
+    result = CliRunner().invoke(main, ["index", str(bare), "--name", repo_name, "--no-embed"])
+    assert result.exit_code == 2, result.output
+    assert f"{bare} is a bare git repository: it has no working tree to index" in result.stderr
+    assert f"git clone {bare} DIR" in result.stderr
+    assert graph.run("repo_get", repo=repo_name) == []
+
+
+def _interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_indexing_says_the_graph_keeps_the_previous_index(graph, git_repo, repo_name,
+                                                                       monkeypatch) -> None:
+    """Interrupted before its swap, `index` printed only click's "Aborted!" and exited 1, a crash's code: it says
+    what the graph holds, exits 130, and the next run indexes the new commit."""
+    import graphrag_code.indexer as indexer
+
+    git_repo.write("src/app.py", V1)
+    first = git_repo.commit("v1")
+    args = ["index", str(git_repo.root), "--name", repo_name, "--no-embed"]
+    runner = CliRunner()
+    assert runner.invoke(main, args).exit_code == 0
+    git_repo.write("src/app.py", V1.replace("return user_id", "return {'id': user_id}"))
+    second = git_repo.commit("v2")
+    with monkeypatch.context() as patch:
+        patch.setattr(indexer, "resolve", _interrupted)      # staged, not swapped yet
+        result = runner.invoke(main, args)
+    assert result.exit_code == 130, (result.output, result.exception)
+    assert f"interrupted while indexing {repo_name}: the graph keeps what it held of it before this run" \
+        in result.stderr
+    assert "index it again" in result.stderr and "Aborted!" not in result.output
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == first
+    again = runner.invoke(main, [*args, "--json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["commit"] == second
+
+
+def test_ctrl_c_while_up_indexes_exits_130_too(graph, repo_name, tmp_path, monkeypatch) -> None:
+    import graphrag_code.indexer as indexer
+
+    (tmp_path / "lib.py").write_text("def f():\n    return 1\n")
+    monkeypatch.setattr(indexer, "index_repository", _interrupted)
+    result = CliRunner().invoke(main, ["up", str(tmp_path), "--name", repo_name, "--no-neo4j", "--no-embed",
+                                       "--no-serve"])
+    assert result.exit_code == 130, (result.output, result.exception)
+    assert f"interrupted while indexing {repo_name}" in result.stderr and "Aborted!" not in result.output

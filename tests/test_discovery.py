@@ -198,6 +198,26 @@ def test_repository_without_commits_is_a_source_error(tmp_path: Path) -> None:
     assert "no commits" in info.value.message and "git commit" in (info.value.hint or "")
 
 
+def test_bare_repository_is_refused_with_a_hint_to_clone_it(repo: Path, tmp_path: Path) -> None:
+    """A bare repository has no work tree: read as a plain directory it gave 0 files and git's internals skipped
+    as unsupported, which looked like a successful index."""
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    for root in (bare, bare / "refs"):
+        with pytest.raises(InputError) as info:
+            snapshot(root)
+        assert "bare git repository" in info.value.message and str(bare) in info.value.message
+        assert f"git clone {bare} DIR" in (info.value.hint or "")
+
+
+def test_plain_directory_holding_a_bare_repository_is_still_a_plain_directory(repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, "a.py", "x = 1\n")
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(root / "mirror.git"))
+    snap = snapshot(root)
+    assert not snap.is_git and [f.path for f in snap.files] == ["a.py"]
+
+
 def test_missing_root_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         snapshot(tmp_path / "nope")

@@ -5,6 +5,7 @@ The real-server tests never skip: without Java or the jars they fail, because th
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -194,6 +195,68 @@ def test_missing_maven_is_a_clear_launcher_error(monkeypatch: pytest.MonkeyPatch
         server.ensure_jars()
 
 
+@pytest.mark.parametrize("length, count, final_break", [
+    (1000, 300, True), (1000, 300, False), (65535, 5, True), (65536, 4, True), (70000, 3, False), (10, 50, True),
+])
+def test_tail_gives_the_last_whole_lines_however_long(tmp_path: Path, length: int, count: int,
+                                                      final_break: bool) -> None:
+    """A fixed 64 KiB window gave 44 lines of `logs -n 100` on long lines, the first cut in the middle."""
+    from graphrag_code.neo4j_local import _tail
+
+    lines = [f"{i:05d} " + "x" * (length - 6) for i in range(count)]
+    path = tmp_path / "console.log"
+    path.write_text("\n".join(lines) + ("\n" if final_break else ""))
+    for n in (1, 2, count - 1, count, count + 7):
+        assert _tail(path, n).split("\n") == lines[-n:], n
+    assert _tail(tmp_path / "missing.log", 5) == ""
+
+
+def _logs_cli(state: Path, *args: str):
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+
+    return CliRunner().invoke(main, ["neo4j", "--state-dir", str(state), "logs", *args])
+
+
+def test_logs_command_prints_exactly_the_last_n_lines_and_names_the_file(tmp_path: Path) -> None:
+    logs = tmp_path / "neo4j" / "logs"
+    logs.mkdir(parents=True)
+    lines = [f"{i:04d} at org.neo4j.Example" + "x" * 1000 for i in range(300)]
+    (logs / "console.log").write_text("\n".join(lines) + "\n")
+    result = _logs_cli(tmp_path, "-n", "100")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == lines[-100:]
+    assert result.stderr == f"(from {logs / 'console.log'})\n"
+    assert _logs_cli(tmp_path, "-n", "1000").stdout.splitlines() == lines
+    as_json = json.loads(_logs_cli(tmp_path, "-n", "3", "--json").stdout)
+    assert as_json == {"path": str(logs / "console.log"), "lines": lines[-3:]}
+
+
+@pytest.mark.parametrize("console", [None, ""])
+def test_logs_from_neo4j_log_say_so(tmp_path: Path, console: str | None) -> None:
+    """Without console.log (or with an empty one) the lines come from neo4j.log: --json said console.log, and the
+    text output did not say."""
+    logs = tmp_path / "neo4j" / "logs"
+    logs.mkdir(parents=True)
+    if console is not None:
+        (logs / "console.log").write_text(console)
+    (logs / "neo4j.log").write_text("INFO  Starting...\nINFO  Started.\n")
+    text = _logs_cli(tmp_path, "-n", "1")
+    assert text.exit_code == 0, text.output
+    assert text.stdout == "INFO  Started.\n" and text.stderr == f"(from {logs / 'neo4j.log'})\n"
+    as_json = json.loads(_logs_cli(tmp_path, "--json").stdout)
+    assert as_json == {"path": str(logs / "neo4j.log"), "lines": ["INFO  Starting...", "INFO  Started."]}
+    assert LocalNeo4j(state_dir=tmp_path / "neo4j").logs(5) == (logs / "neo4j.log", "INFO  Starting...\nINFO  Started.")
+
+
+def test_logs_without_any_log_say_where_the_log_will_be(tmp_path: Path) -> None:
+    console = tmp_path / "neo4j" / "logs" / "console.log"
+    result = _logs_cli(tmp_path)
+    assert result.exit_code == 0 and result.stdout == "" and result.stderr == f"(no log yet at {console})\n"
+    assert json.loads(_logs_cli(tmp_path, "--json").stdout) == {"path": str(console), "lines": []}
+
+
 # ---- one real server for the rest of the module ------------------------------------------------------------------
 
 
@@ -297,9 +360,9 @@ def test_vector_and_english_fulltext_indexes(driver: object) -> None:
 
 @pytest.mark.neo4j
 def test_logs_return_text(server: LocalNeo4j) -> None:
-    text = server.logs(50)
-    assert "Started." in text
-    assert len(server.logs(3).splitlines()) == 3
+    path, text = server.logs(50)
+    assert "Started." in text and path == server.console_log
+    assert len(server.logs(3)[1].splitlines()) == 3
 
 
 @pytest.mark.neo4j
@@ -316,7 +379,7 @@ def test_stop_then_status_says_not_running(server: LocalNeo4j) -> None:
         refused.verify_connectivity()
     assert server.status().running is False
     assert server.stop().running is False  # idempotent
-    assert "Stopped." in server.logs()
+    assert "Stopped." in server.logs()[1]
 
 
 def test_start_takes_the_transaction_memory_and_says_what_it_is_for() -> None:

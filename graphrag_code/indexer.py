@@ -569,7 +569,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     lsp_rows = _lsp_stage(run, root, snap, kept, touched)
     if nothing and not lsp_rows and same_mode and not recovering:
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started, previous)
-    resolution = resolve(repo, run.facts, use_lsp=bool(settings.lsp_languages))
+    resolution = resolve(repo, run.facts, use_lsp=tuple(settings.lsp_languages or ()))
     run._lap("resolve")
 
     props = _repo_props(snap, settings, extractor, len(kept) + len(unchanged))

@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import posixpath
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -97,6 +98,7 @@ class GroupReport:
     external: int = 0
     variable: int = 0
     no_answer: int = 0
+    unmapped: int = 0                       # answers in a file edited since it was indexed (asked again later)
     errors: int = 0
     implementations: int = 0
     inferred: int = 0                       # variables whose value the server inferred (a class, a function)
@@ -158,6 +160,9 @@ def module_of(path: str) -> str:
             rest = typeshed.group(1) if typeshed else p.split(marker, 1)[1]
             rest = re.sub(r"\.pyi?$", "", rest).removesuffix("/__init__")
             return rest.replace("/", ".")
+    stdlib = re.search(r"/lib/python\d(?:\.\d+)?/(.*)\.pyi?$", p)     # the interpreter's own library
+    if stdlib:
+        return stdlib.group(1).removesuffix("/__init__").replace("/", ".")
     if "/node_modules/" in p:
         parts = p.rsplit("/node_modules/", 1)[1].split("/")
         return "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
@@ -186,9 +191,19 @@ class _Sources:
                 data = (self.root / path).read_bytes()
             except OSError:
                 data = None
-            ok = data is not None and (path not in self.blobs or git_blob_sha(data) == self.blobs[path])
+            ok = data is not None and (path not in self.blobs or git_blob_sha(data) == self.blobs[path] or
+                                       # a CRLF checkout (`eol=crlf`, core.autocrlf) of an LF blob: same lines
+                                       b"\r\n" in data and git_blob_sha(data.replace(b"\r\n", b"\n")) == self.blobs[path])
             self._lines[path] = data.split(b"\n") if ok else None
         return self._lines[path]
+
+    def utf8(self, path: str) -> bool:
+        """Whether the server can read the file: multilspy opens files as UTF-8 and fails on anything else."""
+        lines = self.lines(path)
+        try:
+            return lines is not None and bool(b"\n".join(lines).decode("utf-8") or True)
+        except UnicodeDecodeError:
+            return False
 
 
 class _Asker:
@@ -202,10 +217,13 @@ class _Asker:
         self.timeouts = 0
         self.hierarchy = settings.call_hierarchy and server in _HIERARCHY
         self.unsupported: set[str] = set()      # requests the server answered "method not found"
-        # directory and module names of the repository's files: an "external" answer in a package of one of
-        # these names is the repository's own code seen through a stub or an installed copy
-        self.own_names = {part.rsplit(".", 1)[0] for p, f in facts.items()
-                          if SERVER_GROUPS.get(f.language) == group for part in p.split("/")}
+        # names of the repository's own code: an "external" answer in a package of one of these names is that
+        # code seen through a stub or an installed copy (jedi's typeshed stubs of click, a header installed in
+        # /usr/include). Python: top-level packages only (`myapp/logging.py` must not hide the stdlib's logging);
+        # Go: none (gopls answers from the module, never from a copy of it)
+        group_paths = [p for p, f in facts.items() if SERVER_GROUPS.get(f.language) == group]
+        self.own_names = set() if group == "go" else {_top_module(p) for p in group_paths} if group == "python" \
+            else {part.rsplit(".", 1)[0] for p in group_paths for part in p.split("/")}
         self.dunders = {d[0] for f in facts.values() if SERVER_GROUPS.get(f.language) == group
                         for d in f.defs if d[0].startswith("__") and d[1] == "method"}
 
@@ -296,6 +314,11 @@ class _Asker:
             self.report.no_answer += 1
             return ["none"]
         found = [self._classify(loc) for loc in locations]
+        dirty = sorted({a[1] for a in found if a[0] == "dirty"})
+        if dirty:
+            # not knowable now: names resolve it, and the file is asked again once the working tree is clean
+            self.report.unmapped += 1
+            return ["dirty", dirty[0]]
         symbols = list(dict.fromkeys(a[1] for a in found if a[0] == "sym"))
         # `new X()`: servers name the class and its constructor; a call of a class is an edge to the class here
         symbols = [s for s in symbols if not (s.endswith(".constructor") and s.rsplit(".", 1)[0] in symbols)]
@@ -364,7 +387,7 @@ class _Asker:
             coro.close()
             raise _ServerDied(f"the server exited (code {getattr(process, 'returncode', None)})")
         try:
-            result = await asyncio.wait_for(coro, self.settings.request_timeout)
+            result = await _unless_exit(coro, process, self.settings.request_timeout)
             self.timeouts = 0
             return result or []
         except asyncio.TimeoutError:
@@ -409,8 +432,11 @@ class _Asker:
         if rel is None:
             return ["ext", module_of(str(abs_path))]
         if rel not in self.facts:
-            # inside the checkout but not indexed: node_modules, vendored or generated code
-            return ["ext", module_of(str(abs_path))] if "node_modules/" in rel else ["var", rel]
+            # inside the checkout but not indexed (node_modules, vendored or generated code, a virtualenv): code
+            # outside the graph, an external module as any other
+            return ["ext", module_of(str(abs_path))]
+        if self.sources.lines(rel) is None:
+            return ["dirty", rel]         # edited since it was indexed: its lines no longer locate a symbol
         start = loc["range"]["start"]
         symbol = self._symbol_at(rel, start["line"], start["character"])
         return ["sym", symbol] if symbol else ["var", rel]
@@ -464,6 +490,14 @@ class _Asker:
         d = f.defs[i]
         return i in f.abstract or d[1] in _CONTAINERS_OF_ABSTRACT or \
             (d[3] is not None and f.defs[d[3]][1] in _CONTAINERS_OF_ABSTRACT)
+
+
+def _top_module(path: str) -> str:
+    """The top-level Python package (or module) a file is imported under: ``src/click/core.py`` -> ``click``."""
+    parts = path.split("/")
+    while len(parts) > 1 and parts[0] in ("src", "lib", "python"):
+        parts = parts[1:]
+    return parts[0].rsplit(".", 1)[0] if len(parts) == 1 else parts[0]
 
 
 def _mixed_receivers(f: FileFacts) -> set[tuple[int, str]]:
@@ -532,10 +566,18 @@ async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline
             try:
                 await asyncio.wait_for(stack.enter_async_context(server.start_server()),
                                        asker.settings.startup_timeout)
+                workers = None
                 while pending:
                     if time.monotonic() > deadline:
                         return
-                    results[pending[0]] = await asker.ask_file(pending[0])
+                    answers = await asker.ask_file(pending[0])
+                    # typescript-language-server outlives a dead tsserver and answers nothing from then on:
+                    # that file's answers are not kept, the server is restarted and asked again
+                    alive = _has_workers(server)
+                    if workers and alive is False:
+                        raise _ServerDied("the server's worker process exited")
+                    workers = alive if workers is None else workers
+                    results[pending[0]] = answers
                     pending.pop(0)
                     done[0] += 1
                     progress("lsp", done[0], total)
@@ -566,8 +608,49 @@ def _shards(server: str, paths: list[str], facts: dict[str, FileFacts]) -> list[
 
 
 async def _kill(server) -> None:
+    """A failed server (hung, stopped, dead, or alive without its worker) gets no graceful shutdown: its process
+    tree is killed first (SIGKILL also ends a stopped process, which SIGTERM does not), then multilspy cleans up."""
+    process = getattr(server.server, "process", None)
+    if process is not None and process.returncode is None:
+        _kill_tree(process.pid)
     with contextlib.suppress(Exception):
         await asyncio.wait_for(server.server.stop(), 10)
+
+
+async def _unless_exit(coro, process, timeout: float):
+    """``coro``'s result within ``timeout``; _ServerDied as soon as the server process exits (a request sent to a
+    server that died would otherwise wait out its whole timeout)."""
+    request, exited = asyncio.ensure_future(coro), asyncio.ensure_future(process.wait())
+    try:
+        done, _ = await asyncio.wait({request, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        exited.cancel()
+    if request in done:
+        return request.result()
+    request.cancel()
+    if exited in done:
+        raise _ServerDied(f"the server exited (code {process.returncode})")
+    raise asyncio.TimeoutError
+
+
+def _kill_tree(pid: int) -> None:
+    import psutil
+    with contextlib.suppress(psutil.Error):
+        root = psutil.Process(pid)
+        for p in [*root.children(recursive=True), root]:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+
+
+def _has_workers(server) -> bool | None:
+    """Whether the server process still has child processes (typescript-language-server's tsserver); None when
+    it is gone or cannot be read."""
+    import psutil
+    process = getattr(server.server, "process", None)
+    try:
+        return bool(psutil.Process(process.pid).children()) if process is not None else None
+    except psutil.Error:
+        return None
 
 
 def _quiet_logger():
@@ -598,7 +681,9 @@ def files_to_ask(facts: dict[str, FileFacts], changed: set[str], touched: set[st
     whose name a changed file now defines. With ``servers=None``, only the unchanged files that changes made
     stale (for a run without the pass, which forgets their answers)."""
     moved = touched | changed
-    new_names = {d[0] for p in changed if p in facts for d in facts[p].defs}
+    new_names = {d[0] for p in changed if p in facts for d in facts[p].defs} | \
+        {n for p in changed if p in facts for i in facts[p].imports for n in i[1:3] if n}   # re-exports
+    stems, packages = _module_stems(moved), {posixpath.dirname(p) for p in moved if p.endswith(_PACKAGE_DIRS)}
     ask = set()
     for path, f in facts.items():
         if not settings.wants(f.language) or not f.calls:
@@ -617,13 +702,37 @@ def files_to_ask(facts: dict[str, FileFacts], changed: set[str], touched: set[st
             ask.add(path)                 # answers of an older shape: forget them
             continue
         if any(a and a[0] in ("sym", "var") and not moved.isdisjoint(_answer_paths(a)) for a in f.lsp["answers"]) or \
-                any(c[1] in new_names for c in f.calls):
+                any(a and a[0] == "dirty" for a in f.lsp["answers"]) or any(c[1] in new_names for c in f.calls) or \
+                any(_module_stem(i[0]) in stems for i in f.imports) or \
+                (path.endswith(_PACKAGE_DIRS) and posixpath.dirname(path) in packages):
+            # an import of a changed file (a re-export moved, a field's type changed) or a Go/Java package
+            # sibling of one: what its calls reach may have changed although nothing of theirs points there
             ask.add(path)
     return ask
 
 
+_PACKAGE_DIRS = (".go", ".java")        # languages whose files see their directory's other files without imports
+
+
+def _module_stem(module: str) -> str:
+    """The last part of an import's module (``./lib/router`` -> ``router``, ``pkg.sub`` -> ``sub``)."""
+    return re.split(r"[./\\]", module.rstrip("/"))[-1]
+
+
+def _module_stems(paths: set[str]) -> set[str]:
+    """Names an import of one of ``paths`` may end with: the file's name without extension, and its directory's
+    name for a package entry (``pkg/__init__.py``, ``src/index.ts``, ``src/lib.rs``)."""
+    stems = set()
+    for p in paths:
+        base = posixpath.basename(p).split(".", 1)[0]
+        stems.add(base)
+        if base in ("__init__", "index", "mod", "lib", "main"):
+            stems.add(posixpath.basename(posixpath.dirname(p)))
+    return stems - {""}
+
+
 def _answer_paths(answer: list) -> set[str]:
-    if answer[0] == "var":
+    if answer[0] in ("var", "dirty"):
         return {answer[1]}
     return {target.split(":", 1)[1].split("#", 1)[0] for target in answer[1] + answer[2]}
 
@@ -644,6 +753,10 @@ def run_lsp_pass(root: Path, facts: dict[str, FileFacts], paths: Iterable[str], 
             continue
         if sources.lines(path) is None:
             report.files_not_asked.setdefault("working tree differs from the indexed content", []).append(path)
+            continue
+        if not sources.utf8(path):
+            # a server that cannot open one file would fail, restart and give up the whole language
+            report.files_not_asked.setdefault("not UTF-8 (language servers read UTF-8 only)", []).append(path)
             continue
         by_group.setdefault(SERVER_GROUPS[f.language], []).append(path)
     out: dict[str, dict] = {}

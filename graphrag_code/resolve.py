@@ -47,9 +47,12 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
     """The resolution of one repository's facts: state, the receiver rules of ``resolve_call``, the pass over the
     call sites, and the edges (the other rules are in the parts it is made of)."""
 
-    def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool = False) -> None:
+    def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False) -> None:
         self.repo, self.files, self.ix = repo, files, _Index(files)
-        self.use_lsp = use_lsp
+        # the languages whose stored answers count: a run with `--lsp python` after one with `--lsp go` keeps
+        # the Go files' answers stored (a later `--lsp go` run reuses them) but resolves Go by names, as fresh
+        wanted = frozenset(("all",) if use_lsp is True else use_lsp or ())
+        self.lsp_wants = lambda language: "all" in wanted or language in wanted
         self.where: dict[str, tuple[str, int]] = {}              # symbol id -> (path, definition index)
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.protocol_stubs: set[str] = set()                    # ... of Protocols nothing subclasses
@@ -454,7 +457,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         sites = _Sites({(path, *self.files[path].calls[k][6:8]) for path, k in callbacks})
         for path in sorted(self.files):
             f = self.files[path]
-            answers = ((f.lsp or {}).get("answers") or []) if self.use_lsp else []
+            answers = ((f.lsp or {}).get("answers") or []) if self.lsp_wants(f.language) else []
             narrowed = dict(f.narrowed)
             for k, call in enumerate(f.calls):
                 if implicit_of(call) != "callback":   # _settle_callbacks, once every call handed one is resolved
@@ -612,7 +615,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
                                                     "resolved_by": target[2]})
 
 
-def resolve(repo: str, files: dict[str, FileFacts], use_lsp: bool = False) -> Resolution:
-    """Edges of the whole repository; with ``use_lsp`` the language-server answers stored in the facts win
+def resolve(repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False) -> Resolution:
+    """Edges of the whole repository; with ``use_lsp`` (True, or the ``--lsp`` languages) the language-server
+    answers stored in the facts win
     over name-based resolution where they name a definition."""
     return _Resolver(repo, files, use_lsp).run()

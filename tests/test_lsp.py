@@ -43,6 +43,8 @@ def test_utf16_columns_and_identifiers() -> None:
     ("/root/go/pkg/mod/github.com/spf13/pflag@v1.0.5/flag.go", "github.com/spf13/pflag"),
     ("/usr/local/go/src/fmt/print.go", "fmt"),
     ("/usr/include/stdio.h", "stdio.h"),
+    ("/usr/lib/python3.11/logging/__init__.py", "logging"),
+    ("/usr/local/lib/python3.11/os.py", "os"),
 ])
 def test_module_of_external_definitions(path: str, module: str) -> None:
     assert lsp.module_of(path) == module

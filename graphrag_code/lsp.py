@@ -66,6 +66,7 @@ _PARALLEL = {"jedi-language-server": 2}    # server processes per server (see _s
 # pyright answers click 2.4x faster that way; tsserver (rxjs) is 9% slower that way and clangd (lz4) 28% slower
 # and sees through macros: they stay per call; jedi has none.
 _HIERARCHY = {"gopls", "pyright"}
+_CODE_POINT_SERVERS = {"jedi-language-server"}
 # where a definition that lands on a variable is followed by typeDefinition: jedi's answer is its inference of
 # what the variable holds (a class or a function), which is what the call runs
 _INFER_VARIABLES = {"python"}
@@ -130,6 +131,10 @@ class LspReport:
 
 class _ServerDied(Exception):
     pass
+
+
+class _OutOfTime(Exception):
+    """The pass's time budget ran out in the middle of a file: that file stays unasked."""
 
 
 # -- positions ---------------------------------------------------------------------------------------------------
@@ -215,7 +220,12 @@ class _Asker:
         self.settings, self.report = settings, report
         self.server = None
         self.timeouts = 0
+        self.deadline = float("inf")            # the pass's budget (run_lsp_pass), checked before each request
+        self.out_of_time = False
         self.hierarchy = settings.call_hierarchy and server in _HIERARCHY
+        # jedi-language-server hands LSP's UTF-16 columns to jedi, which counts code points: a call after an
+        # emoji on its line was asked at the wrong place; its columns are converted both ways
+        self.code_points = server in _CODE_POINT_SERVERS
         self.unsupported: set[str] = set()      # requests the server answered "method not found"
         # names of the repository's own code: an "external" answer in a package of one of these names is that
         # code seen through a stub or an installed copy (jedi's typeshed stubs of click, a header installed in
@@ -356,7 +366,8 @@ class _Asker:
             if lines is None or start["line"] >= len(lines):
                 return []
             line = lines[start["line"]]
-            name = identifier_at(line.decode("utf-8", "replace"), start["character"])
+            name = identifier_at(line.decode("utf-8", "replace"),
+                                 self._column(rel, start["line"], start["character"], False))
             m = _ALIAS.match(line)
             if not name or m is None or m.group(1) != name.encode():
                 return []
@@ -371,9 +382,20 @@ class _Asker:
             return None
         return sorted({a[1] for a in map(self._classify, locations) if a[0] == "sym"})
 
+    def _column(self, path: str, line0: int, column: int, to_server: bool) -> int:
+        """A column as the server counts it (``to_server``) or as LSP does (UTF-16), from the other."""
+        lines = self.sources.lines(path) if self.code_points else None
+        if lines is None or line0 >= len(lines):
+            return column
+        text = lines[line0].decode("utf-8", "replace")
+        if to_server:
+            return len(text.encode("utf-16-le")[:2 * column].decode("utf-16-le", "ignore"))
+        return len(text[:column].encode("utf-16-le")) // 2
+
     async def _request(self, what: str, path: str, line0: int, col16: int) -> list | None:
         if what in self.unsupported:
             return []
+        col16 = self._column(path, line0, col16, to_server=True)
         if what == "definition":
             coro = self.server.request_definition(path, line0, col16)
         else:
@@ -382,6 +404,9 @@ class _Asker:
 
     async def _guarded(self, coro, what: str, where) -> list | None:
         """A request with the per-request timeout; None on an error or a timeout, [] for an empty answer."""
+        if time.monotonic() > self.deadline:
+            coro.close()
+            raise _OutOfTime
         process = getattr(self.server.server, "process", None)
         if process is None or process.returncode is not None:
             coro.close()
@@ -438,7 +463,7 @@ class _Asker:
         if self.sources.lines(rel) is None:
             return ["dirty", rel]         # edited since it was indexed: its lines no longer locate a symbol
         start = loc["range"]["start"]
-        symbol = self._symbol_at(rel, start["line"], start["character"])
+        symbol = self._symbol_at(rel, start["line"], self._column(rel, start["line"], start["character"], False))
         return ["sym", symbol] if symbol else ["var", rel]
 
     def _symbol_at(self, path: str, line0: int, col16: int) -> str | None:
@@ -451,6 +476,10 @@ class _Asker:
         f = self.facts[path]
         holding = [(d[5] - d[4], i) for i, d in enumerate(f.defs) if d[4] <= line0 + 1 <= d[5]]
         found = next((i for _size, i in sorted(holding) if f.defs[i][0] == name), None)
+        if found is None and self.group == "typescript" and name == "export":
+            # an anonymous default export (`export default function (x) {`): the server points at `export`
+            found = next((i for _size, i in sorted(holding) if f.defs[i][0] == "default" and
+                          f.defs[i][4] == line0 + 1), None)
         if found is None and self.group == "typescript" and _names_a_function(lines[line0], name):
             # a definition indexed under another name, starting on that line: `module.exports = function query(`
             found = next((i for _size, i in sorted(holding) if f.defs[i][4] == line0 + 1), None)
@@ -560,15 +589,20 @@ async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline
     """Start the server, ask file by file; a dead server is restarted once, then the group is given up."""
     pending = list(paths)
     for attempt in (1, 2):
+        if time.monotonic() > deadline:
+            asker.out_of_time = True
+            return
         server = lsp_servers.create_server(spec, str(asker.root), _quiet_logger())
         asker.server = server
         async with contextlib.AsyncExitStack() as stack:
             try:
+                # start-up counts against the budget too
                 await asyncio.wait_for(stack.enter_async_context(server.start_server()),
-                                       asker.settings.startup_timeout)
+                                       max(0.1, min(asker.settings.startup_timeout, deadline - time.monotonic())))
                 workers = None
                 while pending:
                     if time.monotonic() > deadline:
+                        asker.out_of_time = True
                         return
                     answers = await asker.ask_file(pending[0])
                     # typescript-language-server outlives a dead tsserver and answers nothing from then on:
@@ -582,8 +616,14 @@ async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline
                     done[0] += 1
                     progress("lsp", done[0], total)
                 return
+            except _OutOfTime:
+                asker.out_of_time = True
+                return
             except Exception as exc:       # start-up timeout, a dead server, a protocol error: restart once
                 await _kill(server)
+                if time.monotonic() > deadline:
+                    asker.out_of_time = True
+                    return                 # a start-up cut short by the budget is no failure of the server
                 why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
                 if attempt == 2:
                     asker.report.skipped = f"server failed twice ({why}); tree-sitter edges kept for " \
@@ -774,18 +814,21 @@ def run_lsp_pass(root: Path, facts: dict[str, FileFacts], paths: Iterable[str], 
         t0, results = time.monotonic(), {}
         shards = _shards(spec.name, group_paths, facts)
         askers = [_Asker(group, root, facts, sources, settings, rep, spec.name) for _ in shards]
+        for asker in askers:
+            asker.deadline = deadline
 
         async def run_shards() -> None:
             await asyncio.gather(*(_run_group(group, spec, shard, asker, deadline, results, progress, done, total)
                                    for shard, asker in zip(shards, askers)))
         asyncio.run(run_shards())
         rep.seconds = time.monotonic() - t0
+        out_of_time = any(a.out_of_time for a in askers)
         for path in group_paths:
             if path in results:
                 out[path] = {"server": rep.server, "format": ANSWER_FORMAT, "answers": results[path]}
             else:
-                reason = "LSP time budget exhausted" if time.monotonic() > deadline else f"{group} server failed"
+                reason = "LSP time budget exhausted" if out_of_time else f"{group} server failed"
                 report.files_not_asked.setdefault(reason, []).append(path)
-        report.budget_exhausted |= time.monotonic() > deadline
+        report.budget_exhausted |= out_of_time and any(p not in results for p in group_paths)
     report.seconds = time.monotonic() - started
     return out, report

@@ -243,3 +243,53 @@ def test_a_typescript_run_whose_tsserver_dies_is_restarted_and_asks_that_file_ag
     calls = _calls(graph, repo_name)
     assert all(calls[(f"f{i}", "src/lib.ts#twice")]["resolved_by"] == "lsp" for i in range(3))
     assert asked.count(asked[1]) == 2                            # the file asked when it died: asked again
+
+
+@needs_jedi
+def test_jedi_is_asked_in_code_points_after_an_emoji(graph, git_repo, repo_name) -> None:
+    """jedi-language-server reads LSP's UTF-16 columns as code points: `f` after two emoji was asked two
+    columns too far and the edge was lost."""
+    git_repo.write("e.py", 'def f(x):\n    return x\n\n\ndef main():\n    s = "\U0001F389\U0001F389"; return f(len(s))\n')
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name, settings=PY)
+    calls = _calls(graph, repo_name)
+    assert calls[("main", "e.py#f")]["resolved_by"] == "lsp" and ("main", "module:builtins") in calls
+
+
+def test_a_call_of_an_anonymous_default_export_keeps_its_edge(graph, git_repo, repo_name) -> None:
+    if lsp_servers.find_server("typescript", git_repo.root) is None:
+        pytest.skip("typescript-language-server not found; run scripts/setup (npm ci)")
+    git_repo.write("src/anon.ts", "export default function (x: number): number {\n  return x * 2;\n}\n")
+    git_repo.write("src/main.ts", 'import anon from "./anon";\n\nexport function run(): number {\n'
+                                  "  return anon(1);\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings(lsp_languages=("typescript",)))
+    assert _calls(graph, repo_name)[("run", "src/anon.ts#default")]["resolved_by"] == "lsp"
+
+
+@needs_jedi
+def test_the_budget_stops_the_pass_inside_a_file_not_only_between_files(graph, git_repo, repo_name,
+                                                                        monkeypatch) -> None:
+    """The deadline was checked between files only: one file with thousands of call sites ran past it."""
+    git_repo.write("big.py", "def f(x):\n    return x\n\n\ndef main():\n" +
+                   "".join(f"    f({i})\n" for i in range(200)))
+    git_repo.commit("v1")
+    real_ask, requests = lsp._Asker.ask_file, []
+    real_request = lsp._Asker._request
+
+    async def ask(self, path):
+        self.deadline = time.monotonic() + 0.5          # the budget runs out half a second into the file
+        return await real_ask(self, path)
+
+    async def request(self, *args):
+        requests.append(args)
+        await asyncio.sleep(0.05)
+        return await real_request(self, *args)
+    monkeypatch.setattr(lsp._Asker, "ask_file", ask)
+    monkeypatch.setattr(lsp._Asker, "_request", request)
+    started = time.monotonic()
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=PY)
+    assert time.monotonic() - started < 20 and len(requests) < 50
+    assert summary.lsp["budget_exhausted"] is True
+    assert summary.lsp["files_not_asked"] == {"LSP time budget exhausted": 1}
+    assert _calls(graph, repo_name)[("main", "big.py#f")]["resolved_by"] == "same_file"     # names kept

@@ -6,8 +6,10 @@ on stderr and the error's exit code; anything else is a bug and keeps its traceb
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +20,8 @@ from . import __version__
 from .cli_answer import ask_command
 from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
-from .config import DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT, IndexSettings, Neo4jSettings
+from .config import (DEFAULT_BOLT_PORT, DEFAULT_CHUNK_TOKENS, DEFAULT_HTTP_PORT, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT,
+                     IndexSettings, Neo4jSettings)
 from .db import Graph, Recorder
 from .errors import ConfigError, GraphragError, InputError, check_text
 from .rerankers import RERANKERS, make_reranker
@@ -576,7 +579,7 @@ def _api_config(host: str):
                      token_repos=token_repos, reranker_loader=make_reranker)
 
 
-def _bind_api(host: str, port: int, threads: int, embedder=None):
+def _bind_api(host: str, port: int, threads: int, embedder=None, neo4j: Neo4jSettings | None = None):
     """The REST API's app and its waitress server, bound to host:port (ConfigError when it cannot listen). `up`
     binds before indexing, so a port in use fails before the work and stays held during it, and hands over the
     embedder it loaded for the vectors (the app would load the model again)."""
@@ -588,6 +591,7 @@ def _bind_api(host: str, port: int, threads: int, embedder=None):
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     LLMSettings.from_env()      # a bad LLM setting stops `serve` here, not every answer later with a 500
     config = _api_config(host)
+    config.neo4j = neo4j or config.neo4j      # `up` on a local server of other ports
     config.llm_slots = max(1, threads - 1)    # a thread stays free for /healthz and searches
     if embedder is not None:
         config.embedder_loader = lambda: embedder
@@ -660,14 +664,21 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
 
     check_text(name, "--name")
     embedder, why = _load_embedder(True) if embed else (None, None)
-    api = _bind_api(host, port, 8, embedder) if serve_api else None    # before the work, not after it
-    browser = None
-    if not no_neo4j:
-        server = LocalNeo4j().start()
+    browser, neo4j, local = None, Neo4jSettings.from_env(), None
+    if not no_neo4j and "NEO4J_URI" not in os.environ:    # a server NEO4J_URI names is the user's to run
+        from .cli_neo4j import _env_port
+        local = LocalNeo4j(bolt_port=_env_port("GRAPHRAG_BOLT_PORT", DEFAULT_BOLT_PORT),
+                           http_port=_env_port("GRAPHRAG_HTTP_PORT", DEFAULT_HTTP_PORT))
+        neo4j = dataclasses.replace(neo4j, uri=local.bolt_uri)
+    api = _bind_api(host, port, 8, embedder, neo4j) if serve_api else None    # before the work, not after it
+    if local is None:
+        click.echo(f"Using the Neo4j server at {neo4j.uri} (NEO4J_URI); the local one is not started")
+    else:
+        server = local.start()
         browser = server.browser_url
         click.echo(f"Neo4j running: {server.bolt_uri}  (Browser {server.browser_url})")
     bar = _Bar(enabled=sys.stderr.isatty())
-    with Graph(Neo4jSettings.from_env()) as graph:
+    with Graph(neo4j) as graph:
         if not replace:
             _refuse_replacing(graph, name, path)
         summary = _index(graph, path, name, IndexSettings(lsp_languages=_lsp_languages(lsp_languages)), bar)
@@ -678,8 +689,7 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
             click.echo(f"  vectors: skipped ({why})")
     click.echo("")
     if browser:
-        click.echo(f"Explore the graph in Neo4j Browser: {browser}?dbms=bolt://127.0.0.1:7687"
-                   "&preselectAuthMethod=NO_AUTH")
+        click.echo(f"Explore the graph in Neo4j Browser: {browser}?dbms={neo4j.uri}&preselectAuthMethod=NO_AUTH")
         click.echo("  (it connects by itself: no authentication on loopback), then paste:")
     else:
         click.echo("Explore the graph with this Cypher:")

@@ -333,6 +333,10 @@ class LocalNeo4j:
         self.lib_dir = Path(lib_dir or DEFAULT_LIB_DIR).resolve()
         self._proc: subprocess.Popen[bytes] | None = None
 
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
     # ---- paths -------------------------------------------------------------------------------------------------
     @property
     def conf_dir(self) -> Path:
@@ -558,8 +562,9 @@ class LocalNeo4j:
                 raise LauncherError(
                     f"{name} port {port} on 127.0.0.1 is taken by another program, not by this project's Neo4j "
                     f"(state dir {self.state_dir})",
-                    hint="stop that program, or pick other ports (--bolt-port/--http-port, "
-                         "GRAPHRAG_BOLT_PORT/GRAPHRAG_HTTP_PORT)",
+                    hint="stop that program; or start this project's Neo4j on other ports (`graphrag-code neo4j "
+                         "start --bolt-port/--http-port`, or GRAPHRAG_BOLT_PORT/GRAPHRAG_HTTP_PORT for `up` too); "
+                         "or use a server of your own: NEO4J_URI=bolt://host:port (`up` then starts none)",
                 )
 
     def _spawn(self, java: str) -> int:

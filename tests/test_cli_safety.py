@@ -223,3 +223,21 @@ def test_ctrl_c_while_up_indexes_exits_130_too(graph, repo_name, tmp_path, monke
                                        "--no-serve"])
     assert result.exit_code == 130, (result.output, result.exception)
     assert f"interrupted while indexing {repo_name}" in result.stderr and "Aborted!" not in result.output
+
+
+def test_up_uses_the_server_neo4j_uri_names_and_starts_no_local_one(git_repo, repo_name, neo4j_settings,
+                                                                   monkeypatch) -> None:
+    """README: NEO4J_URI selects any server. `up` started the local launcher anyway, which failed on a taken
+    port with a hint naming options `up` does not have (fifth QA pass)."""
+    from graphrag_code import neo4j_local
+
+    def no_local(self):
+        raise AssertionError("the local Neo4j was started")
+    monkeypatch.setattr(neo4j_local.LocalNeo4j, "start", no_local)
+    monkeypatch.setenv("NEO4J_URI", neo4j_settings.uri)
+    git_repo.write("lib.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    result = CliRunner().invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-embed", "--no-serve"])
+    assert result.exit_code == 0, result.output
+    assert f"Using the Neo4j server at {neo4j_settings.uri} (NEO4J_URI); the local one is not started" in result.output
+    assert f":param repo => '{repo_name}'" in result.output

@@ -125,8 +125,11 @@ def _print_summary(s: dict) -> None:
 
 
 def _print_lsp(report: dict) -> None:
+    asked = sum(g["files"] for g in report["groups"].values() if not (g["skipped"] and not g["asked"]))
     click.echo(f"  language servers: {report['seconds']:.1f}s" + ("  [time budget exhausted]"
-                                                                  if report["budget_exhausted"] else ""))
+                                                                  if report["budget_exhausted"] else "")
+               + ("" if asked or report["files_not_asked"] else
+                  "  (no file needed asking: nothing changed that their answers depend on)"))
     for group, g in report["groups"].items():
         if g["skipped"] and not g["asked"]:
             click.echo(f"    {group}: skipped: {g['skipped']}")
@@ -134,7 +137,9 @@ def _print_lsp(report: dict) -> None:
         per_1k = f", {g['seconds_per_1k_calls']:.0f}s per 1k call sites" if g["seconds_per_1k_calls"] else ""
         click.echo(f"    {group} ({g['server']}): {g['files']} files, {g['asked']} call sites asked: "
                    f"{g['symbol']} to indexed symbols, {g['external']} external, {g['variable']} variables, "
-                   f"{g['no_answer']} no answer, {g['errors']} errors{per_1k}"
+                   f"{g['no_answer']} no answer, {g['errors']} errors"
+                   + (f", {g['unmapped']} into files edited since indexed (asked again next run)"
+                      if g.get("unmapped") else "") + per_1k
                    + (f"; restarted {g['restarts']}x" if g["restarts"] else "")
                    + (f"; {g['skipped']}" if g["skipped"] else ""))
     for reason, n in report["files_not_asked"].items():

@@ -17,7 +17,8 @@ from neo4j import exceptions as neo4j_errors
 
 from . import cypher
 from .config import SCHEMA_VERSION, Neo4jSettings
-from .errors import DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch, TransactionTooLarge
+from .errors import (ConfigError, DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch,
+                     TransactionTooLarge)
 
 
 @dataclass
@@ -104,7 +105,10 @@ class Graph:
                 connection_timeout=10, max_transaction_retry_time=retry_seconds,
                 notifications_min_severity="OFF")
         except (ValueError, neo4j_errors.ConfigurationError) as exc:
-            raise DatabaseError(f"bad NEO4J_URI {self.settings.uri!r}: {exc}") from exc
+            # a setting, not a server that is away: exit 2 / HTTP 500, not 3 / 503 with a retry
+            raise ConfigError(f"bad NEO4J_URI {self.settings.uri!r}: {exc}",
+                              hint="e.g. bolt://127.0.0.1:7687, neo4j://host:7687, neo4j+s://xxxx.databases.neo4j.io"
+                              ) from exc
 
     def close(self) -> None:
         self._driver.close()

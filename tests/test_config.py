@@ -34,3 +34,14 @@ def test_other_repository_names_pass() -> None:
 def test_repository_names_are_printable_trimmed_and_short(name: str) -> None:
     with pytest.raises(InputError, match="1-200 printable characters"):
         check_repo_name(name)
+
+
+def test_a_malformed_neo4j_uri_is_a_configuration_error_not_an_unavailable_server(monkeypatch) -> None:
+    """`NEO4J_URI=notaurl` exited 3 ("Neo4j unavailable"), which says to wait and retry; it is a setting (exit 2)."""
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+
+    monkeypatch.setenv("NEO4J_URI", "notaurl")
+    result = CliRunner().invoke(main, ["status"])
+    assert result.exit_code == 2 and "bad NEO4J_URI 'notaurl'" in result.output, result.output

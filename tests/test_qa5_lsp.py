@@ -293,3 +293,15 @@ def test_the_budget_stops_the_pass_inside_a_file_not_only_between_files(graph, g
     assert summary.lsp["budget_exhausted"] is True
     assert summary.lsp["files_not_asked"] == {"LSP time budget exhausted": 1}
     assert _calls(graph, repo_name)[("main", "big.py#f")]["resolved_by"] == "same_file"     # names kept
+
+
+def test_the_summary_says_when_no_file_needed_asking_and_counts_unmapped_answers(capsys) -> None:
+    from graphrag_code.cli import _print_lsp
+
+    _print_lsp({"seconds": 0.0, "budget_exhausted": False, "groups": {}, "files_not_asked": {}})
+    assert "no file needed asking" in capsys.readouterr().out
+    group = {**lsp.GroupReport(server="jedi 1", files=1, asked=2, symbol=1, unmapped=1).__dict__,
+             "seconds_per_1k_calls": None}
+    _print_lsp({"seconds": 1.0, "budget_exhausted": False, "groups": {"python": group}, "files_not_asked": {}})
+    out = capsys.readouterr().out
+    assert "1 into files edited since indexed (asked again next run)" in out and "no file needed" not in out

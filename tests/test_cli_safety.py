@@ -241,3 +241,29 @@ def test_up_uses_the_server_neo4j_uri_names_and_starts_no_local_one(git_repo, re
     assert result.exit_code == 0, result.output
     assert f"Using the Neo4j server at {neo4j_settings.uri} (NEO4J_URI); the local one is not started" in result.output
     assert f":param repo => '{repo_name}'" in result.output
+
+
+def test_up_starts_the_local_neo4j_on_the_ports_of_the_environment(git_repo, repo_name, neo4j_settings,
+                                                                   monkeypatch) -> None:
+    """GRAPHRAG_BOLT_PORT / GRAPHRAG_HTTP_PORT, which `neo4j start` reads, were ignored by `up`."""
+    from types import SimpleNamespace
+
+    from graphrag_code import neo4j_local
+
+    if not neo4j_settings.is_local_default:
+        pytest.skip("needs the project's own server on 7687 (NEO4J_URI names another)")
+    started = []
+
+    def start(self):
+        started.append((self.bolt_port, self.http_port))
+        return SimpleNamespace(bolt_uri=self.bolt_uri, browser_url=f"http://127.0.0.1:{self.http_port}/browser/")
+    monkeypatch.setattr(neo4j_local.LocalNeo4j, "start", start)
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    monkeypatch.setenv("GRAPHRAG_BOLT_PORT", "7687")
+    monkeypatch.setenv("GRAPHRAG_HTTP_PORT", "17474")
+    git_repo.write("lib.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    result = CliRunner().invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-embed", "--no-serve"])
+    assert result.exit_code == 0, result.output
+    assert started == [(7687, 17474)]
+    assert "http://127.0.0.1:17474/browser/?dbms=bolt://127.0.0.1:7687" in result.output

@@ -186,7 +186,8 @@ def _print_vectors(v: dict) -> None:
                    "comma list (python,typescript,javascript,tsx,go,c,cpp). Precise and slower; edges get "
                    "resolved_by=lsp. Default: off.")
 @click.option("--lsp-budget", type=click.FloatRange(1), default=1800, show_default=True, metavar="SECONDS",
-              help="Upper bound on the language-server time; files left unasked keep their tree-sitter edges.")
+              help="Upper bound on the language-server time (server start-up included, checked before every "
+                   "request); files left unasked keep their tree-sitter edges. Only with --lsp.")
 @click.option("--workers", type=click.IntRange(0, 64), default=None, envvar="GRAPHRAG_INDEX_WORKERS",
               show_envvar=True, metavar="N",
               help="Processes that parse the changed files (0: parse in this process). Default: one per core, at "
@@ -210,12 +211,16 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     With --lsp, language servers (installed by scripts/setup: pyright for Python, typescript-language-server,
     gopls, clangd) are asked where each call's callee is defined, and their answers win over name-based
     resolution; a language whose server is missing is skipped with a message. Later runs ask only about
-    changed files and the files that call into them. Python runs jedi-language-server where Node.js is
+    changed files and the files whose answers they may change (callers, importers, Go/Java package
+    siblings). Python runs jedi-language-server where Node.js is
     missing, or when GRAPHRAG_LSP_PYTHON_SERVER=jedi (about the same edges, 3-7x slower).
     """
     from .embeddings import load_embedder
 
     check_text(name, "--name")
+    if not _lsp_languages(lsp_languages) and \
+            click.get_current_context().get_parameter_source("lsp_budget") == click.core.ParameterSource.COMMANDLINE:
+        click.echo("warning: --lsp-budget does nothing without --lsp", err=True)
     embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
     settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
                              include_generated=include_generated, lsp_languages=_lsp_languages(lsp_languages),

@@ -305,3 +305,15 @@ def test_the_summary_says_when_no_file_needed_asking_and_counts_unmapped_answers
     _print_lsp({"seconds": 1.0, "budget_exhausted": False, "groups": {"python": group}, "files_not_asked": {}})
     out = capsys.readouterr().out
     assert "1 into files edited since indexed (asked again next run)" in out and "no file needed" not in out
+
+
+def test_lsp_budget_without_lsp_is_warned_about(git_repo, repo_name, neo4j_settings) -> None:
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    result = CliRunner().invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed",
+                                       "--lsp-budget", "5"])
+    assert result.exit_code == 0 and "warning: --lsp-budget does nothing without --lsp" in result.output

@@ -47,10 +47,13 @@ SECONDARY_WORDS = SECONDARY_DIRS | {"doc", "documentation", "demo", "demos"}
 SECONDARY_WEIGHT = 0.5
 # path channel: a path the query names (`lib/router/index.js`, `types.py`) picks at most PATH_FILES files
 PATH_WEIGHT = 0.5
+MESSAGE_WEIGHT = 2.0   # an error message found verbatim in the code: exact evidence, as a stack frame's location
 PATH_FILES = 5
 PATH_PREFILTER = 2000
-LEXICAL_WEIGHTS = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "path": PATH_WEIGHT, "vector": 0.6}
-PROSE_WEIGHTS = {"symbol": 1.0, "location": 1.0, "fulltext": 1.0, "path": PATH_WEIGHT, "vector": 1.0}
+LEXICAL_WEIGHTS = {"symbol": 1.5, "location": 2.0, "fulltext": 1.0, "message": MESSAGE_WEIGHT, "path": PATH_WEIGHT,
+                   "vector": 0.6}
+PROSE_WEIGHTS = {"symbol": 1.0, "location": 1.0, "fulltext": 1.0, "message": MESSAGE_WEIGHT, "path": PATH_WEIGHT,
+                 "vector": 1.0}
 
 # what a filter may name: the indexer's language (and text format) names, the kinds of symbols and of chunks
 LANGUAGE_NAMES = tuple(sorted({*LANGUAGES, *TEXT_FORMATS}))
@@ -206,6 +209,8 @@ class Searcher:
 
         if "fulltext" in opts.channels:
             timed("fulltext", lambda: self._fulltext_seeds(a.lucene(), repo, limit))
+            if a.phrases:      # part of the full-text family: exact words, where the index's analyzer drops some
+                timed("message", lambda: self._message_seeds(a, repo, limit))
         if "symbol" in opts.channels and a.names:
             timed("symbol", lambda: [r["id"] for r in self.graph.run(
                 "symbol_seeds", names=a.names, repo=repo, limit=limit)])
@@ -235,6 +240,14 @@ class Searcher:
                     timed("vector", lambda: [r["id"] for r in vector_search(self.graph, self.embedder, a.text,
                                                                              k=limit, repo=repo)])
         return rankings, vectors
+
+    def _message_seeds(self, a: QueryAnalysis, repo: str | None, limit: int) -> list[str]:
+        """Chunks holding an error message's word runs verbatim, ahead of the full-text index's hits: its
+        analyzer drops stop words, and a message ("No such command 'deploy'") is often mostly stop words."""
+        phrases = sorted({" ".join(p.lower().split()) for p in a.phrases})
+        if not phrases:
+            return []
+        return [r["id"] for r in self.graph.run("message_chunks", phrases=phrases, repo=repo, limit=limit)]
 
     def _fulltext_seeds(self, query: str, repo: str | None, limit: int) -> list[str]:
         """The best ``limit`` full-text hits (of ``repo``). The index ranks every repository together, so when

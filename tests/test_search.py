@@ -500,3 +500,23 @@ def test_an_irregular_past_form_finds_the_code_named_by_its_verb(graph, git_repo
     res = Searcher(graph).search("where is the prompt built", Filters(repo=repo_name), OPTS)
     assert "build" in res.analysis.terms
     assert res.hits[0].qualified_name == "build_prompt", [h.qualified_name for h in res.hits]
+
+
+def test_an_error_message_of_stop_words_finds_where_it_is_raised(graph, git_repo, repo_name) -> None:
+    """"Error: No such command 'deploy'.": the English analyzer drops `no` and `such`, so the phrase matched any
+    `command`, and chunks saying command most often won (golden click-017 was in no top 10). The message channel
+    reads the text itself."""
+    noisy = "\n\n".join(f"def command_{i}(command, commands):\n    '''Run the command of the command list.'''\n"
+                        f"    return [command for command in commands if command]" for i in range(6))
+    git_repo.write("cli/noisy.py", noisy + "\n")
+    git_repo.write("cli/resolve.py", "def resolve(ctx, name):\n    cmd = ctx.lookup(name)\n    if cmd is None:\n"
+                                     "        ctx.fail(f\"No such command {name!r}.\")\n    return cmd\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("Error: No such command 'deploy'.", Filters(repo=repo_name),
+                                 SearchOptions(k=3, channels=("fulltext", "symbol")))
+    assert (res.hits[0].path, res.hits[0].qualified_name) == ("cli/resolve.py", "resolve")
+    assert "message" in res.hits[0].channels
+    question = Searcher(graph).search("how is a command resolved?", Filters(repo=repo_name),
+                                      SearchOptions(k=3, channels=("fulltext", "symbol")))
+    assert not any("message" in h.channels for h in question.hits)     # questions are no messages

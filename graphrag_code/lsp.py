@@ -105,6 +105,7 @@ class GroupReport:
     inferred: int = 0                       # variables whose value the server inferred (a class, a function)
     definition_requests: int = 0
     hierarchy_requests: int = 0             # prepareCallHierarchy (each followed by one outgoingCalls)
+    hierarchy_refused: int = 0              # prepareCallHierarchy answered with an error: asked per call instead
     from_hierarchy: int = 0                 # call sites answered by outgoingCalls
     restarts: int = 0
     seconds: float = 0.0
@@ -427,7 +428,12 @@ class _Asker:
             if getattr(exc, "code", None) == _METHOD_NOT_FOUND:
                 self.unsupported.add(what)     # jedi has no textDocument/implementation: not asked again
                 return None
-            self.report.errors += 1
+            if what == "textDocument/prepareCallHierarchy":
+                # gopls refuses a hierarchy for what is no function ("X is not a function"): its calls are
+                # asked one by one instead, so nothing was lost
+                self.report.hierarchy_refused += 1
+            else:
+                self.report.errors += 1
             logging.getLogger(__name__).debug("lsp %s %s failed: %s", what, where, exc)
             return None
 

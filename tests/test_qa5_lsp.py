@@ -317,3 +317,28 @@ def test_lsp_budget_without_lsp_is_warned_about(git_repo, repo_name, neo4j_setti
     result = CliRunner().invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed",
                                        "--lsp-budget", "5"])
     assert result.exit_code == 0 and "warning: --lsp-budget does nothing without --lsp" in result.output
+
+
+def test_a_refused_call_hierarchy_is_no_error(tmp_path) -> None:
+    """gopls answers prepareCallHierarchy with an error for what is no function; those calls are asked one by
+    one, so a healthy run on cobra reported 21 "errors"."""
+    async def run() -> lsp.GroupReport:
+        process = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(30)")
+
+        async def refuse(method, params):
+            raise RuntimeError("X is not a function")
+
+        class Server:
+            server = type("Inner", (), {"process": process, "send_request": staticmethod(refuse)})()
+        report = lsp.GroupReport()
+        asker = lsp._Asker("go", tmp_path, {}, lsp._Sources(tmp_path, {}), lsp.LspSettings(), report, "gopls")
+        asker.server = Server
+        try:
+            assert await asker._raw("textDocument/prepareCallHierarchy", {}) is None
+            assert await asker._raw("callHierarchy/outgoingCalls", {}) is None
+        finally:
+            process.kill()
+            await process.wait()
+        return report
+    report = asyncio.run(run())
+    assert (report.hierarchy_refused, report.errors) == (1, 1)

@@ -71,7 +71,7 @@ _CODE_POINT_SERVERS = {"jedi-language-server"}
 # what the variable holds (a class or a function), which is what the call runs
 _INFER_VARIABLES = {"python"}
 # bump when the shape or meaning of stored answers changes: stored answers of another format are asked again
-ANSWER_FORMAT = 11
+ANSWER_FORMAT = 12     # 12: "dirty" answers, checkout files not indexed are external, header and stdlib module names
 _COUNTERS = {"sym": "symbol", "ext": "external", "var": "variable"}
 
 Progress = Callable[[str, int, int], None]
@@ -179,7 +179,8 @@ def module_of(path: str) -> str:
     if p.endswith(".go") and "/src/" in p:
         return p.rsplit("/src/", 1)[1].rsplit("/", 1)[0]
     if "/include/" in p:
-        return p.rsplit("/include/", 1)[1]
+        # the header as code includes it: `c++/12/cstdio` is `cstdio`, `x86_64-linux-gnu/bits/x.h` is `bits/x.h`
+        return re.sub(r"^(?:c\+\+/[\d.]+/|[a-z0-9_]+-linux-gnu/)+", "", p.rsplit("/include/", 1)[1])
     return re.sub(r"\.[^./]+$", "", p.rsplit("/", 1)[-1])
 
 

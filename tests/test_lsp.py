@@ -44,6 +44,8 @@ def test_utf16_columns_and_identifiers() -> None:
     ("/usr/local/go/src/fmt/print.go", "fmt"),
     ("/usr/include/stdio.h", "stdio.h"),
     ("/usr/lib/python3.11/logging/__init__.py", "logging"),
+    ("/usr/include/c++/12/cstdio", "cstdio"),
+    ("/usr/include/x86_64-linux-gnu/c++/12/bits/c++config.h", "bits/c++config.h"),
     ("/usr/local/lib/python3.11/os.py", "os"),
 ])
 def test_module_of_external_definitions(path: str, module: str) -> None:

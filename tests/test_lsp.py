@@ -45,6 +45,9 @@ def test_utf16_columns_and_identifiers() -> None:
     ("/usr/include/stdio.h", "stdio.h"),
     ("/usr/lib/python3.11/logging/__init__.py", "logging"),
     ("/usr/include/c++/12/cstdio", "cstdio"),
+    ("/r/node_modules/typescript/lib/lib.dom.d.ts", "lib.dom"),
+    ("/r/node_modules/typescript/lib/lib.es2015.promise.d.ts", "lib.es2015.promise"),
+    ("/r/node_modules/typescript/lib/typescript.d.ts", "typescript"),
     ("/usr/include/x86_64-linux-gnu/c++/12/bits/c++config.h", "bits/c++config.h"),
     ("/usr/local/lib/python3.11/os.py", "os"),
 ])

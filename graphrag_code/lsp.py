@@ -170,8 +170,8 @@ def module_of(path: str) -> str:
     if stdlib:
         return stdlib.group(1).removesuffix("/__init__").replace("/", ".")
     builtin_ts = re.search(r"/node_modules/typescript/lib/(lib\.[\w.]+?)\.d\.ts$", p)
-    if builtin_ts:              # the language's own declarations (`console.log`: lib.dom), not the compiler
-        return builtin_ts.group(1)
+    if builtin_ts:              # the language's own declarations (`console.log`: typescript/lib.dom)
+        return "typescript/" + builtin_ts.group(1)
     if "/node_modules/" in p:
         parts = p.rsplit("/node_modules/", 1)[1].split("/")
         return "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]

@@ -617,7 +617,8 @@ async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline
                     answers = await asker.ask_file(pending[0])
                     # typescript-language-server outlives a dead tsserver and answers nothing from then on:
                     # that file's answers are not kept, the server is restarted and asked again
-                    alive = _has_workers(server)
+                    # (only there: gopls and clangd run short-lived children, `go list`, which would look alike)
+                    alive = _has_workers(server) if group == "typescript" else None
                     if workers and alive is False:
                         raise _ServerDied("the server's worker process exited")
                     workers = alive if workers is None else workers

@@ -5,5 +5,7 @@
 // params: rows
 UNWIND $rows AS row
 MATCH (n:CodeNode {id: row.id})
-SET n.unresolved_calls = row.calls, n.unresolved_count = size(row.calls)
+// an empty list removes both properties, so a node whose calls all resolve now is as a fresh index writes it
+SET n.unresolved_calls = CASE WHEN size(row.calls) > 0 THEN row.calls END,
+    n.unresolved_count = CASE WHEN size(row.calls) > 0 THEN size(row.calls) END
 RETURN count(n) AS updated

@@ -312,7 +312,9 @@ def _root_package_name(paths: list[str], files: dict[str, FileFacts]) -> str | N
                     for module, *_rest in f.imports
                     if module and not module.startswith(".") and "." in module
                     and module.split(".")[1] in inside and module.split(".")[0] not in inside)
-    return heads.most_common(1)[0][0] if heads else None
+    # the most frequent; a tie by name, not by the order files come in (an incremental run reads the changed
+    # ones first: two runs over one commit named the package differently and resolved different edges)
+    return min(heads.items(), key=lambda kv: (-kv[1], kv[0]))[0] if heads else None
 
 
 def _module_candidates(lang: str, module: str, importer: str) -> tuple[list[str], bool]:

@@ -838,3 +838,26 @@ def test_a_file_name_that_is_not_utf8_is_skipped_with_its_reason_and_the_rest_in
     assert summary.files_indexed == 1
     json.dumps(summary.to_dict(), ensure_ascii=False).encode("utf-8")     # printable as the CLI prints it
     assert [s["name"] for s in symbols_of(dump(graph, repo_name), "ok.py")] == ["fine"]
+
+
+@pytest.mark.parametrize("steps", [
+    # every unresolved call of f resolves once b.py defines g: the incremental run had stored
+    # unresolved_calls = [] and unresolved_count = 0 where a fresh index has neither (fifth QA pass)
+    [{"a.py": "def f():\n    g()\n"}, {"b.py": "def g():\n    pass\n"}],
+    # a package indexed from inside (its root holds __init__.py) whose own imports name it two ways, once each:
+    # the tie was broken by the order files came in, changed files first, so the two runs resolved different edges
+    [{"__init__.py": "", "models.py": "def X():\n    pass\n",
+      "a.py": "from alpha.models import X\n\n\ndef fa():\n    X()\n",
+      "b.py": "from beta.models import X\n\n\ndef fb():\n    X()\n"},
+     {"b.py": "from beta.models import X\n\n\ndef fb():\n    X()  # touched\n"}],
+], ids=["unresolved-all-resolved", "root-package-tie"])
+def test_incremental_equals_full_in_cases_the_differential_fuzzer_found(graph: Graph, git_repo, repos,
+                                                                        steps) -> None:
+    inc, full = repos("test-inc"), repos("test-full")
+    for n, files in enumerate(steps):
+        for path, text in files.items():
+            git_repo.write(path, text)
+        git_repo.commit(f"v{n}")
+        index_repository(graph, git_repo.root, name=inc)
+    index_repository(graph, git_repo.root, name=full)
+    assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)

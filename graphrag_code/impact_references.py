@@ -285,9 +285,18 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
     """The lines of a chunk that use one of the ``present`` names without calling it (one reference a line)."""
     refs = []
     raw = text.split("\n")
+    closer = ""        # inside a multi-line import or export list (`from m import (`, `import {`): its closer
     for i, line in enumerate(code.split("\n")):
         lineno = chunk["start_line"] + i
-        if (chunk["path"], lineno) in seen or _EXPORT_LINE.match(line) or "require(" in raw[i]:
+        if closer:
+            closer = "" if closer in line else closer
+            continue
+        if _EXPORT_LINE.match(line):
+            opened = max(("(", "{"), key=line.rfind)
+            if line.rfind(opened) > line.rfind(")" if opened == "(" else "}"):
+                closer = ")" if opened == "(" else "}"      # the names on the next lines are imported too
+            continue
+        if (chunk["path"], lineno) in seen or "require(" in raw[i]:
             continue
         for name in present:
             if name not in line:

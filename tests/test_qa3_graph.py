@@ -93,3 +93,24 @@ def test_embed_of_a_repository_deleted_meanwhile_fails_with_the_indexing_exit_co
     assert out.exit_code == 6, out.output
     assert f"repository {repo_name!r} was deleted while its vectors were filled" in out.output
     assert graph.run("repo_get", repo=repo_name) == []
+
+
+def test_names_on_the_lines_of_a_multi_line_import_are_no_references(graph: Graph, git_repo, repo_name) -> None:
+    """`import {\\n  startBatch,\\n} from "./internal"` and `from .x import (\\n    helper,\\n)`: only the first line
+    of an import was recognised, so the name on the next lines was a value reference and every verdict a lower
+    bound (MobX's startBatch: 7 such lines; fifth QA pass)."""
+    from graphrag_code.impact import analyze_impact
+
+    git_repo.write("src/batch.ts", "export function startBatch(): void {}\n")
+    git_repo.write("src/api.ts", 'import {\n  startBatch,\n  type Other,\n} from "./batch";\n\n'
+                                 "export function run(): void {\n  startBatch();\n}\n")
+    git_repo.write("pkg/__init__.py", "")
+    git_repo.write("pkg/x.py", "def helper():\n    return 1\n")
+    git_repo.write("pkg/y.py", "from .x import (\n    helper,\n)\n\n\ndef use():\n    return helper()\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    for target, caller in (("startBatch", "run"), ("helper", "use")):
+        result = analyze_impact(graph, repo_name, target, depth=1)
+        assert [c.node.qualified_name for c in result.callers] == [caller]
+        assert result.completeness.value_references == [], result.completeness.value_references
+        assert result.completeness.verdict == "complete", result.completeness.reasons

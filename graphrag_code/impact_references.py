@@ -40,6 +40,10 @@ _FILE_CAPABILITIES = frozenset({"readable", "writable", "seekable", "fileno", "i
 _DEFINES = re.compile(r"\b(?:(def|class|function|func|fn|interface|struct|enum|trait|type)\s+|function\s*\*\s*)$")
 _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
                           r"#include|use\s|(?:global\s+)?using\s[^(]*;)")     # C#'s `using Shop.Validate;` too
+# the opening line of an import or export list that goes on (`from m import (`, `import {`, `import X, {`,
+# `export type {`, Go's `import (`)
+_IMPORT_LIST = re.compile(r"^\s*(?:from\s+\S+\s+import\s*\(|import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|"
+                          r"export\s+(?:type\s+)?\{|import\s*\()")
 # what a package, namespace or module declaration names: Go's `package main` (where `main` is a caller), Java's
 # `package com.acme.validate;`, C#'s and PHP's `namespace App\Validate`, Rust's `pub mod parse;`, Ruby's
 # `module Validate`: a scope of that name, never a use of a function of that name
@@ -292,9 +296,10 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
             closer = "" if closer in line else closer
             continue
         if _EXPORT_LINE.match(line):
-            opened = max(("(", "{"), key=line.rfind)
-            if line.rfind(opened) > line.rfind(")" if opened == "(" else "}"):
-                closer = ")" if opened == "(" else "}"      # the names on the next lines are imported too
+            opened = _IMPORT_LIST.match(line)
+            close = (")" if "(" in opened.group(0) else "}") if opened else ""
+            if close and close not in line[opened.end():]:
+                closer = close                  # the names on the next lines are imported too
             continue
         if (chunk["path"], lineno) in seen or "require(" in raw[i]:
             continue

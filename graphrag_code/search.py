@@ -321,7 +321,7 @@ class Searcher:
                 pool = self._relation(pool, a, filters)
             pool = self._expand(pool, hops, filters, a)
             timings["expand"] = round(time.perf_counter() - t, 4)
-        pool = _best_part_per_symbol(pool)
+        pool = self._shown_parts(_best_part_per_symbol(pool), name_only=len(a.text.split()) <= 2)
         reranker = "none"
         if self.reranker is not None and pool:
             t = time.perf_counter()
@@ -349,11 +349,28 @@ class Searcher:
             hits.append(_hit(r, scores.get(cid, 0.0), channels))
         return hits
 
+    def _shown_parts(self, pool: list[Hit], name_only: bool) -> list[Hit]:
+        """A hit whose chunk is punctuation alone (a long class's closing `}`, found by its path's and name's
+        words), or a later part of a definition a query of its name alone found (`Gson`: a comment deep in the
+        class), shows the definition's first part instead: its signature."""
+        bare = {h.id: f"{h.symbol_id}::chunk" for h in pool if h.symbol_id and (
+            not re.search(r"\w", h.text) or name_only and "symbol" in h.channels and h.chunk_kind == "part")}
+        if not bare:
+            return pool
+        firsts = {r["id"]: r for r in self.graph.run("chunks_by_id", ids=sorted(set(bare.values())))}
+        return [_hit(firsts[bare[h.id]], h.score, h.channels) if bare.get(h.id) in firsts else h for h in pool]
+
     def _relation(self, pool: list[Hit], a: QueryAnalysis, filters: Filters) -> list[Hit]:
         """The question asks for the callers (or callees) of a symbol it names: bring them in, above it."""
         names = {n.lower() for n in a.names}
         named = [h for h in sorted(pool, key=lambda h: h.score, reverse=True)
                  if h.symbol_id and ((h.name or "").lower() in names or (h.qualified_name or "").lower() in names)]
+        # "what calls Context.invoke?": the symbols of that qualified name, not every `invoke` (BaseCommand's);
+        # a qualified name suffix counts (`core.Context.invoke`, a Go receiver's `Command.execute`)
+        qualified = {n.lower() for n in a.names if "." in n}
+        exact = [h for h in named if any((h.qualified_name or "").lower() == q or
+                                         (h.qualified_name or "").lower().endswith("." + q) for q in qualified)]
+        named = exact or named
         seeds = {h.symbol_id: h for h in named[:RELATION_SEEDS]}
         if not seeds:
             return pool
@@ -415,8 +432,10 @@ def _via(row: dict, seed: Hit) -> str:
 
 def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:
     """Parts of one long definition, and the overloads of one name in one file (TypeScript / `@overload`
-    signatures, then the implementation), compete for one slot. Parts keep the best-scoring part; overloads
-    show the implementation (the longest), scored as the best of them."""
+    signatures, then the implementation; Java's overloads, which crowded the top one by one), compete for one
+    slot. The one a stack frame located wins (`Gson.java:1227` named another overload's lines); else parts keep
+    the best-scoring part with words (never a class's closing `}` alone), overloads the longest (the
+    implementation, which the others delegate to), scored as the best of them."""
     groups: dict[object, list[Hit]] = {}
     for h in sorted(hits, key=lambda h: h.score, reverse=True):
         key = (h.repo, h.path, h.qualified_name) if h.symbol_id and h.qualified_name else h.id
@@ -424,8 +443,10 @@ def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:
     out = []
     for members in groups.values():
         top = members[0]
+        located = [m for m in members if "location" in m.channels]
         overloads = {m.symbol_id for m in members}
-        keep = max(members, key=lambda m: m.end_line - m.start_line) if len(overloads) > 1 else top
+        keep = located[0] if located else max(members, key=lambda m: m.end_line - m.start_line) \
+            if len(overloads) > 1 else ([m for m in members if re.search(r"\w", m.text)] or members)[0]
         keep.score = top.score
         for m in members:
             for c, rank in m.channels.items():

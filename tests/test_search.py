@@ -520,3 +520,39 @@ def test_an_error_message_of_stop_words_finds_where_it_is_raised(graph, git_repo
     question = Searcher(graph).search("how is a command resolved?", Filters(repo=repo_name),
                                       SearchOptions(k=3, channels=("fulltext", "symbol")))
     assert not any("message" in h.channels for h in question.hits)     # questions are no messages
+
+
+JAVA_BOX = "package p;\n\npublic class Box {\n    private int v;\n\n" + "".join(
+    f"    public int get({t} a) {{\n" + "".join(f"        v = v + {i};\n" for i in range(8)) +
+    "        return v;\n    }\n\n" for t in ("int", "String", "long")) + "}\n"
+
+
+def test_java_overloads_keep_their_own_lines_and_a_class_is_shown_by_its_signature(graph, git_repo,
+                                                                                      repo_name) -> None:
+    """Overloads were grouped as TypeScript signatures are, so a stack frame in the second `get` cited the longest
+    overload; a long class's best part could be its closing `}` alone (`Gson.java:1535-1535`; fifth QA pass)."""
+    from graphrag_code.config import IndexSettings
+
+    git_repo.write("src/p/Box.java", JAVA_BOX)
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings(chunk_tokens=60))
+    lines = JAVA_BOX.split("\n")
+    second = [n for n, line in enumerate(lines, 1) if "get(String a)" in line][0]
+    res = Searcher(graph).search(f"Box.java:{second + 3}", Filters(repo=repo_name), SearchOptions(k=3))
+    assert (res.hits[0].start_line, res.hits[0].end_line) == (second, second + 10)
+    res = Searcher(graph).search("Box", Filters(repo=repo_name), SearchOptions(k=3))
+    box = [h for h in res.hits if h.qualified_name == "Box"]
+    assert box and box[0].start_line == 3 and box[0].text.strip() != "}"
+
+
+def test_what_calls_a_qualified_name_takes_that_symbol_not_every_one_of_its_name(graph, git_repo,
+                                                                                 repo_name) -> None:
+    """"what calls Context.invoke?" took the callers of BaseCommand.invoke too (fifth QA pass)."""
+    git_repo.write("lib/m.py", "class Alpha:\n    def invoke(self):\n        return 1\n\n    def go(self):\n"
+                               "        return self.invoke()\n\n\nclass Beta:\n    def invoke(self):\n        return 2\n\n"
+                               "    def go(self):\n        return self.invoke()\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("what calls Alpha.invoke?", Filters(repo=repo_name), SearchOptions(k=5))
+    callers = [h.qualified_name for h in res.hits if "graph:caller" in h.channels]
+    assert callers == ["Alpha.go"]

@@ -347,9 +347,12 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         click.echo(f"reranked by {result.reranker}", err=True)
     if not result.hits:
         click.echo("No results.")
+    several = len({h.repo for h in result.hits}) > 1      # across repositories: say whose each hit is
     for n, h in enumerate(result.hits, 1):
         channels = ", ".join(f"{c}#{r}" for c, r in h.channels.items())
-        click.echo(f"{n:2d}. {h.location}  {h.qualified_name or ''} [{h.kind}]  score {h.score:.4f}  ({channels})")
+        kind = f"{h.kind}, part" if h.chunk_kind == "part" else h.kind     # one piece of a long definition
+        click.echo(f"{n:2d}. {h.repo + ':' if several else ''}{h.location}  {h.qualified_name or ''} [{kind}]  "
+                   f"score {h.score:.4f}  ({channels})")
         for why_line in h.via[:2]:
             click.echo(f"      via {why_line}")
         if show_text:

@@ -10,7 +10,7 @@ import fnmatch
 import re
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
 from .db import Graph
@@ -76,6 +76,12 @@ class Filters:
     def check(self) -> None:
         """InputError (``field`` as the API names it) for a filter that can match nothing indexed: an unknown
         language or kind (a typo would silently return no hits), an unclosed '[' in the path glob."""
+        self.language = self.language.lower() if self.language else self.language    # `PYTHON` is python
+        self.kind = self.kind.lower() if self.kind else self.kind
+        if self.path_glob is not None and not self.path_glob.strip():
+            err = InputError("empty path glob", hint="leave it out to search every path, or give one like 'src/*'")
+            err.field = "path"
+            raise err
         for name, value, known in (("language", self.language, LANGUAGE_NAMES), ("kind", self.kind, KINDS)):
             if value is not None and value not in known:
                 err = InputError(f"unknown {name} {value!r}; expected one of {', '.join(known)}")
@@ -294,6 +300,10 @@ class Searcher:
         check_text(query, "query")
         filters, opts = filters or Filters(), options or SearchOptions()
         filters.check()
+        # every channel gives at least k candidates, four times that when filters will drop most of them (the
+        # index ranks all repositories, paths and languages together: `--language go` kept 1 hit of 3)
+        narrowed = filters.path_glob or filters.language or filters.kind
+        opts = replace(opts, seed_limit=max(opts.seed_limit, opts.k) * (4 if narrowed else 1))
         started = time.perf_counter()
         a = analyze(query)
         timings: dict[str, float] = {}

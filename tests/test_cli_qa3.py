@@ -61,3 +61,28 @@ def test_ask_no_llm_reads_no_llm_setting(graph, git_repo, repo_name, monkeypatch
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-used")
     bad = runner.invoke(main, ["ask", "how is a payload signed?", "--repo", repo_name, "--no-vectors"])
     assert bad.exit_code == 2 and "context share" in bad.output, "with the LLM in use the error stays"
+
+
+def test_search_across_repositories_names_each_hits_repository_and_parts_say_so(graph, git_repo, repos,
+                                                                                 tmp_path) -> None:
+    """Two checkouts of one file printed two identical lines; a later part of a long function looked like the
+    whole function (fifth QA pass)."""
+    from graphrag_code.config import IndexSettings
+    from conftest import GitRepo
+
+    body = "".join(f"    total = total + {i}  # tally_marker step\n" for i in range(40))
+    text = f"def tally_marker(total):\n{body}    zebra_finish = total * 2\n    return zebra_finish\n"
+    git_repo.write("m.py", text)
+    git_repo.commit()
+    other = GitRepo(tmp_path / "other")
+    other.write("m.py", text)
+    other.commit()
+    one, two = repos("test-one"), repos("test-two")
+    index_repository(graph, git_repo.root, name=one, settings=IndexSettings(chunk_tokens=80))
+    index_repository(graph, other.root, name=two, settings=IndexSettings(chunk_tokens=80))
+    out = CliRunner().invoke(main, ["search", "tally_marker", "--no-vectors", "-k", "20"]).output
+    lines = [line for line in out.splitlines() if "tally_marker [" in line]
+    assert any(f"{one}:m.py:1-" in line for line in lines) and any(f"{two}:m.py:1-" in line for line in lines)
+    out = CliRunner().invoke(main, ["search", "where is the zebra finish doubled", "--no-vectors",
+                                    "--repo", one]).output
+    assert "tally_marker [function, part]" in out.splitlines()[1], out

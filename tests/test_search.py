@@ -556,3 +556,22 @@ def test_what_calls_a_qualified_name_takes_that_symbol_not_every_one_of_its_name
     res = Searcher(graph).search("what calls Alpha.invoke?", Filters(repo=repo_name), SearchOptions(k=5))
     callers = [h.qualified_name for h in res.hits if "graph:caller" in h.channels]
     assert callers == ["Alpha.go"]
+
+
+def test_filters_are_forgiving_where_they_can_be_and_strict_where_they_cannot(indexed) -> None:
+    """--language PYTHON was refused (case); --path '' was silently ignored (fifth QA pass)."""
+    repo, _ = indexed
+    filters = Filters(repo=repo, language="PYTHON", kind="Function")
+    filters.check()
+    assert (filters.language, filters.kind) == ("python", "function")
+    with pytest.raises(InputError, match="empty path glob"):
+        Filters(repo=repo, path_glob=" ").check()
+
+
+def test_k_above_the_seed_limit_gets_that_many_hits(graph, git_repo, repo_name) -> None:
+    """-k 100 returned at most ~53: every channel stopped at 50 candidates."""
+    git_repo.write("lib/many.py", "\n\n".join(f"def error_case_{i}(error):\n    return error + {i}" for i in range(90)))
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("error", Filters(repo=repo_name), SearchOptions(k=80, channels=("fulltext",)))
+    assert len(res.hits) == 80

@@ -132,8 +132,11 @@ def _print_path_result(r: PathResult) -> None:
     else:
         click.echo(f"{r.target.node.display} has no resolved callers")
     hidden = len(f.suspects) + len(f.unresolved)
-    click.echo("verdict: no path in the graph" + (f"; {hidden} unresolved call(s) on the way could hide one (not "
-                                                  f"guessed)" if hidden else "; nothing on the way is unresolved"))
+    # cut at the bound, the graph may hold a longer path: the verdict says so before anything else
+    verdict = f"no path within {r.max_hops} hops (a longer one may exist: raise --depth)" if f.cut_at_bound \
+        else "no path in the graph"
+    click.echo(f"verdict: {verdict}" + (f"; {hidden} unresolved call(s) on the way could hide one (not guessed)"
+                                        if hidden else "; nothing on the way is unresolved"))
 
 
 @click.command("path")

@@ -437,7 +437,10 @@ class Searcher:
 def _via(row: dict, seed: Hit) -> str:
     """How graph expansion reached a hit: "caller of Foo.bar (line 12)"."""
     lines = f" (line {', '.join(map(str, row['lines']))})" if row["lines"] else ""
-    return f"{row['rel']} of {seed.qualified_name or seed.id}{lines}"
+    # the id's own name: a redefinition's `~2` (`View.as_view.view~2`) tells it from the first one of its name
+    own = seed.symbol_id.split("#", 1)[1] if seed.symbol_id and "#" in seed.symbol_id else ""
+    return f"{row['rel']} of {own if own.startswith(seed.qualified_name or '') else seed.qualified_name or seed.id}" \
+        f"{lines}"
 
 
 def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:

@@ -575,3 +575,15 @@ def test_k_above_the_seed_limit_gets_that_many_hits(graph, git_repo, repo_name) 
     index_repository(graph, git_repo.root, name=repo_name)
     res = Searcher(graph).search("error", Filters(repo=repo_name), SearchOptions(k=80, channels=("fulltext",)))
     assert len(res.hits) == 80
+
+
+def test_expansion_names_a_redefinition_by_its_own_id(graph, git_repo, repo_name) -> None:
+    """"callee of View.as_view.view (line 116)" where line 116 is in the second `view` (`~2`; fifth QA pass)."""
+    git_repo.write("v.py", "def helper():\n    return 1\n\n\ndef outer(flag):\n    if flag:\n        def view():\n"
+                           "            return helper()\n    else:\n        def view():\n            return helper()\n"
+                           "    return view\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    res = Searcher(graph).search("view", Filters(repo=repo_name), SearchOptions(k=5, hops=1))
+    via = [v for h in res.hits if h.qualified_name == "helper" for v in h.via]
+    assert "callee of outer.view (line 8)" in via and "callee of outer.view~2 (line 11)" in via, via

@@ -19,9 +19,18 @@ CALL (t) {
   RETURN c, e, CASE WHEN named IS NULL THEN 'call' ELSE 'dispatch' END AS kind,
          named {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line, .is_test, label: 'Symbol'} AS via
   UNION
-  MATCH (t:Symbol {kind: 'method'})<-[:CONTAINS]-(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(:Symbol)-[:CONTAINS]->(bm:Symbol)
+  MATCH (t:Symbol {kind: 'method'})<-[:CONTAINS]-(tc:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(bc:Symbol)
+        -[:CONTAINS]->(bm:Symbol)
   WHERE bm.name = t.name AND bm <> t
   MATCH (c:CodeNode)-[e:CALLS]->(bm)
+  // not from a sibling branch: a method of another subclass of the base (BadParameter.__init__ calling
+  // UsageError.__init__ through super()) works on its own objects, never on t's class, unless a class derives
+  // from both (Python's MRO: D(Left, Right) runs Right.run from Left.run's super().run()); nor t itself
+  WHERE c <> t AND NOT EXISTS {
+    MATCH (c)<-[:CONTAINS]-(cc:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(bc)
+    WHERE NOT EXISTS { MATCH (tc)-[:INHERITS|IMPLEMENTS]->{0,4}(cc) }
+      AND NOT EXISTS { MATCH (cc)<-[:INHERITS|IMPLEMENTS]-{1,4}(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(tc) }
+  }
   RETURN c, e, 'dispatch' AS kind, bm {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
                                         .is_test, label: 'Symbol'} AS via
   UNION

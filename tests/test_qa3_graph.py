@@ -114,3 +114,26 @@ def test_names_on_the_lines_of_a_multi_line_import_are_no_references(graph: Grap
         assert [c.node.qualified_name for c in result.callers] == [caller]
         assert result.completeness.value_references == [], result.completeness.value_references
         assert result.completeness.verdict == "complete", result.completeness.reasons
+
+
+def test_a_sibling_subclass_calling_the_base_through_super_is_no_dynamic_caller(graph: Graph, git_repo,
+                                                                                repo_name) -> None:
+    """impact of BadOptionUsage.__init__ listed BadParameter.__init__ (whose super().__init__() reaches
+    UsageError.__init__, never a sibling's) and the target itself as dynamic-dispatch callers (fifth QA pass)."""
+    from graphrag_code.impact import analyze_impact
+
+    git_repo.write("exc.py", "class Base:\n    def run(self):\n        return 0\n\n\n"
+                             "class Left(Base):\n    def run(self):\n        return super().run() + 1\n\n\n"
+                             "class Right(Base):\n    def run(self):\n        return super().run() + 2\n\n\n"
+                             "def drive(b: Base):\n    return b.run()\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Right.run", depth=1)
+    dispatch = sorted(c.node.qualified_name for c in result.completeness.dynamic_dispatch)
+    assert dispatch == ["drive"], dispatch
+    # a class deriving from both makes Left.run's super().run() run Right.run (the MRO): a caller again
+    git_repo.write("both.py", "from exc import Left, Right\n\n\nclass Both(Left, Right):\n    pass\n")
+    git_repo.commit("v2")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Right.run", depth=1)
+    assert sorted(c.node.qualified_name for c in result.completeness.dynamic_dispatch) == ["Left.run", "drive"]

@@ -78,7 +78,7 @@ class Filters:
         language or kind (a typo would silently return no hits), an unclosed '[' in the path glob."""
         self.language = self.language.lower() if self.language else self.language    # `PYTHON` is python
         self.kind = self.kind.lower() if self.kind else self.kind
-        if self.path_glob is not None and not self.path_glob.strip():
+        if self.path_glob == "":
             err = InputError("empty path glob", hint="leave it out to search every path, or give one like 'src/*'")
             err.field = "path"
             raise err

@@ -342,3 +342,9 @@ def test_a_refused_call_hierarchy_is_no_error(tmp_path) -> None:
         return report
     report = asyncio.run(run())
     assert (report.hierarchy_refused, report.errors) == (1, 1)
+
+
+def test_seconds_per_1k_call_sites_leave_the_servers_start_up_out() -> None:
+    """A small run reported '1943 s per 1k call sites': the start-up divided by a handful of calls."""
+    assert lsp.GroupReport(asked=4, seconds=8.0, startup_seconds=7.6).seconds_per_1k == 100.0
+    assert lsp.GroupReport(asked=0, seconds=8.0).seconds_per_1k is None

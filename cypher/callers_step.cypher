@@ -23,14 +23,16 @@ CALL (t) {
         -[:CONTAINS]->(bm:Symbol)
   WHERE bm.name = t.name AND bm <> t
   MATCH (c:CodeNode)-[e:CALLS]->(bm)
-  // not from a sibling branch: a method of another subclass of the base (BadParameter.__init__ calling
-  // UsageError.__init__ through super()) works on its own objects, never on t's class, unless a class derives
-  // from both (Python's MRO: D(Left, Right) runs Right.run from Left.run's super().run()); nor t itself
-  WHERE c <> t AND NOT EXISTS {
+  // not from a sibling branch: a method of another subclass of the base calling the base method on its own
+  // object (BadParameter.__init__'s super().__init__() reaching UsageError.__init__: resolved 'inherited' or
+  // 'self') works on its own class, never on t's, unless a class derives from both (Python's MRO: D(Left, Right)
+  // runs Right.run from Left.run's super().run()); a call on another object (PrefixLoader.list_templates calling
+  // loader.list_templates()) may reach t; nor t itself
+  WHERE c <> t AND NOT (e.resolved_by IN ['inherited', 'self'] AND EXISTS {
     MATCH (c)<-[:CONTAINS]-(cc:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(bc)
     WHERE NOT EXISTS { MATCH (tc)-[:INHERITS|IMPLEMENTS]->{0,4}(cc) }
       AND NOT EXISTS { MATCH (cc)<-[:INHERITS|IMPLEMENTS]-{1,4}(:Symbol)-[:INHERITS|IMPLEMENTS]->{1,4}(tc) }
-  }
+  })
   RETURN c, e, 'dispatch' AS kind, bm {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
                                         .is_test, label: 'Symbol'} AS via
   UNION

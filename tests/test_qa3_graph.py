@@ -125,15 +125,20 @@ def test_a_sibling_subclass_calling_the_base_through_super_is_no_dynamic_caller(
     git_repo.write("exc.py", "class Base:\n    def run(self):\n        return 0\n\n\n"
                              "class Left(Base):\n    def run(self):\n        return super().run() + 1\n\n\n"
                              "class Right(Base):\n    def run(self):\n        return super().run() + 2\n\n\n"
-                             "def drive(b: Base):\n    return b.run()\n")
+                             "def drive(b: Base):\n    return b.run()\n\n\n"
+                             # a sibling calling the base method on another object may run Right.run (Jinja's
+                             # PrefixLoader.list_templates calls each loader's: a runtime caller of the others)
+                             "class Prefix(Base):\n    def __init__(self, inner: Base):\n        self.inner = inner\n\n"
+                             "    def run(self):\n        inner: Base = self.inner\n        return inner.run()\n")
     git_repo.commit("v1")
     index_repository(graph, git_repo.root, name=repo_name)
     result = analyze_impact(graph, repo_name, "Right.run", depth=1)
     dispatch = sorted(c.node.qualified_name for c in result.completeness.dynamic_dispatch)
-    assert dispatch == ["drive"], dispatch
+    assert dispatch == ["Prefix.run", "drive"], dispatch
     # a class deriving from both makes Left.run's super().run() run Right.run (the MRO): a caller again
     git_repo.write("both.py", "from exc import Left, Right\n\n\nclass Both(Left, Right):\n    pass\n")
     git_repo.commit("v2")
     index_repository(graph, git_repo.root, name=repo_name)
     result = analyze_impact(graph, repo_name, "Right.run", depth=1)
-    assert sorted(c.node.qualified_name for c in result.completeness.dynamic_dispatch) == ["Left.run", "drive"]
+    assert sorted(c.node.qualified_name for c in result.completeness.dynamic_dispatch) == ["Left.run", "Prefix.run",
+                                                                                           "drive"]

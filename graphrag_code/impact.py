@@ -305,6 +305,7 @@ class Hunk:
     start: int
     end: int
     blank: frozenset[int] = frozenset()      # lines of the range that are blank (never module-level targets)
+    gap_of: frozenset[int] = frozenset()     # a count-0 hunk: the non-blank lines it removes, on the other side
 
 
 def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
@@ -326,7 +327,8 @@ def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
         if count == 0:
             if all(not t.strip() for t in current["theirs"]):
                 return
-            ranges[current["path"]].append(Hunk(max(start, 1), start + 1))
+            removed = frozenset(current["other"] + i for i, t in enumerate(current["theirs"]) if t.strip())
+            ranges[current["path"]].append(Hunk(max(start, 1), start + 1, gap_of=removed))
             return
         blank = frozenset(start + i for i, t in enumerate(current["ours"]) if not t.strip())
         if len(blank) == count and all(not t.strip() for t in current["theirs"]):
@@ -355,7 +357,7 @@ def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
                 continue
             start, count = (int(m[3]), int(m[4] or 1)) if side == "new" else (int(m[1]), int(m[2] or 1))
             current = {"path": new_path if side == "new" else old_path, "start": start, "count": count,
-                       "ours": [], "theirs": []}
+                       "other": int(m[1]) if side == "new" else int(m[3]), "ours": [], "theirs": []}
         elif current is not None and line[:1] == ours:
             current["ours"].append(line[1:])
         elif current is not None and line[:1] == theirs:
@@ -402,11 +404,17 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
             notes.append(f"{path}: changed but not indexed (skipped or not a parsed file)")
     found = symbols_in_lines(graph, repo, commit,
                              [(p, h.start, h.end) for p, hs in ranges.items() if p in files for h in hs])
+    # --staged maps the indexed (old-side) lines: what it removes is among the targets, with its callers
+    removed = _removed_definitions(graph, repo, root, base, commit, text, notes) if base else []
+    # a hunk that only deletes whole definitions touches no neighbour (deleting B made C, below it, a target)
+    gone = {(r.path, line) for r in removed for line in range(r.start_line, r.end_line + 1)}
     chosen: dict[str, Target] = {}
     for path, hs in sorted(ranges.items()):
         if path not in files:
             continue
         for h in hs:
+            if h.gap_of and side == "new" and all((path, line) in gone for line in h.gap_of):
+                continue
             s, e = h.start, h.end
             syms = found.get((path, s, e), [])
             module_lines = []
@@ -421,8 +429,6 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
             if module_lines and files[path].id not in chosen:
                 chosen[files[path].id] = Target(files[path],
                                                 f"diff touches module-level code at {path}:{module_lines[0]}")
-    # --staged maps the indexed (old-side) lines: what it removes is among the targets, with its callers
-    removed = _removed_definitions(graph, repo, root, base, commit, text, notes) if base else []
     return list(chosen.values()), diff_info, notes, removed
 
 

@@ -49,7 +49,11 @@ _IMPORT_LIST = re.compile(r"^\s*(?:from\s+\S+\s+import\s*\(|import\s+(?:type\s+)
 # `module Validate`: a scope of that name, never a use of a function of that name
 _NAMESPACE_DECLARATION = re.compile(r"^\s*(?:package|namespace|module|(?:pub(?:\s*\([^)]*\))?\s+)?mod)\s+[\w.\\:]*$")
 # `List[name`, not `: [name` (a list literal holding the function, a value)
-_TYPE_POSITION = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$|(->|(?<=[\w\]])\[|\|)\s*$"   # annotations, generics
+# `name: T` is an annotation only where T may be a type; a function or method after `key: ` is a value stored
+# under a key (Go's `Run: fn,`, a JS object's `data: onData`, a Python dict's `KEY: cb`)
+_ANNOTATED = re.compile(r"(?:^|[(,]|\bself\.)\s*\w+\s*:\s*$")
+_CALLABLE_KINDS = frozenset({"function", "method"})
+_TYPE_POSITION = re.compile(r"(->|(?<=[\w\]])\[|\|)\s*$"                                     # returns, generics
                             r"|\b(isinstance|issubclass)\(\s*[^,]*,\s*\(?\s*$|\bexcept\b|\bcast\(\s*$")
 
 _BASE_LIST = re.compile(r"^\s*class\s+\w+\s*\([^)]*$")                      # `class Sub(Base, ` before the name
@@ -201,6 +205,10 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
     if not names:
         return notes, [], unchecked
     deferred = _deferred(graph, nodes, heads)
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for node in nodes.values():
+        kinds[node.name].add(node.kind or "")
+    callables = frozenset(n for n in names if by_name[n] != "class" and kinds[n] and kinds[n] <= _CALLABLE_KINDS)
     patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
     refs: list[dict[str, Any]] = []
     seen: set[tuple[str, int]] = set()
@@ -222,7 +230,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             bound = _local_bindings(code) - _defined_in(chunk, text, nodes.values())
             present = [n for n in present if n not in bound]
         if present:
-            refs += _line_references(chunk, text, code, present, patterns, by_name, deferred, seen)
+            refs += _line_references(chunk, text, code, present, patterns, by_name, deferred, seen, callables)
     return notes, refs, unchecked
 
 
@@ -285,8 +293,9 @@ def _reference_names(nodes: dict[str, NodeRef], role: dict[str, str], families: 
 
 def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[str],
                      patterns: dict[str, re.Pattern], by_name: dict[str, str], deferred: dict[str, str],
-                     seen: set[tuple[str, int]]) -> list[dict[str, Any]]:
-    """The lines of a chunk that use one of the ``present`` names without calling it (one reference a line)."""
+                     seen: set[tuple[str, int]], callables: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The lines of a chunk that use one of the ``present`` names without calling it (one reference a line);
+    ``callables``: the names that are functions or methods only, never a type."""
     refs = []
     raw = text.split("\n")
     closer = ""        # inside a multi-line import or export list (`from m import (`, `import {`): its closer
@@ -306,7 +315,8 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
         for name in present:
             if name not in line:
                 continue
-            kind = _reference_kind(line, patterns[name], deferred.get(name), by_name[name] == "class")
+            kind = _reference_kind(line, patterns[name], deferred.get(name), by_name[name] == "class",
+                                   name in callables)
             if kind:
                 seen.add((chunk["path"], lineno))
                 refs.append(_reference(chunk, raw, i, name, by_name[name], kind))
@@ -571,12 +581,13 @@ def _binds_locally(code: str, name: str) -> bool:
 
 
 def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = None,
-                    a_class: bool = False) -> str | None:
+                    a_class: bool = False, a_callable: bool = False) -> str | None:
     """'value' / 'decorator' when ``line`` mentions the name other than by calling, defining or quoting it;
     ``deferred`` ('generator' / 'coroutine', a function whose body runs later) when the line calls it without
     iterating or awaiting the result there (kept, returned or handed on: the body runs where that happens).
     For ``a_class`` (is it constructed where the graph cannot see?), reading its attributes (``Cls.attr``,
-    ``Cls.method()``) and naming it as a base class are not references."""
+    ``Cls.method()``) and naming it as a base class are not references. ``a_callable``: the name is a function or
+    method only, so ``key: name`` stores it (no annotation names it)."""
     for m in pattern.finditer(line):
         before, after = line[:m.start()], line[m.end():]
         if _DEFINES.search(before) or _NAMESPACE_DECLARATION.match(before):
@@ -594,7 +605,7 @@ def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = 
             continue                                              # a call
         if re.match(r"\s*=(?!=)", after) or re.match(r"\s*:\s*(function|async\b|\()", after):
             continue                                              # assigned to: a (re)definition
-        if _TYPE_POSITION.search(before):
+        if _TYPE_POSITION.search(before) or (not a_callable and _ANNOTATED.search(before)):
             continue                                              # an annotation, generic, isinstance, except
         if _quoted_or_commented(before):
             continue

@@ -258,19 +258,20 @@ def repository(graph: Graph, repo: str) -> dict[str, Any]:
 
 def default_repository(graph: Graph, cwd: str) -> str:
     """The repository to query when none is named: the one whose root contains ``cwd`` (deepest first), else
-    the only one indexed."""
+    the only one indexed. Several indexed from that same root (under different names) are ambiguous: refused."""
     from pathlib import Path
 
     here = Path(cwd).resolve()
     repos = [r["repo"] for r in graph.run("repo_list")]
-    best = None
-    for r in repos:
-        root = r.get("root")
-        if root and (here == Path(root) or Path(root) in here.parents):
-            if best is None or len(root) > len(best["root"]):
-                best = r
-    if best is not None:
-        return best["id"]
+    containing = [r for r in repos if r.get("root") and (here == Path(r["root"]) or Path(r["root"]) in here.parents)]
+    if containing:
+        deepest = max(len(r["root"]) for r in containing)
+        best = sorted((r["id"], r["root"]) for r in containing if len(r["root"]) == deepest)
+        if len(best) > 1:
+            raise InputError(f"which repository? {len(best)} were indexed from {best[0][1]} "
+                             f"({', '.join(b[0] for b in best)})",
+                             hint="pass --repo NAME (`graphrag-code status` lists them)")
+        return best[0][0]
     if len(repos) == 1:
         return repos[0]["id"]
     raise InputError("which repository? none of the indexed ones contains the current directory",

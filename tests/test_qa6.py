@@ -1,0 +1,96 @@
+"""Findings of the sixth QA pass, end to end against the real Neo4j: impact verdicts on keyed values (Go struct
+literals, JS objects, Python dicts), `impact --diff` of a deleted definition, and the default repository when
+several were indexed from one directory."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_code.db import Graph
+from graphrag_code.errors import InputError
+from graphrag_code.impact import analyze_impact
+from graphrag_code.indexer import index_repository
+from graphrag_code.paths import default_repository
+
+GO_LITERAL = """package main
+
+type Command struct {
+	Use string
+	Run func()
+}
+
+func noop() {}
+
+func other() {}
+
+var root = Command{
+	Use: "x",
+	Run: noop,
+}
+
+var two = Command{Use: "y", Run: other}
+"""
+
+
+@pytest.mark.parametrize("path,text,target", [
+    ("main.go", GO_LITERAL, "noop"),                         # `Run: noop,` starting its line
+    ("main.go", GO_LITERAL, "other"),                        # `, Run: other` after a comma
+    ("app.js", "function onData(x) { return x; }\n\nmodule.exports = {\n  data: onData,\n};\n", "onData"),
+    ("n.py", "def cb():\n    return 1\n\n\nKEY = 1\nHANDLERS = {\n    KEY: cb,\n}\n", "cb"),
+])
+def test_a_function_stored_under_a_key_is_a_value_reference(graph: Graph, git_repo, repo_name, path, text,
+                                                             target) -> None:
+    """cobra's NoFileCompletions, set as `ValidArgsFunction: NoFileCompletions,` five times, had a COMPLETE
+    verdict with no callers: `key: name` was read as a type annotation (sixth QA pass)."""
+    git_repo.write(path, text)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, target, depth=1)
+    assert result.completeness.verdict == "lower_bound", result.completeness.reasons
+    assert any(r["kind"] == "value" for r in result.completeness.value_references), \
+        result.completeness.value_references
+
+
+def test_a_type_after_a_key_is_still_an_annotation(graph: Graph, git_repo, repo_name) -> None:
+    """The other side: a class named in `x: Box` (a parameter's annotation) is no value reference."""
+    git_repo.write("m.py", "class Box:\n    pass\n\n\ndef make() -> None:\n    return Box()\n\n\n"
+                           "def use(b: Box) -> None:\n    return None\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Box", depth=1)
+    assert [r for r in result.completeness.value_references if r["line"] == 9] == []
+
+
+def test_impact_diff_of_a_deleted_definition_touches_no_neighbour(graph: Graph, git_repo, repo_name) -> None:
+    """Deleting an uncalled `b` between `a` and `c` made `c` and "module code" targets (exit 8 with --fail-on 0);
+    a deletion inside a function still touches that function (sixth QA pass)."""
+    git_repo.write("m.py", "def a():\n    x = 1\n    y = 2\n    return x + y\n\n\n"
+                           "def b():\n    return 2\n\n\ndef c():\n    return 3\n\n\ndef user():\n    return c()\n")
+    git_repo.commit("v1")
+    git_repo.write("m.py", "def a():\n    x = 1\n    y = 2\n    return x + y\n\n\n"
+                           "def c():\n    return 3\n\n\ndef user():\n    return c()\n")
+    git_repo.commit("v2")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, diff="HEAD~1", depth=1)
+    assert [t.node.display for t in result.targets] == [], [t.node.display for t in result.targets]
+    assert [r.qualified_name for r in result.removed] == ["b"]
+    git_repo.write("m.py", "def a():\n    x = 1\n    return x\n\n\n"
+                           "def c():\n    return 3\n\n\ndef user():\n    return c()\n")
+    git_repo.commit("v3")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, diff="HEAD~1", depth=1)
+    assert [t.node.qualified_name for t in result.targets] == ["a"]
+
+
+def test_several_repositories_of_one_directory_are_ambiguous(graph: Graph, git_repo, repos) -> None:
+    """`path`/`impact` without --repo, run in a directory indexed under two names, used the first listed (a
+    stale one) without a word (sixth QA pass)."""
+    git_repo.write("m.py", "def a():\n    return 1\n")
+    git_repo.commit("v1")
+    old, new = repos("test-amb"), repos("test-amb")
+    index_repository(graph, git_repo.root, name=old)
+    assert default_repository(graph, str(git_repo.root)) == old
+    index_repository(graph, git_repo.root, name=new)
+    with pytest.raises(InputError, match="which repository") as err:
+        default_repository(graph, str(git_repo.root))
+    assert old in str(err.value) and new in str(err.value)

@@ -29,6 +29,33 @@ _TRANSPARENT_DECORATORS = frozenset({
     "filterwarnings", "timeout", "override_settings", "modify_settings", "patch", "object", "dict",
 })
 _PROPERTY = re.compile(r"^\s*@(?:[\w.]*\.)?(property|cached_property|getter|setter|deleter)\b", re.M)
+# JavaScript/TypeScript accessors run on property access (`p.name = x`, `${p.full}`), as Python's properties
+_ACCESSOR = re.compile(r"^\s*(?:(?:public|private|protected|static|override|abstract|async)\s+)*(get|set)\s+"
+                       r"[\w$#]+\s*\(", re.M)
+# Methods each language's runtime or standard library calls without a call to them in the code (the equivalents
+# of Python's dunders): string conversion, equality and ordering, iteration, closing, serving, sorting; and
+# Go's `init`, run before main. Keyed by language; a name here makes an impact verdict a lower bound.
+_IMPLICIT = {
+    "go": frozenset({"String", "GoString", "Error", "Format", "Unwrap", "Is", "As", "Len", "Less", "Swap",
+                     "ServeHTTP", "MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText", "MarshalYAML",
+                     "UnmarshalYAML", "Read", "Write", "Close", "Scan", "Value", "init"}),
+    "java": frozenset({"toString", "equals", "hashCode", "compareTo", "compare", "close", "iterator", "hasNext",
+                       "next", "run", "call", "accept", "apply", "test", "finalize", "clone", "readObject",
+                       "writeObject", "readResolve", "writeReplace"}),
+    "javascript": frozenset({"toString", "valueOf", "toJSON", "then", "next", "handleEvent"}),
+    "csharp": frozenset({"ToString", "Equals", "GetHashCode", "CompareTo", "Dispose", "DisposeAsync",
+                          "GetEnumerator", "MoveNext", "Finalize"}),
+    "ruby": frozenset({"to_s", "to_str", "inspect", "each", "<=>", "==", "eql?", "hash", "method_missing",
+                       "respond_to_missing?", "call", "to_proc", "coerce"}),
+    "rust": frozenset({"fmt", "drop", "deref", "deref_mut", "from", "into", "next", "clone", "eq", "ne", "cmp",
+                       "partial_cmp", "hash", "default", "index", "index_mut", "try_from", "from_str"}),
+    "php": frozenset({"__construct", "__destruct", "__toString", "__get", "__set", "__isset", "__unset",
+                      "__call", "__callStatic", "__invoke", "__clone", "__serialize", "__unserialize",
+                      "jsonSerialize", "getIterator", "offsetGet", "offsetSet", "offsetExists", "offsetUnset",
+                      "count"}),
+}
+_IMPLICIT["typescript"] = _IMPLICIT["tsx"] = _IMPLICIT["javascript"]
+_CPP_IMPLICIT = re.compile(r"^(?:operator\W|operator\s|~)")       # C++ operators and destructors
 # Python's file protocol: the standard library calls these on a file-like object handed to it (io.TextIOWrapper
 # calls `seekable()` of the stream it wraps: click's `_FixupStream.seekable`; print, shutil, json.dump call `write`).
 # A class is file-like when it has one of the capability methods no other kind of class has; a `close()` or
@@ -254,6 +281,14 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
             how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
         elif m := _PROPERTY.search(heads.get(node_id, "")):
             how = f"a {m[1]}: it runs on attribute access"
+        elif language_for_path(node.path or "") in SCRIPT_LANGUAGES and (m := _ACCESSOR.search(
+                heads.get(node_id, ""))):
+            how = f"a {m[1]}ter: it runs on property access"
+        elif (node.kind == "method" or node.name == "init") and node.name in _IMPLICIT.get(
+                language_for_path(node.path or "") or "", ()) or (
+                language_for_path(node.path or "") == "cpp" and _CPP_IMPLICIT.match(node.name)):
+            how = ("a method the language or its standard library calls implicitly (string conversion, equality, "
+                   "ordering, iteration, closing, operators, serving, init)")
         elif node_id in file_like:
             how = ("a method of the file protocol: library code (io wrappers, print, shutil) calls it on objects "
                    "handed to it")

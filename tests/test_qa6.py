@@ -94,3 +94,29 @@ def test_several_repositories_of_one_directory_are_ambiguous(graph: Graph, git_r
     with pytest.raises(InputError, match="which repository") as err:
         default_repository(graph, str(git_repo.root))
     assert old in str(err.value) and new in str(err.value)
+
+
+@pytest.mark.parametrize("path,text,target", [
+    ("t.java", "class Temp {\n  public String toString() { return \"t\"; }\n}\n\nclass Main {\n"
+               "  String show(Temp t) { return \"temp=\" + t; }\n}\n", "Temp.toString"),
+    ("m.js", "class Money {\n  valueOf() { return 1; }\n}\n\nfunction add(m) { return m + 1; }\n"
+             "module.exports = { add, Money };\n", "Money.valueOf"),
+    ("c.go", "package main\n\nimport \"sort\"\n\ntype byAge []int\n\nfunc (a byAge) Len() int { return len(a) }\n"
+             "func (a byAge) Less(i, j int) bool { return a[i] < a[j] }\n"
+             "func (a byAge) Swap(i, j int) { a[i], a[j] = a[j], a[i] }\n\n"
+             "func main() { sort.Sort(byAge{2, 1}) }\n", "byAge.Less"),
+    ("c.go", "package main\n\nfunc init() {}\n\nfunc main() {}\n", "init"),
+    ("p.ts", "export class Person {\n  private n = \"\";\n  set nickname(v: string) { this.n = v; }\n}\n\n"
+             "export function rename(p: Person): void {\n  p.nickname = \"x\";\n}\n", "Person.nickname"),
+])
+def test_methods_the_language_calls_implicitly_are_lower_bounds(graph: Graph, git_repo, repo_name, path, text,
+                                                                target) -> None:
+    """Java's toString, JS's valueOf, Go's sort.Interface and init, a TS setter: COMPLETE with no callers, as
+    Python's dunders and properties were before they had a rule (sixth QA pass)."""
+    git_repo.write(path, text)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, target, depth=1)
+    assert result.completeness.verdict == "lower_bound", result.completeness.reasons
+    assert any("implicitly" in r or "property access" in r for r in result.completeness.reasons), \
+        result.completeness.reasons

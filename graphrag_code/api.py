@@ -49,6 +49,7 @@ class Field:
     choices: tuple[str, ...] | None = None
     pattern: str | None = None       # a regular expression the value must match (re.search: anchor it)
     pattern_problem: str = ""        # what a value that does not match is told
+    blank: bool = False              # a value of spaces is a value (a glob); else only non-blank text is
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ _SEARCH_FIELDS = {
     "repo": Field(str, description="Only this repository", max_length=200),
     "k": Field(int, description="Number of hits", minimum=1, maximum=100),
     "path": Field(str, description="Glob on paths, e.g. src/*/auth/*", max_length=500, min_length=1,
-                  pattern=GLOB_PATTERN,
+                  pattern=GLOB_PATTERN, blank=True,
                   pattern_problem="must be a glob whose every '[' is closed by a ']'"),
     "language": Field(str, description="Only this language", choices=LANGUAGE_NAMES),
     "kind": Field(str, description="Only this kind of symbol or chunk", choices=KINDS),
@@ -162,7 +163,8 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
             problem = f"must be ≤ {spec.maximum}"
         if ok and spec.max_length is not None and len(value) > spec.max_length:
             problem = f"must be at most {spec.max_length} characters"
-        if ok and isinstance(value, str) and not value.strip() and (spec.required or spec.min_length):
+        if ok and isinstance(value, str) and not (value if spec.blank else value.strip()) and (
+                spec.required or spec.min_length):
             problem = "must not be empty"
         if ok and isinstance(value, str):
             check_text(value, name)     # JSON's "\ud800" decodes to a lone surrogate: no database call takes it
@@ -245,16 +247,16 @@ class JobRunner:
         try:
             repo = check_repo_name(default_repo_name(root) if name is None else name)
         except InputError as err:
-            err.field = "name" if name else "path"
+            err.field = "name" if name is not None else "path"
             raise
-        self._check_same_root(repo, root, "name" if name else "path")
+        self._check_same_root(repo, root, "name" if name is not None else "path")
         with self._lock:
             running = next((j for j in self.jobs.values() if j.state in ("queued", "running")
                             and (j.name or default_repo_name(Path(j.path))) == repo), None)
             if running is not None:
                 err = Conflict(f"repository {repo!r} is being indexed already (job {running.id})",
                                hint=f"wait for GET /v1/jobs/{running.id} to end")
-                err.field = "name" if name else "path"
+                err.field = "name" if name is not None else "path"
                 raise err
             job = Job(uuid.uuid4().hex[:16], str(root), repo)
             self.jobs[job.id] = job
@@ -568,6 +570,11 @@ def _json_body(endpoint: Endpoint) -> dict[str, Any]:
         data = request.get_json(silent=True)
     except RecursionError:      # the decoder recurses once per level: thousands of [[[... are no request of ours
         raise InputError("the request body is malformed JSON: nested too deeply") from None
+    if data is None and request.is_json:
+        try:
+            json.loads(request.get_data(cache=True))
+        except ValueError as exc:             # the decoder's own words: where the body stops being JSON
+            raise InputError(f"the request body is malformed JSON: {exc}") from None
     if data is None:
         raise InputError("the request body must be JSON (Content-Type: application/json)")
     return validate(endpoint.body, data)
@@ -810,6 +817,8 @@ def _schema(fields: dict[str, Field]) -> dict[str, Any]:
             p["maxLength"] = f.max_length
         if f.min_length is not None or (f.required and f.type is str):
             p["minLength"] = f.min_length or 1
+            if not f.blank and not f.pattern:
+                p["pattern"] = r"\S"      # spaces alone are refused as empty
         if not f.required and f.nullable:
             p["nullable"] = True   # null means "not given"
         if f.choices:

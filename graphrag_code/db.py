@@ -102,7 +102,8 @@ class Graph:
         try:
             self._driver = neo4j.GraphDatabase.driver(
                 self.settings.uri, auth=(self.settings.user, self.settings.password),
-                connection_timeout=10, max_transaction_retry_time=retry_seconds,
+                # a frozen server (alive, silent) held each attempt for the driver's 60 s acquisition default
+                connection_timeout=10, connection_acquisition_timeout=15, max_transaction_retry_time=retry_seconds,
                 notifications_min_severity="OFF")
         except (ValueError, neo4j_errors.ConfigurationError) as exc:
             # a setting, not a server that is away: exit 2 / HTTP 500, not 3 / 503 with a retry

@@ -428,6 +428,10 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
             reason = "exact id" + (f"; {len(variants)} other definition(s) of {node.qualified_name} in {node.path} "
                                    f"(overloads or redefinitions) are searched too" if variants else "")
             return Resolved(text, node, "id", reason, [node, *variants], variants=variants)
+        other = text.split("#", 1)[0].split(":", 1)[0] if ":" in text.split("#", 1)[0] else None
+        if other and not text.startswith(repo + ":"):      # another repository's id, given with --repo/repo
+            raise NotFound(f"no symbol with id {text!r} in {repo}: that id names repository {other!r}",
+                           hint=f"ids in {repo} start with '{repo}:'; pass the repository the id names")
         raise NotFound(f"no symbol with id {node_id!r} in {repo}")
     if m and _looks_like_path(m["path"]):
         return _resolve_file_line(graph, repo, commit, text, m["path"], int(m["line"]))

@@ -120,3 +120,23 @@ def test_methods_the_language_calls_implicitly_are_lower_bounds(graph: Graph, gi
     assert result.completeness.verdict == "lower_bound", result.completeness.reasons
     assert any("implicitly" in r or "property access" in r for r in result.completeness.reasons), \
         result.completeness.reasons
+
+
+def test_api_messages_of_the_sixth_pass(graph: Graph, client, git_repo, repo_name) -> None:
+    """A blank query is refused as the schema says (pattern \\S), a glob of spaces is a glob, malformed JSON is
+    named as such, and another repository's id is named as that (sixth QA pass)."""
+    git_repo.write("m.py", "def main():\n    return 1\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    schema = client.get("/openapi.json").get_json()
+    body = schema["paths"]["/v1/search"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["properties"]["query"]["pattern"] == r"\S"
+    assert "pattern" not in body["properties"]["path"] or body["properties"]["path"]["pattern"] != r"\S"
+    r = client.post("/v1/search", json={"query": "   ", "repo": repo_name})
+    assert r.status_code == 400 and "must not be empty" in r.get_json()["error"]["message"]
+    r = client.post("/v1/search", json={"query": "main", "repo": repo_name, "path": "  "})
+    assert r.status_code == 200, r.get_json()
+    r = client.post("/v1/search", data='{"query": "main",}', content_type="application/json")
+    assert r.status_code == 400 and "malformed JSON" in r.get_json()["error"]["message"], r.get_json()
+    r = client.post("/v1/paths", json={"repo": repo_name, "source": "alpha:src/app.py#main", "target": "main"})
+    assert r.status_code == 404 and "names repository 'alpha'" in r.get_json()["error"]["message"], r.get_json()

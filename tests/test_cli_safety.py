@@ -267,3 +267,18 @@ def test_up_starts_the_local_neo4j_on_the_ports_of_the_environment(git_repo, rep
     assert result.exit_code == 0, result.output
     assert started == [(7687, 17474)]
     assert "http://127.0.0.1:17474/browser/?dbms=bolt://127.0.0.1:7687" in result.output
+
+
+def test_ctrl_c_after_the_swap_says_the_new_index_is_committed(graph, git_repo, repo_name, monkeypatch) -> None:
+    """Interrupted after its swap committed (the run's report still to print), `index` said the graph kept the
+    previous index, while `status` showed the new commit ready (sixth QA pass)."""
+    import graphrag_code.indexer as indexer
+
+    git_repo.write("src/app.py", V1)
+    commit = git_repo.commit("v1")
+    monkeypatch.setattr(indexer._Run, "report", _interrupted)
+    result = CliRunner().invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed"])
+    assert result.exit_code == 130, (result.output, result.exception)
+    assert f"interrupted after the new index of {repo_name} was committed: the graph holds commit " \
+           f"{commit[:12]}" in result.stderr, result.stderr
+    assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == commit

@@ -151,8 +151,9 @@ def order_sources(hits: list[Hit]) -> list[Hit]:
     return sorted(hits, key=lambda h: (-round(h.score, 6), CATEGORY_ORDER[category(h)]))
 
 
-def source_block(n: int, h: Hit) -> str:
-    attrs = {"n": str(n), "file": h.path, "symbol": h.qualified_name or "", "kind": h.kind or h.chunk_kind,
+def source_block(n: int, h: Hit, qualified: bool = False) -> str:
+    """One source for the prompt; ``qualified`` (sources from several repositories) names its repository."""
+    attrs = {"n": str(n), "repo": h.repo if qualified else "", "file": h.path, "symbol": h.qualified_name or "", "kind": h.kind or h.chunk_kind,
              "lines": f"{h.start_line}-{h.end_line}"}
     if h.header:
         attrs["part_of"] = h.header.splitlines()[0].strip()
@@ -176,7 +177,8 @@ def select_sources(hits: list[Hit], budget: int | None) -> tuple[list[Source], i
 
 
 def build_prompt(question: str, sources: list[Source]) -> str:
-    blocks = "\n\n".join(source_block(s.n, s.hit) for s in sources)
+    several = len({s.hit.repo for s in sources}) > 1
+    blocks = "\n\n".join(source_block(s.n, s.hit, several) for s in sources)
     return (f"Sources [1]-[{len(sources)}]:\n\n{blocks}\n\nQuestion: {question.strip()}\n\n"
             "Answer using only these sources, ending each sentence about the code with its citation [N]. "
             f"If they do not answer the question, reply exactly: {REFUSAL}")

@@ -277,6 +277,7 @@ class Citation:
     status: str                          # "ok" | "stale"
     reason: str = ""                     # why stale, or what changed in the working tree
     worktree_changed: bool = False
+    qualified: bool = False              # the sources span several repositories: the location names its own
 
     @property
     def ok(self) -> bool:
@@ -285,7 +286,8 @@ class Citation:
     @property
     def location(self) -> str:
         span = f"{self.start_line}" if self.start_line == self.end_line else f"{self.start_line}–{self.end_line}"
-        return f"{self.path}:{span}" + (f" ({self.symbol})" if self.symbol else "")
+        where = f"{self.repo}:{self.path}" if self.qualified else self.path
+        return f"{where}:{span}" + (f" ({self.symbol})" if self.symbol else "")
 
     def render(self) -> str:
         """``[n] path:start–end (symbol)  url`` plus what the check found."""
@@ -310,6 +312,7 @@ class Citation:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        del d["qualified"]                  # shown in `rendered`; `repo` says it
         d["rendered"] = self.render()
         return d
 
@@ -354,7 +357,7 @@ class Verifier:
         status, reason, worktree = self._verify(c, info)
         return Citation(n=n, id=c.id, repo=c.repo, commit=c.commit, path=c.path, start_line=c.start_line,
                         end_line=c.end_line, symbol=c.qualified_name, url=self._url(c, info), status=status,
-                        reason=reason, worktree_changed=worktree)
+                        reason=reason, worktree_changed=worktree, qualified=len(self.repos) > 1)
 
     # -- links --------------------------------------------------------------------------------------------------
     def _url(self, c: Cited, info: RepoInfo) -> str | None:

@@ -140,3 +140,27 @@ def test_api_messages_of_the_sixth_pass(graph: Graph, client, git_repo, repo_nam
     assert r.status_code == 400 and "malformed JSON" in r.get_json()["error"]["message"], r.get_json()
     r = client.post("/v1/paths", json={"repo": repo_name, "source": "alpha:src/app.py#main", "target": "main"})
     assert r.status_code == 404 and "names repository 'alpha'" in r.get_json()["error"]["message"], r.get_json()
+
+
+def test_sources_from_several_repositories_name_theirs(git_repo, tmp_path) -> None:
+    """Across repositories, the prompt's sources and the citations gave `src/util.py:1-3 (shared)` for each
+    repository alike: the model could not tell them apart, nor could the reader (sixth QA pass)."""
+    from graphrag_code.answer import Source, build_prompt
+    from graphrag_code.citations import RepoInfo, Verifier
+    from graphrag_code.search import Hit
+
+    git_repo.write("src/util.py", "def shared():\n    x = 1\n    return x\n")
+    commit = git_repo.commit("v1")
+    hits = [Hit(id=f"{r}:src/util.py#shared", repo=r, commit=commit, path="src/util.py", start_line=1, end_line=3,
+                score=1.0, qualified_name="shared", kind="function", text="def shared():\n    x = 1\n    return x")
+            for r in ("alpha", "beta")]
+    prompt = build_prompt("what is shared?", [Source(i + 1, h, "implementation", 10) for i, h in enumerate(hits)])
+    assert '<source n="1" repo="alpha" file="src/util.py"' in prompt
+    assert '<source n="2" repo="beta" file="src/util.py"' in prompt
+    assert "repo=" not in build_prompt("what is shared?", [Source(1, hits[0], "implementation", 10)])
+    infos = {r: RepoInfo(r, str(git_repo.root), commit, None) for r in ("alpha", "beta")}
+    rendered = [Verifier(infos).citation(i + 1, h).render() for i, h in enumerate(hits)]
+    assert rendered[0].startswith("[1] alpha:src/util.py:1–3 (shared)")
+    assert rendered[1].startswith("[2] beta:src/util.py:1–3 (shared)")
+    one = Verifier({"alpha": infos["alpha"]}).citation(1, hits[0])
+    assert one.render().startswith("[1] src/util.py:1–3 (shared)") and "qualified" not in one.to_dict()

@@ -11,7 +11,6 @@ import json
 import logging
 import os
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -248,7 +247,8 @@ def _index(graph: Graph, path: Path, name: str | None, settings: IndexSettings, 
     "Aborted!" exits 1, the code of a crash)."""
     from .indexer import default_repo_name, index_repository
 
-    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    repo = default_repo_name(path) if name is None else name
+    before = _index_mark(graph, repo)
     try:
         try:
             return index_repository(graph, path, name=name, settings=settings, progress=bar)
@@ -258,10 +258,10 @@ def _index(graph: Graph, path: Path, name: str | None, settings: IndexSettings, 
         # true because nothing a run writes is visible before its swap, and the next run clears what it staged
         # (indexer.py); a swap in several transactions leaves a lease that `status` shows, and the next run
         # completes it once the lease runs out. An interrupt after the swap committed finds the new index ready
-        repo = default_repo_name(path) if name is None else name
-        if committed := _committed_since(graph, repo, started):
+        after = _index_mark(graph, repo)
+        if after and after != before and after[0] == "ready":
             click.echo(f"\ninterrupted after the new index of {repo} was committed: the graph holds commit "
-                       f"{committed[:12]} (`graphrag-code status` shows it)", err=True)
+                       f"{(after[2] or after[3] or '?')[:12]} (`graphrag-code status` shows it)", err=True)
             raise SystemExit(130) from None
         click.echo(f"\ninterrupted while indexing {repo}: the graph keeps what it held of it before this run "
                    f"(unless the run was swapping in several transactions: then `graphrag-code status` says "
@@ -269,16 +269,15 @@ def _index(graph: Graph, path: Path, name: str | None, settings: IndexSettings, 
         raise SystemExit(130) from None
 
 
-def _committed_since(graph: Graph, repo: str, started: str) -> str | None:
-    """The commit (or snapshot) of ``repo`` if a run that began at ``started`` (ISO, UTC) committed it."""
+def _index_mark(graph: Graph, repo: str) -> tuple | None:
+    """What tells one committed index of ``repo`` from another: (status, indexed_at, commit, snapshot id)."""
     from .paths import repository
 
     try:
         info = repository(graph, repo)
     except (GraphragError, KeyboardInterrupt):
         return None
-    done = info.get("status") == "ready" and (info.get("indexed_at") or "") >= started
-    return (info.get("commit") or info.get("snapshot_id") or "?") if done else None
+    return info.get("status"), info.get("indexed_at"), info.get("commit"), info.get("snapshot_id")
 
 
 def _lsp_languages(value: str) -> tuple[str, ...]:

@@ -4,7 +4,7 @@
 // callers of the base-class methods it overrides (dynamic dispatch: a call to the base method may run the
 // override; kind 'dispatch', via = the base method); for a placeholder method (its body only raises
 // NotImplementedError: calls to it were resolved to its overrides), the callers of its overrides through it
-// (kind 'dispatch', via = the override); for a constructor (__init__, __new__, constructor, ...),
+// (kind 'dispatch', via = the override); for a constructor (__init__, __new__, constructor, Foo.Foo, ...),
 // the callers of its class or of a subclass (kind 'constructor', via = the class called). Each caller carries
 // what entry-point classification needs: callers_in (incoming CALLS), dispatch_in (a base method it overrides
 // is called), head (first lines of its chunk: decorators), main_guard (a File whose module code has an
@@ -45,7 +45,9 @@ CALL (t) {
                                         .is_test, label: 'Symbol'} AS via
   UNION
   MATCH (t:Symbol)<-[:CONTAINS]-(cls:Symbol)<-[:INHERITS]-{0,4}(sub:Symbol)
-  WHERE t.name IN ['__init__', '__new__', '__post_init__', 'constructor', 'initialize']
+  // Java, C#, C++ constructors bear the class's name (`new Foo(1)` is a CALLS edge to the class Foo)
+  WHERE t.name IN ['__init__', '__new__', '__post_init__', 'constructor', 'initialize', '__construct']
+     OR (t.name = cls.name AND t.kind IN ['method', 'constructor'] AND cls.kind IN ['class', 'struct'])
   MATCH (c:CodeNode)-[e:CALLS]->(sub)
   RETURN c, e, 'constructor' AS kind, sub {.id, .path, .name, .qualified_name, .kind, .start_line, .end_line,
                                            .is_test, label: 'Symbol'} AS via

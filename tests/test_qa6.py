@@ -164,3 +164,16 @@ def test_sources_from_several_repositories_name_theirs(git_repo, tmp_path) -> No
     assert rendered[1].startswith("[2] beta:src/util.py:1–3 (shared)")
     one = Verifier({"alpha": infos["alpha"]}).citation(1, hits[0])
     assert one.render().startswith("[1] src/util.py:1–3 (shared)") and "qualified" not in one.to_dict()
+
+
+def test_a_java_constructor_has_the_constructions_of_its_class_as_callers(graph: Graph, git_repo,
+                                                                           repo_name) -> None:
+    """`impact Foo.Foo` said COMPLETE with no callers: `new Foo(1)` is an edge to the class (sixth QA pass)."""
+    git_repo.write("src/p/Foo.java", "package p;\n\npublic class Foo {\n  private final int x;\n\n"
+                                     "  public Foo(int x) {\n    this.x = x;\n  }\n}\n")
+    git_repo.write("src/p/Main.java", "package p;\n\npublic class Main {\n  static Foo make() {\n"
+                                      "    return new Foo(1);\n  }\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Foo.Foo", depth=1)
+    assert [c.node.qualified_name for c in result.callers] == ["Main.make"]

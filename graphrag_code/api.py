@@ -10,6 +10,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -490,7 +491,8 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
 
     @app.errorhandler(GraphragError)
     def _graphrag_error(exc: GraphragError) -> Response:
-        headers = {"Retry-After": "5"} if exc.http_status == 503 else {}
+        wait = getattr(exc, "retry_after", None)           # the LLM's own Retry-After, else ours
+        headers = {"Retry-After": str(math.ceil(wait) if wait else 5)} if exc.http_status == 503 else {}
         message = exc.message + (f" ({exc.hint})" if exc.hint else "")
         return _error(exc.http_status, exc.code, message, getattr(exc, "field", None), **headers)
 

@@ -232,6 +232,11 @@ def test_ask_extractive_and_with_the_llm_stub(client, indexed, monkeypatch) -> N
         stub.error(500).error(500).error(500).error(500)
         down = client.post("/v1/ask", json={"question": "how is a user loaded?", "repo": repo, "llm": True})
         assert down.status_code == 503 and down.json["error"]["code"] == "llm_unavailable"
+        assert down.headers["Retry-After"] == "5"
+        # a rate limit asking for an hour is passed on: a client told 5 s retried into it (sixth QA pass)
+        stub.error(429, "slow down", headers={"retry-after": "3600"})
+        limited = client.post("/v1/ask", json={"question": "how is a user loaded?", "repo": repo, "llm": True})
+        assert limited.status_code == 503 and limited.headers["Retry-After"] == "3600", limited.json
 
 
 def test_paths_and_impact_endpoints(client, indexed) -> None:

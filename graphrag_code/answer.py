@@ -133,6 +133,10 @@ class Answer:
             out += ["", "Citations:"] + [f"  {c.render()}" for c in self.citations]
         elif self.citations:
             out += ["", "Links:"] + [f"  [{c.n}] {c.url}" for c in self.citations if c.url]
+        elif self.mode == "llm" and self.sources and not self.refused:   # an empty or uncited reply: what it had
+            out += ["", "Sources it was given (none cited):"] + [
+                f"  [{s.n}] {s.hit.location}" + (f" ({s.hit.qualified_name})" if s.hit.qualified_name else "")
+                for s in self.sources]
         if self.uncited:
             out += ["", "Claims without a citation:"] + [f"  - {s}" for s in self.uncited]
         if self.prose_locations:

@@ -222,6 +222,8 @@ def test_answer_without_citations_lists_every_claim_as_uncited(graph, indexed, s
     assert a.flag_reasons == ["2 claim(s) without a citation"]
     assert citation_metrics([a]) == {"validity": 1.0, "coverage": 0.0, "citations": 0, "ok": 0, "claims": 2,
                                      "covered": 0, "answers": 1, "refused": 0}
+    # the CLI's text showed no source at all (the API's JSON had them; sixth QA pass)
+    assert "Sources it was given (none cited):\n  [1] docs/tokens.md:1-2" in a.render(), a.render()
 
 
 def test_refusal_is_recognised_and_carries_no_citations(graph, indexed, stub) -> None:

@@ -113,8 +113,8 @@ class CommitMissing(SourceError):
 
 
 class SourceChanged(SourceError):
-    """A plain (non-git) repository's file changed or went away on disk since it was indexed: its lines now are
-    not the indexed ones. HTTP 409, as CommitMissing: re-indexing mends it."""
+    """A plain (non-git) repository's file changed or went away on disk since it was indexed (its lines now are
+    not the indexed ones), or a git checkout moved away. HTTP 409, as CommitMissing: re-indexing mends it."""
 
     http_status = 409
     code = "source_changed"

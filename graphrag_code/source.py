@@ -66,7 +66,9 @@ def _check_commit(root: str, commit: str) -> None:
     garbage-collected), as the citations of `ask` say."""
     proc = subprocess.run(["git", "-C", root, "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True,
                           timeout=30)
-    if proc.returncode != 0 and Path(root).is_dir():   # a repository moved away is another error
+    if not Path(root).is_dir():     # the checkout moved or was deleted: git's "cannot change to" was a 400
+        raise SourceChanged(f"the indexed checkout {root} is not there any more", hint=_REINDEX)
+    if proc.returncode != 0:
         raise CommitMissing(f"the indexed commit {commit[:12]} is no longer in the repository at {root}",
                             hint=_REINDEX)
 

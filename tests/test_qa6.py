@@ -177,3 +177,16 @@ def test_a_java_constructor_has_the_constructions_of_its_class_as_callers(graph:
     index_repository(graph, git_repo.root, name=repo_name)
     result = analyze_impact(graph, repo_name, "Foo.Foo", depth=1)
     assert [c.node.qualified_name for c in result.callers] == ["Main.make"]
+
+
+def test_source_of_a_moved_checkout_is_a_409(graph: Graph, client, git_repo, repo_name, tmp_path) -> None:
+    """/v1/source of a git repository whose checkout moved answered 400 with git's 'cannot change to' (the
+    request was fine; the graph and the disk disagree, as for a plain directory's changed file: 409)."""
+    git_repo.write("src/app.py", "def main():\n    return 1\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    git_repo.root.rename(tmp_path / "moved")
+    r = client.get("/v1/source", query_string={"repo": repo_name, "path": "src/app.py", "start": 1, "end": 2})
+    assert r.status_code == 409, r.get_json()
+    assert r.get_json()["error"]["code"] == "source_changed"
+    assert "is not there any more" in r.get_json()["error"]["message"]

@@ -271,6 +271,7 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
     implicit_callers = []
     for node_id, node in nodes.items():
         how = None
+        language = language_for_path(node.path or "") or ""
         if node_id in families:
             dynamic = families[node_id].dynamic
             if dynamic:
@@ -281,12 +282,10 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
             how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
         elif m := _PROPERTY.search(heads.get(node_id, "")):
             how = f"a {m[1]}: it runs on attribute access"
-        elif language_for_path(node.path or "") in SCRIPT_LANGUAGES and (m := _ACCESSOR.search(
-                heads.get(node_id, ""))):
+        elif language in SCRIPT_LANGUAGES and (m := _ACCESSOR.search(heads.get(node_id, ""))):
             how = f"a {m[1]}ter: it runs on property access"
-        elif (node.kind == "method" or node.name == "init") and node.name in _IMPLICIT.get(
-                language_for_path(node.path or "") or "", ()) or (
-                language_for_path(node.path or "") == "cpp" and _CPP_IMPLICIT.match(node.name)):
+        elif ((node.kind == "method" or node.name == "init") and node.name in _IMPLICIT.get(language, ())
+              or language == "cpp" and _CPP_IMPLICIT.match(node.name)):
             how = ("a method the language or its standard library calls implicitly (string conversion, equality, "
                    "ordering, iteration, closing, operators, serving, init)")
         elif node_id in file_like:

@@ -224,12 +224,14 @@ class LLMClient:
             after = _retry_after(exc.response.headers)
             if after is not None and after > _RETRY_AFTER_CAP:
                 tried += f"; it asked to wait {after:g}s, over the {_RETRY_AFTER_CAP:g}s this client waits"
-            if isinstance(exc, a.RateLimitError) or exc.status_code >= 500:
-                err = LLMUnavailable(f"the Anthropic API is rate-limiting this key (429, {tried}: {detail})"
-                                     if isinstance(exc, a.RateLimitError) else
-                                     f"the Anthropic API failed with {exc.status_code} ({tried}): {detail}",
-                                     hint="retry later" + (" or raise GRAPHRAG_LLM_MAX_RETRIES"
-                                                           if isinstance(exc, a.RateLimitError) else ""))
+            err = None
+            if isinstance(exc, a.RateLimitError):
+                err = LLMUnavailable(f"the Anthropic API is rate-limiting this key (429, {tried}: {detail})",
+                                     hint="retry later or raise GRAPHRAG_LLM_MAX_RETRIES")
+            elif exc.status_code >= 500:
+                err = LLMUnavailable(f"the Anthropic API failed with {exc.status_code} ({tried}): {detail}",
+                                     hint="retry later")
+            if err is not None:
                 err.retry_after = after          # the API's Retry-After answers ours (HTTP 503)
                 return err
             if exc.status_code == 404:

@@ -428,7 +428,8 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
             reason = "exact id" + (f"; {len(variants)} other definition(s) of {node.qualified_name} in {node.path} "
                                    f"(overloads or redefinitions) are searched too" if variants else "")
             return Resolved(text, node, "id", reason, [node, *variants], variants=variants)
-        other = text.split("#", 1)[0].split(":", 1)[0] if ":" in text.split("#", 1)[0] else None
+        head = text.split("#", 1)[0]
+        other = head.split(":", 1)[0] if ":" in head else None
         if other and not text.startswith(repo + ":"):      # another repository's id, given with --repo/repo
             raise NotFound(f"no symbol with id {text!r} in {repo}: that id names repository {other!r}",
                            hint=f"ids in {repo} start with '{repo}:'; pass the repository the id names")

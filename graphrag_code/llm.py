@@ -19,14 +19,17 @@ Settings (``LLMSettings.from_env``; the CLI options override them):
 
 Retries are this module's (``LLMClient.complete``; the SDK's are off, they would wait past the deadline):
 backoff from 0.5 s doubling (max 8 s), or what the server's ``retry-after`` / ``retry-after-ms`` header says
-(none over 60 s). Only the key given here is used: the SDK's other credential
+(none over 60 s). The deadline bounds a reply that trickles in too: each read's timeout alone would not, as every
+byte restarts it. Only the key given here is used: the SDK's other credential
 sources (profiles on disk, federation) are not consulted, so "no key" means exactly "ANTHROPIC_API_KEY unset".
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -140,10 +143,13 @@ class LLMClient:
         import anthropic  # imported here: ~2 s, and only answers that use the LLM need it
 
         self._anthropic = anthropic
-        # retries are ours (complete): the SDK's would wait past the deadline
+        self._deadline = threading.local()     # the deadline of the call this thread is making (complete)
+        # retries are ours (complete): the SDK's would wait past the deadline. The response hook caps the body's
+        # read at the deadline: a timeout bounds each read, and a reply that trickles in never trips it.
         self._client = anthropic.Anthropic(
             api_key=settings.api_key, base_url=settings.endpoint, max_retries=0,
-            timeout=anthropic.Timeout(settings.timeout, connect=settings.connect_timeout))
+            timeout=anthropic.Timeout(settings.timeout, connect=settings.connect_timeout),
+            http_client=anthropic.DefaultHttpxClient(event_hooks={"response": [self._cap_body]}))
 
     def close(self) -> None:
         self._client.close()
@@ -170,12 +176,15 @@ class LLMClient:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise self._past_deadline(retries)
+            self._deadline.at = deadline
             try:
                 raw = self._client.messages.with_raw_response.create(
                     model=s.model, max_tokens=s.max_tokens, system=system, messages=messages,  # type: ignore[arg-type]
                     timeout=self._anthropic.Timeout(min(s.timeout, left), connect=min(s.connect_timeout, left)))
                 message = raw.parse()
             except Exception as exc:
+                if time.monotonic() >= deadline:
+                    raise self._past_deadline(retries) from exc
                 wait = self._retry_wait(exc, retries)
                 if wait is None:
                     raise self._translate(exc, retries) from exc
@@ -185,6 +194,12 @@ class LLMClient:
                 retries += 1
                 continue
             return _completion(message, raw, s, time.perf_counter() - started, retries)
+
+    def _cap_body(self, response: Any) -> None:
+        """The response hook: the body is read through ``_deadline_stream()`` (before the SDK reads it)."""
+        deadline = getattr(self._deadline, "at", None)
+        if deadline is not None:
+            response.stream = _deadline_stream()(response.stream, deadline, response.request)
 
     def _retry_wait(self, exc: Exception, retries: int) -> float | None:
         """Seconds to wait before retrying after ``exc``, or None when it is not to be retried."""
@@ -295,3 +310,26 @@ def _completion(message: Any, raw: Any, settings: LLMSettings, seconds: float, r
                       retries=retries,
                       request_id=raw.headers.get("request-id") if hasattr(raw, "headers") else None,
                       seconds=round(seconds, 4))
+
+
+@functools.cache
+def _deadline_stream() -> type:
+    """The class of a response body that raises the HTTP client's ReadTimeout (the SDK's APITimeoutError) once
+    its deadline has passed, between two of its chunks. Made on first use: httpx2 comes with anthropic, which
+    only answers that use the LLM import."""
+    import httpx2
+
+    class DeadlineStream(httpx2.SyncByteStream):
+        def __init__(self, inner: Any, deadline: float, request: Any) -> None:
+            self._inner, self._deadline, self._request = inner, deadline, request
+
+        def __iter__(self) -> Any:
+            for chunk in self._inner:
+                if time.monotonic() >= self._deadline:
+                    raise httpx2.ReadTimeout("the reply was still arriving at the deadline", request=self._request)
+                yield chunk
+
+        def close(self) -> None:
+            self._inner.close()
+
+    return DeadlineStream

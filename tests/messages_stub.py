@@ -34,6 +34,7 @@ class Reply:
     content_type: str = "application/json"
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    trickle: float = 0.0     # seconds between the body's bytes, sent one at a time
 
 
 @dataclass
@@ -104,7 +105,13 @@ class MessagesStub:
                     for k, v in reply.headers.items():
                         self.send_header(k, v)
                     self.end_headers()
-                    self.wfile.write(reply.body)
+                    if not reply.trickle:
+                        self.wfile.write(reply.body)
+                    for i in range(len(reply.body) if reply.trickle else 0):
+                        self.wfile.write(reply.body[i:i + 1])
+                        self.wfile.flush()
+                        if stub._stop.wait(reply.trickle):
+                            return
                 except (BrokenPipeError, ConnectionResetError):
                     pass   # the client gave up (timeout) before the reply
 
@@ -127,6 +134,11 @@ class MessagesStub:
     def sleep(self, seconds: float, text: str = "too late") -> "MessagesStub":
         """Answer only after ``seconds`` (to outlast the client's timeout)."""
         self.script.append(Reply(body=json.dumps(message_body(text)).encode(), delay=seconds))
+        return self
+
+    def trickle(self, seconds: float, text: str = "too slow") -> "MessagesStub":
+        """Headers at once, then the body one byte every ``seconds``: each read is quick, the whole is not."""
+        self.script.append(Reply(body=json.dumps(message_body(text)).encode(), trickle=seconds))
         return self
 
     def raw(self, status: int, body: bytes, content_type: str = "application/json") -> "MessagesStub":

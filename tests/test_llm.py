@@ -48,6 +48,26 @@ def test_the_deadline_cuts_a_slow_attempt(stub) -> None:
     assert time.monotonic() - started < 2.5 and "GRAPHRAG_LLM_DEADLINE" in (err.value.hint or "")
 
 
+def test_the_deadline_cuts_a_reply_that_trickles_in(stub) -> None:
+    """Every byte within the 10 s read timeout, the whole body never within the 2 s deadline: cut at 2 s (it
+    took the body's ~150 bytes x 0.3 s, and then answered; sixth QA pass measured 117 s against a 15 s deadline)."""
+    stub.trickle(0.3).trickle(0.3).trickle(0.3)
+    started = time.monotonic()
+    with client(stub, deadline=2.0) as c, pytest.raises(LLMUnavailable, match="within the deadline of 2s"):
+        c.complete(SYSTEM, MESSAGES)
+    assert time.monotonic() - started < 3.5
+
+
+def test_a_quick_reply_after_a_cut_one_is_read_whole(stub) -> None:
+    """The cut belongs to the one call: the next call, with its own deadline, reads a reply that trickles in
+    quickly enough."""
+    stub.trickle(0.3).trickle(0.002, "whole")
+    with client(stub, deadline=1.0, max_retries=0) as c:
+        with pytest.raises(LLMUnavailable, match="deadline"):
+            c.complete(SYSTEM, MESSAGES)
+        assert c.complete(SYSTEM, MESSAGES, time.monotonic() + 5).text == "whole"
+
+
 def test_a_retry_after_beyond_the_deadline_gives_up_at_once(stub) -> None:
     """A 429 asking for 15 s with 3 s left: no wait that could only end past the deadline (it took 32 s with
     retries and per-attempt timeouts alone; third QA pass)."""

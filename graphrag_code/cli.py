@@ -274,7 +274,7 @@ def _index_mark(graph: Graph, repo: str) -> tuple | None:
     from .paths import repository
 
     try:
-        info = repository(graph, repo)
+        info = repository(graph, repo, complete=False)
     except (GraphragError, KeyboardInterrupt):
         return None
     return info.get("status"), info.get("indexed_at"), info.get("commit"), info.get("snapshot_id")
@@ -558,6 +558,9 @@ def status(as_json: bool) -> None:
                        f"indexed {r['indexed_at']}")
         if r.get("running"):
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
+        elif r.get("last_failure"):
+            click.echo(f"{'':24s} the last run ({r.get('failed_run')}) failed at {r.get('failed_at')}: "
+                       f"{r['last_failure']}")
         if r.get("swapping"):
             click.echo(f"{'':24s} partly updated: run {r['swapping']} is swapping in several transactions, or "
                        f"stopped doing so (the next `index` completes it)")

@@ -549,6 +549,9 @@ class SourceReader:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
             with os.fdopen(fd, "rb") as fh:
                 data = fh.read()
+        except FileNotFoundError as exc:
+            raise SourceError(f"{file.path} was deleted after the snapshot was taken (from {self._snap.root})",
+                              hint="index again once the files stop changing") from exc
         except OSError as exc:
             raise SourceError(f"could not read {path}: {exc.strerror or exc}") from exc
         # Lines we cite must be the ones we hashed: a file edited since the snapshot is an error, not a guess.

@@ -27,7 +27,7 @@ from pathlib import Path
 from . import discovery, lsp, staging
 from .config import SCHEMA_VERSION, IndexSettings, check_repo_name
 from .db import Graph, Tx
-from .errors import IndexingError, InputError, TransactionTooLarge
+from .errors import DatabaseUnavailable, GraphragError, IndexingError, InputError, TransactionTooLarge
 from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
 from .staging import extractor_key
 
@@ -539,6 +539,32 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     for s in snap.skipped:
         run.skipped[s.reason].append(s.path)
     previous, recovering = _begin(run, root)
+    try:
+        return _index_run(run, root, snap, started, previous, recovering)
+    except BaseException as exc:
+        _record_failure(run, exc)
+        raise
+
+
+def _record_failure(run: _Run, exc: BaseException) -> None:
+    """Mark the repository's run as failed (``repo_run_failed``), so that it does not show as running forever.
+    Not when Neo4j is what failed: the statement would only wait out the driver's retries."""
+    if isinstance(exc, DatabaseUnavailable):
+        return
+    if isinstance(exc, KeyboardInterrupt):
+        message = "interrupted"
+    else:    # the message without a hint: the hint to show with it is "index again"
+        message = exc.message if isinstance(exc, GraphragError) else str(exc) or type(exc).__name__
+    try:
+        run.graph.run("repo_run_failed", repo=run.repo, run=run.run_id, message=message[:500], at=_now())
+    except GraphragError:
+        pass      # the run's own error is the one to report
+
+
+def _index_run(run: _Run, root: Path, snap: "discovery.Snapshot", started: float, previous: list[dict],
+               recovering: bool) -> IndexSummary:
+    """index_repository once the run is registered."""
+    graph, repo, settings = run.graph, run.repo, run.settings
     # edges made with and without language servers differ: switching modes re-resolves even on the same commit
     lsp_mode = ",".join(settings.lsp_languages) or None
     same_mode = not previous or previous[0]["repo"].get("lsp_mode") == lsp_mode

@@ -244,8 +244,10 @@ class PathResult:
 
 
 # -- repository -----------------------------------------------------------------------------------------------------
-def repository(graph: Graph, repo: str) -> dict[str, Any]:
-    """The Repository node's properties (root, commit, ...); InputError naming the indexed ones if absent."""
+def repository(graph: Graph, repo: str, *, complete: bool = True) -> dict[str, Any]:
+    """The Repository node's properties (root, commit, ...); NotFound naming the indexed ones if absent, and
+    (``complete``) when no run of it has completed yet: a query would find nothing, and say so as if it had
+    looked."""
     rows = graph.run("repo_get", repo=repo)
     if not rows:
         known = [r["repo"]["id"] for r in graph.run("repo_list")]
@@ -253,7 +255,18 @@ def repository(graph: Graph, repo: str) -> dict[str, Any]:
         raise NotFound(f"repository {repo!r} is not indexed",
                        hint=f"indexed: {', '.join(known[:20]) or 'none'}{more}; index it with "
                             f"`graphrag-code index PATH`")
-    return rows[0]["repo"]
+    info = rows[0]["repo"]
+    if complete and info.get("indexed_at") is None:
+        again = f"index it again: `graphrag-code index {info.get('root') or 'PATH'} --name {repo}`"
+        if info.get("running"):
+            why = f"its first run ({info['running']}, started {info.get('run_started_at')}) has not finished"
+            again = f"wait for it (`graphrag-code status`; a run that was killed shows here too), or {again}"
+        elif info.get("last_failure"):
+            why = f"its first run ({info.get('failed_run')}) failed at {info.get('failed_at')}: {info['last_failure']}"
+        else:
+            why = "its first run stopped before it finished"
+        raise NotFound(f"repository {repo!r} has no completed index yet: {why}", hint=again)
+    return info
 
 
 def default_repository(graph: Graph, cwd: str) -> str:

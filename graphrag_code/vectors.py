@@ -17,7 +17,7 @@ from typing import Any
 
 from .db import Graph
 from .embeddings import EmbeddingCache, Embedder, embed_cached, embedding_text
-from .errors import ConfigError, DatabaseError, IndexingError, SchemaMismatch
+from .errors import ConfigError, DatabaseError, DatabaseUnavailable, IndexingError, SchemaMismatch
 
 Progress = Callable[[str, int, int], None]   # (stage, done, total), as the indexer's
 DEFAULT_FILL_BATCH = 256                     # chunks per page read, embedded and written together
@@ -155,10 +155,12 @@ class _Fill:
             t0 = time.perf_counter()
             try:
                 written = self.graph.run("set_embeddings", rows=item, model_id=self.embedder.model_id)[0]["written"]
-            except DatabaseError:
+            except DatabaseError as exc:
                 # a chunk deleted between the statement's MATCH and its vector write fails the procedure
-                # (EntityNotFoundException): a delete under way says so; anything else is Neo4j's error
-                _check_live(self.graph, self.repo, self.counts)
+                # (EntityNotFoundException): a delete under way says so; anything else is Neo4j's error. Not
+                # when Neo4j is away: asking would only wait out the driver's retries a second time.
+                if not isinstance(exc, DatabaseUnavailable):
+                    _check_live(self.graph, self.repo, self.counts)
                 raise
             self.busy["write"] += time.perf_counter() - t0
             self.counts["written"] += written
@@ -221,15 +223,20 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     reader, writer = _Worker(fill.read, "embed-reader"), _Worker(fill.write, "embed-writer")
     reader.start()
     writer.start()
+    failed = True
     try:
         fill.embed_pages(reader, writer, cache, report, total)
         writer.join()
         if writer.error is not None:
             raise writer.error
+        failed = False
     finally:
         fill.stop.set()
-        reader.join(timeout=30)
-        writer.join(timeout=30)
+        # after an error a thread may be inside the driver's retries of a Neo4j that went away: daemons, they end
+        # by themselves, and the error is reported now instead of up to 30 s later
+        wait = 1.0 if failed else 30.0
+        reader.join(timeout=wait)
+        writer.join(timeout=wait)
     if reader.error is not None:
         raise reader.error
     seconds = time.perf_counter() - started

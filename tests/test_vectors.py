@@ -233,3 +233,42 @@ def test_a_fill_of_a_repository_deleted_before_it_started_is_an_error(graph: Gra
     delete_repository(graph, repo_name)
     with pytest.raises(IndexingError, match="was deleted"):
         fill_embeddings(graph, repo_name, embedder)
+
+
+def test_neo4j_going_away_mid_fill_is_reported_without_waiting_for_it(graph: Graph, git_repo, repo_name: str,
+                                                                      embedder: OnnxEmbedder, neo4j_settings) -> None:
+    """The writer's statement fails with Neo4j away while the reader sits in its next statement (the driver's
+    retries): the fill raises that error at once. It asked whether the repository was still live (another 15 s
+    of retries) and then waited up to 30 s for the reader (sixth QA pass: 40-57 s after Neo4j died)."""
+    import threading
+    import time
+
+    from graphrag_code.errors import DatabaseUnavailable
+
+    for i in range(6):
+        git_repo.write(f"m{i}.py", f"def f{i}(x):\n    return x + {i}\n\n\ndef g{i}(y):\n    return y * {i}\n")
+    git_repo.commit("many")
+    index_repository(graph, git_repo.root, name=repo_name)
+    release, reader_waits, calls = threading.Event(), threading.Event(), []
+
+    class GoesAway(Graph):
+        def run(self, name: str, /, **params):
+            calls.append(name)
+            if name == "set_embeddings":
+                reader_waits.wait(10)
+                raise DatabaseUnavailable("Neo4j went away (test)")
+            if name == "chunks_missing_embeddings" and calls.count(name) == 3:
+                reader_waits.set()
+                release.wait(60)              # the reader, inside the driver's retries
+                raise DatabaseUnavailable("Neo4j went away (test)")
+            return super().run(name, **params)
+
+    with GoesAway(neo4j_settings) as failing:
+        started = time.monotonic()
+        with pytest.raises(DatabaseUnavailable, match="went away"):
+            fill_embeddings(failing, repo_name, embedder, batch=2)
+        seconds = time.monotonic() - started
+        blocked = not release.is_set()
+        release.set()
+    assert "repo_live" not in calls[calls.index("set_embeddings"):], calls
+    assert blocked and calls.count("chunks_missing_embeddings") == 3 and seconds < 20, (seconds, calls)

@@ -36,6 +36,7 @@ entry point).
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from collections import defaultdict
@@ -47,7 +48,7 @@ from typing import Any
 from .db import Graph
 from .errors import InputError, SourceError
 from .impact_references import _DUNDER, _PROPERTY, ConstructorFamily, _implicit_uses, _mangled, code_only
-from .languages import LANGUAGES, language_for_path
+from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_for_path
 from .paths import (
     LOW_CONFIDENCE,
     NodeRef,
@@ -84,6 +85,8 @@ _BY_TEXT = {
                    "constructed where the graph does not see",
     "named_string": "{n} call(s) are handed the name {names} as a string (call_method(\"_render\"), methodcaller): "
                     "code may look it up by that name and call it",
+    "macro": "{n} C/C++ macro(s) use {names} (`#define CALL(x) f(x)`): the code that expands them calls it where "
+             "the graph does not see",
 }
 # a construction of a class known only at run time: `cls(...)`, `type(self)(...)`, `self.__class__(...)`
 _CLS_CALL = re.compile(r"(?<![\w.])cls\s*\(")
@@ -816,6 +819,9 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     inner_names = {n.name for n in inner if n.name} | {
         n for i, f in families.items() if i not in target_ids for n, _ in f.names} | {
         m for n in inner if (m := _mangled(n))}
+    aliases = _alias_names(graph, repo, [t.node for t in targets], inner)
+    target_names |= {a for t in targets for a in aliases.get(t.node.id, ())}
+    inner_names |= {a for n in inner for a in aliases.get(n.id, ())}
     inner_names -= target_names
     same, deeper, external = _unresolved_of(graph, repo, commit, target_names, inner_names)
     low = [c for c in edges if c.confidence is not None and c.confidence < LOW_CONFIDENCE]
@@ -840,6 +846,25 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
                        "the depth")
     reasons += _edge_caveats(edges, external, low, dispatch)
     return Completeness(verdict, reasons, same, deeper, external, low, dispatch, truncated, implicit, refs)
+
+
+def _alias_names(graph: Graph, repo: str, *groups: list[NodeRef]) -> dict[str, set[str]]:
+    """The other names a JavaScript/TypeScript function is reached by (`req.get = req.header = function
+    header()`: `get`), by symbol id, from its file's stored facts: an unresolved `this.get()` may call it."""
+    nodes = [n for g in groups for n in g
+             if n.label == "Symbol" and language_for_path(n.path) in SCRIPT_LANGUAGES]
+    if not nodes:
+        return {}
+    by_place = {(n.path, n.qualified_name, n.start_line): n.id for n in nodes}
+    out: dict[str, set[str]] = defaultdict(set)
+    for row in graph.run("file_facts", repo=repo, paths=sorted({n.path for n in nodes})):
+        facts = json.loads(row["facts"] or "{}")
+        defs = facts.get("defs") or []
+        for i, other in facts.get("aliases") or []:
+            node_id = by_place.get((row["path"], defs[i][2], defs[i][4])) if i < len(defs) else None
+            if node_id is not None:
+                out[node_id].add(other.rsplit(".", 1)[-1])
+    return out
 
 
 def _unresolved_of(graph: Graph, repo: str, commit: str | None, target_names: set[str],

@@ -16,6 +16,7 @@ from .languages import LANGUAGES, SCRIPT_LANGUAGES, language_for_path
 from .paths import NodeRef
 
 _DUNDER = re.compile(r"^__\w+__$")
+_MACRO_HEAD = re.compile(r"[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*(?:\([^)]*\))?")   # a macro's name and parameters
 # A Python definition is handed to each of its decorators, which may keep it (a registry: Django's
 # `@register.tag`, `@receiver(...)`, `@admin.register`) and call it where the graph does not see. These decorators
 # return the function itself, a wrapper that calls it, or a descriptor the other rules cover (properties).
@@ -257,7 +258,8 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             bound = _local_bindings(code) - _defined_in(chunk, text, nodes.values())
             present = [n for n in present if n not in bound]
         if present:
-            refs += _line_references(chunk, text, code, present, patterns, by_name, deferred, seen, callables)
+            refs += _line_references(chunk, text, code, present, patterns, by_name, deferred, seen, callables,
+                                     preprocessor=language in ("c", "cpp"))
     return notes, refs, unchecked
 
 
@@ -327,14 +329,27 @@ def _reference_names(nodes: dict[str, NodeRef], role: dict[str, str], families: 
 
 def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[str],
                      patterns: dict[str, re.Pattern], by_name: dict[str, str], deferred: dict[str, str],
-                     seen: set[tuple[str, int]], callables: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+                     seen: set[tuple[str, int]], callables: frozenset[str] = frozenset(),
+                     preprocessor: bool = False) -> list[dict[str, Any]]:
     """The lines of a chunk that use one of the ``present`` names without calling it (one reference a line);
-    ``callables``: the names that are functions or methods only, never a type."""
+    ``callables``: the names that are functions or methods only, never a type. With the C ``preprocessor``, a
+    name in a macro's body is a reference (kind "macro") even where it is called: the graph has no call from the
+    code that expands the macro."""
     refs = []
     raw = text.split("\n")
     closer = ""        # inside a multi-line import or export list (`from m import (`, `import {`): its closer
+    in_macro = False   # the previous line is a macro's and ends with a backslash
     for i, line in enumerate(code.split("\n")):
         lineno = chunk["start_line"] + i
+        head = _MACRO_HEAD.match(line) if preprocessor else None
+        body = line[head.end():] if head else line if in_macro else None
+        in_macro = body is not None and line.rstrip().endswith("\\")
+        if body is not None:
+            name = next((n for n in present if patterns[n].search(body)), None)
+            if name is not None and (chunk["path"], lineno) not in seen:
+                seen.add((chunk["path"], lineno))
+                refs.append(_reference(chunk, raw, i, name, by_name[name], "macro"))
+            continue
         if closer:
             closer = "" if closer in line else closer
             continue

@@ -847,17 +847,20 @@ _ONE_REPO_409 = "No 'repo' given and several repositories are indexed, or the gr
 RESPONSES: dict[str, tuple[str, dict[str, str]]] = {
     "healthz": ("200", {}),
     "readyz": ("200", {"503": "Not ready: Neo4j unreachable or the schema mismatched; retry later"}),
-    "search": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed"}),
-    "ask": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed",
+    "search": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed (or no run of it has completed yet)"}),
+    "ask": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed (or no run of it has "
+                                                      "completed yet)",
                     "500": "The server's LLM settings are invalid (code bad_config; `serve` refuses to start "
                            "with them)",
                     "502": "The LLM answered, but not usably (key rejected, bad request, malformed reply)",
                     "503": "Neo4j or the LLM unavailable, or every answer slot waiting on the LLM (busy); "
                            "retry later, or ask with llm=false"}),
     "paths": ("200", {**_V1, **_BODY, **_READER, "409": _ONE_REPO_409,
-                      "404": "The repository, or a symbol or file named in 'source' / 'target', is not indexed"}),
+                      "404": "The repository, or a symbol or file named in 'source' / 'target', is not indexed "
+                             "(or no run of the repository has completed yet)"}),
     "impact": ("200", {**_V1, **_BODY, **_READER, "409": _ONE_REPO_409,
-                       "404": "The repository, or the symbol or file named in 'target', is not indexed"}),
+                       "404": "The repository, or the symbol or file named in 'target', is not indexed (or no "
+                              "run of the repository has completed yet)"}),
     "repos_list": ("200", _V1),
     "repos_index": ("202", {**_V1, **_BODY, "403": "Indexing over the API is off, the path is outside the "
                                                    "directories this server may index, or the token is limited "

@@ -45,7 +45,7 @@ def _repo(graph: Graph, name: str) -> dict:
     return graph.run("repo_get", repo=name)[0]["repo"]
 
 
-def test_a_first_run_that_fails_is_recorded_and_queries_say_why(graph: Graph, repo_name, tmp_path,
+def test_a_first_run_that_fails_is_recorded_and_queries_say_why(graph: Graph, client, repo_name, tmp_path,
                                                                 monkeypatch) -> None:
     root = _tree(tmp_path / "plain")
     vanish_after_snapshot(monkeypatch)
@@ -65,6 +65,14 @@ def test_a_first_run_that_fails_is_recorded_and_queries_say_why(graph: Graph, re
         refused = runner.invoke(main, [*args, "--repo", repo_name])
         assert refused.exit_code == 2 and "no completed index yet" in refused.output, (args, refused.output)
         assert f"graphrag-code index {root.resolve()} --name {repo_name}" in refused.output
+
+    for endpoint, body in (("/v1/search", {"query": "load_user_0"}), ("/v1/impact", {"target": "load_user_0"}),
+                           ("/v1/ask", {"question": "where is load_user_0", "llm": False})):
+        resp = client.post(endpoint, json={**body, "repo": repo_name})
+        assert resp.status_code == 404, (endpoint, resp.get_json())
+        assert "no completed index yet" in resp.get_json()["error"]["message"], (endpoint, resp.get_json())
+    listed = {r["id"]: r for r in client.get("/v1/repositories").get_json()["repositories"]}[repo_name]
+    assert listed["status"] == "failed" and "m1.py was deleted" in listed["last_failure"], listed
 
     monkeypatch.undo()                      # the directory stops changing: the next run completes
     index_repository(graph, root, name=repo_name)

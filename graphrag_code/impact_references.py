@@ -272,7 +272,7 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
     notes: list[str] = []
     implicit_callers = []
     for node_id, node in nodes.items():
-        how = None
+        how = short = None
         language = language_for_path(node.path or "") or ""
         if node_id in families:
             dynamic = families[node_id].dynamic
@@ -280,30 +280,37 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
                 how = (f"a constructor, and {', '.join(dynamic[:3])}{' ...' if len(dynamic) > 3 else ''} "
                        f"construct(s) a class known only at run time (cls(...), type(self)(...)): it or a "
                        f"subclass")
+                short = "a constructor of a class built at run time"
         elif _DUNDER.match(node.name):
             how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
+            short = "a dunder method"
         elif m := _PROPERTY.search(heads.get(node_id, "")):
             how = f"a {m[1]}: it runs on attribute access"
+            short = f"a {m[1]}"
         elif language in SCRIPT_LANGUAGES and (m := _ACCESSOR.search(heads.get(node_id, ""))):
             how = f"a {m[1]}ter: it runs on property access"
+            short = f"a {m[1]}ter"
         elif ((node.kind == "method" or node.name == "init") and node.name in _IMPLICIT.get(language, ())
               or language == "cpp" and _CPP_IMPLICIT.match(node.name)):
             how = ("a method the language or its standard library calls implicitly (string conversion, equality, "
                    "ordering, iteration, closing, operators, serving, init)")
+            short = "called implicitly by the language or its library"
         elif node_id in file_like:
             how = ("a method of the file protocol: library code (io wrappers, print, shutil) calls it on objects "
                    "handed to it")
+            short = "a file-protocol method"
         elif kept := _keeping_decorators(graph, repo, node, heads.get(node_id, ""), kept_by):
             how = (f"decorated with @{', @'.join(kept)}, which may keep the function (a registry) and call it "
                    f"where the graph does not see")
+            short = f"kept by @{kept[0]}"
         if how and role[node_id] == "target":
             notes.append(f"{node.display} is {how}, which the graph does not record as a call")
         elif how:
-            implicit_callers.append(node.display)
+            implicit_callers.append(f"{node.display}: {short}")
     if implicit_callers:
-        notes.append(f"{len(implicit_callers)} caller(s) within the depth run where the graph does not see (dunder "
-                     f"methods, properties, file-protocol methods, constructors of a class built at run time: "
-                     f"{', '.join(sorted(implicit_callers)[:5])}): their own callers are not in the graph")
+        more = f"; ... {len(implicit_callers) - 5} more" if len(implicit_callers) > 5 else ""
+        notes.append(f"{len(implicit_callers)} caller(s) within the depth run where the graph does not see "
+                     f"({'; '.join(sorted(implicit_callers)[:5])}{more}): their own callers are not in the graph")
     return notes
 
 

@@ -253,3 +253,17 @@ def test_a_js_function_reached_by_another_name_counts_its_unresolved_calls(graph
         assert result.completeness.verdict == "lower_bound" and same == ["this.get"], result.completeness.reasons
     else:
         assert result.completeness.verdict == "complete" and not same, result.completeness.reasons
+
+
+def test_a_caller_run_out_of_sight_is_named_with_its_own_reason(graph: Graph, git_repo, repo_name) -> None:
+    """A Java toString calling the target: the lower bound names it and why (the language calls it), not a
+    list of Python's categories (dunder methods, file-protocol methods) that do not apply."""
+    git_repo.write("src/p/Temp.java", "package p;\n\npublic class Temp {\n  static String fmt(int c) {\n"
+                                      "    return c + \"C\";\n  }\n\n  public String toString() {\n"
+                                      "    return fmt(3);\n  }\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Temp.fmt", depth=2)
+    assert [c.node.qualified_name for c in result.callers] == ["Temp.toString"]
+    reason = next(r for r in result.completeness.reasons if "run where the graph does not see" in r)
+    assert "(Temp.toString: called implicitly by the language or its library)" in reason and "dunder" not in reason

@@ -18,6 +18,7 @@ import click
 
 from . import __version__
 from .cli_answer import ask_command
+from .cli_cypher import cypher_command, print_explain
 from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
 from .config import (DEFAULT_BOLT_PORT, DEFAULT_CHUNK_TOKENS, DEFAULT_HTTP_PORT, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT,
@@ -59,13 +60,7 @@ main.add_command(neo4j_group)
 main.add_command(ask_command)
 main.add_command(path_command)
 main.add_command(impact_command)
-
-
-def _print_explain(recorder: Recorder) -> None:
-    click.echo("\nCypher statements run (name, rows, seconds, parameters):", err=True)
-    for e in recorder.events:
-        click.echo(f"  {e.name:28s} {e.rows:6d} rows {e.seconds:8.3f}s  {json.dumps(e.short_params(2), default=str)[:200]}",
-                   err=True)
+main.add_command(cypher_command)
 
 
 class _Bar:
@@ -239,7 +234,7 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     else:
         _print_summary(result)
     if explain:
-        _print_explain(recorder)
+        print_explain(recorder)
 
 
 def _index(graph: Graph, path: Path, name: str | None, settings: IndexSettings, bar: _Bar) -> IndexSummary:
@@ -375,7 +370,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         if show_text:
             click.echo("\n".join("      " + line for line in h.text.splitlines()[:40]))
     if explain:
-        _print_explain(recorder)
+        print_explain(recorder)
         click.echo("stage timings: " + ", ".join(f"{k} {v * 1000:.1f}ms" for k, v in result.timings.items()), err=True)
 
 

@@ -10,6 +10,7 @@ import json
 
 import click
 
+from .cli_cypher import print_explain
 from .config import Neo4jSettings
 from .db import Graph, Recorder
 from .errors import check_text
@@ -92,9 +93,7 @@ def ask_command(question: str, repo: str | None, use_llm: bool | None, model: st
                        f"{result.llm['regenerated']}, stop {result.llm['stop_reason']}, tokens in "
                        f"{result.tokens['input']} / out {result.tokens['output']}, request ids "
                        f"{', '.join(result.llm['request_ids']) or '-'}", err=True)
-        click.echo("\nCypher statements run (name, rows, seconds):", err=True)
-        for e in recorder.events:
-            click.echo(f"  {e.name:28s} {e.rows:6d} rows {e.seconds:8.3f}s", err=True)
+        print_explain(recorder)
         click.echo("stage timings: " + ", ".join(f"{k} {v * 1000:.1f}ms" for k, v in result.timings.items()),
                    err=True)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from .cli_cypher import print_explain
 from .config import Neo4jSettings
 from .db import Graph, Recorder
 from .errors import GraphragError, check_text
@@ -45,13 +46,6 @@ def _reports_errors(fn: Callable) -> Callable:
             click.echo(f"error: {err}", err=True)
             click.get_current_context().exit(err.exit_code)
     return wrapper
-
-
-def _explain(recorder: Recorder) -> None:
-    click.echo("\nCypher statements run (name, rows, seconds, parameters):", err=True)
-    for e in recorder.events:
-        click.echo(f"  {e.name:28s} {e.rows:6d} rows {e.seconds:8.3f}s  "
-                   f"{json.dumps(e.short_params(2), default=str)[:200]}", err=True)
 
 
 def _short(commit: str | None) -> str:
@@ -168,7 +162,7 @@ def path_command(source: str, target: str, repo: str | None, max_hops: int, k: i
     else:
         _print_path_result(result)
     if explain:
-        _explain(recorder)
+        print_explain(recorder)
 
 
 # -- impact ---------------------------------------------------------------------------------------------------------
@@ -358,7 +352,7 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
     else:
         _print_impact(result, tree)
     if explain:
-        _explain(recorder)
+        print_explain(recorder)
     if fail_on is not None and result.impacted > fail_on:
         click.echo(f"fail-on: {result.impacted} impacted > {fail_on}", err=True)
         click.get_current_context().exit(FAIL_ON_EXIT_CODE)

@@ -15,7 +15,7 @@ def test_help_explains_every_command() -> None:
     runner = CliRunner()
     top = runner.invoke(main, ["--help"])
     assert top.exit_code == 0
-    for command in ("index", "status", "delete", "up", "neo4j", "search", "serve", "eval", "ask"):
+    for command in ("index", "status", "delete", "up", "neo4j", "search", "serve", "eval", "ask", "cypher"):
         assert command in top.output
         sub = runner.invoke(main, [command, "--help"])
         assert sub.exit_code == 0 and len(sub.output.splitlines()) > 4, command
@@ -44,6 +44,26 @@ def test_index_json_then_status_json(git_repo, repo_name, neo4j_settings) -> Non
     text = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--explain"])
     assert text.exit_code == 0
     assert "2 unchanged" in text.output and "live_files" in text.output   # --explain lists the statements
+    assert "`graphrag-code cypher NAME` prints a statement" in text.output
+
+
+def test_cypher_prints_the_statements_explain_names() -> None:
+    """`graphrag-code cypher NAME`: the file's text with its parameters as a Browser `:params` line to fill in;
+    without NAME, every statement; a misspelt name is refused with the close ones."""
+    from graphrag_code.cypher import load_all
+
+    runner = CliRunner()
+    one = runner.invoke(main, ["cypher", "callers_step"])
+    assert one.exit_code == 0, one.output
+    lines = one.output.splitlines()
+    assert lines[0].startswith("// cypher/callers_step.cypher: One level of a breadth-first walk")
+    assert lines[1] == ':params {"ids": null}' and "UNWIND $ids AS tid" in one.output
+    listed = runner.invoke(main, ["cypher"])
+    assert [ln.split()[0] for ln in listed.output.splitlines()] == sorted(load_all())
+    as_json = json.loads(runner.invoke(main, ["cypher", "repo_get", "--json"]).output)
+    assert as_json["params"] == ["repo"] and as_json["statements"] == [load_all()["repo_get"].texts[0]]
+    wrong = runner.invoke(main, ["cypher", "caller_step"])
+    assert wrong.exit_code == 2 and "did you mean callers_step" in wrong.output
 
 
 def test_up_refuses_a_public_address_without_tokens_before_indexing(git_repo, repo_name, neo4j_settings,

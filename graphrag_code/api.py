@@ -24,6 +24,7 @@ from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from . import __version__
+from .api_schemas import RESPONSE_SCHEMAS
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
 from .errors import (Ambiguous, Busy, ConfigError, GraphragError, IndexingError, InputError, NotFound,
@@ -891,9 +892,11 @@ def openapi_document() -> dict[str, Any]:
         path = ep.path.replace("<path:", "{").replace("<", "{").replace(">", "}")
         success, errors = RESPONSES[name]
         responses: dict[str, Any] = {success: {"description": "Job accepted" if success == "202" else "OK",
-                                               "content": {"application/json": {"schema": {"type": "object"}}}}}
+                                               "content": {"application/json": {"schema": RESPONSE_SCHEMAS[name]}}}}
         for status, description in sorted(errors.items()):
-            responses[status] = {"description": description, "content": {"application/json": {"schema": error}}}
+            # /readyz answers 503 with its checks, not an error
+            schema = RESPONSE_SCHEMAS["readyz"] if name == "readyz" else error
+            responses[status] = {"description": description, "content": {"application/json": {"schema": schema}}}
         op: dict[str, Any] = {"operationId": name, "summary": ep.summary, "responses": responses}
         if name in ("healthz", "readyz"):
             op["security"] = []

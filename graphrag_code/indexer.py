@@ -757,11 +757,13 @@ def list_repositories(graph: Graph) -> list[dict]:
 
 def delete_repository(graph: Graph, repo: str) -> int:
     """Delete a repository's nodes in batches, then its own node; marked first, so that a run indexing it stops
-    instead of promoting what the batches have not reached yet."""
+    instead of promoting what the batches have not reached yet. Then the external modules only it imported
+    (shared nodes, not counted among its own)."""
     graph.run("repo_mark_deleted", repo=repo)
     total = 0
-    while True:
-        n = graph.run("repo_delete", repo=repo, limit=10_000)[0]["deleted"]
+    while n := graph.run("repo_delete", repo=repo, limit=10_000)[0]["deleted"]:
         total += n
-        if not n:
-            return total + graph.run("repo_remove", repo=repo)[0]["removed"]
+    total += graph.run("repo_remove", repo=repo)[0]["removed"]
+    while graph.run("modules_orphaned_delete", limit=10_000)[0]["deleted"]:
+        pass
+    return total

@@ -861,3 +861,23 @@ def test_incremental_equals_full_in_cases_the_differential_fuzzer_found(graph: G
         index_repository(graph, git_repo.root, name=inc)
     index_repository(graph, git_repo.root, name=full)
     assert _normalized(dump(graph, inc), inc) == _normalized(dump(graph, full), full)
+
+
+def test_deleting_a_repository_deletes_the_modules_only_it_imported(graph: Graph, tmp_path: Path, repos) -> None:
+    """External modules are shared nodes: those only the deleted repository imported went stale in the graph
+    (and in the Browser), those another repository imports stay."""
+    from graphrag_code.indexer import delete_repository
+
+    mine = f"zz_only_{uuid.uuid4().hex[:8]}"
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root, text in ((first, f"import os\nimport {mine}\n\n\ndef f():\n    return os.sep\n"),
+                       (second, "import os\n\n\ndef g():\n    return os.sep\n")):
+        root.mkdir()
+        (root / "m.py").write_text(text)
+    a, b = repos("test-mods"), repos("test-mods")
+    index_repository(graph, first, name=a)
+    index_repository(graph, second, name=b)
+    assert [r["importer"] for r in graph.run("browser/files_importing", repo=a, target=mine)] == ["m.py"]
+    delete_repository(graph, a)
+    assert graph.run("modules_orphaned_delete", limit=1000)[0]["deleted"] == 0    # none was left behind
+    assert [r["importer"] for r in graph.run("browser/files_importing", repo=b, target="os")] == ["m.py"]

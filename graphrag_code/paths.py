@@ -259,12 +259,12 @@ def repository(graph: Graph, repo: str, *, complete: bool = True) -> dict[str, A
     if complete and info.get("indexed_at") is None:
         again = f"index it again: `graphrag-code index {info.get('root') or 'PATH'} --name {repo}`"
         if info.get("running"):
-            why = f"its first run ({info['running']}, started {info.get('run_started_at')}) has not finished"
+            why = f"a run ({info['running']}, started {info.get('run_started_at')}) has not finished"
             again = f"wait for it (`graphrag-code status`; a run that was killed shows here too), or {again}"
         elif info.get("last_failure"):
-            why = f"its first run ({info.get('failed_run')}) failed at {info.get('failed_at')}: {info['last_failure']}"
+            why = f"the last run ({info.get('failed_run')}) failed at {info.get('failed_at')}: {info['last_failure']}"
         else:
-            why = "its first run stopped before it finished"
+            why = "its run stopped before it finished"
         raise NotFound(f"repository {repo!r} has no completed index yet: {why}", hint=again)
     return info
 

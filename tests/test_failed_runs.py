@@ -55,7 +55,7 @@ def test_a_first_run_that_fails_is_recorded_and_queries_say_why(graph: Graph, cl
     props = _repo(graph, repo_name)
     assert props["status"] == "failed" and "running" not in props, props
     assert "m1.py was deleted" in props["last_failure"] and "hint" not in props["last_failure"]
-    with pytest.raises(NotFound, match="no completed index yet: its first run .* failed at .*m1.py was deleted"):
+    with pytest.raises(NotFound, match="no completed index yet: the last run .* failed at .*m1.py was deleted"):
         repository(graph, repo_name)
 
     runner = CliRunner()
@@ -99,7 +99,7 @@ def test_a_failed_rerun_keeps_the_live_snapshot(graph: Graph, repo_name, tmp_pat
 def test_a_run_still_going_is_named_as_such(graph: Graph, repo_name, tmp_path) -> None:
     """A repository whose first run registered and has not ended (or was killed): refused, 'has not finished'."""
     graph.run("repo_begin", repo=repo_name, name=repo_name, root=str(tmp_path), run="abc123", started_at="then")
-    with pytest.raises(NotFound, match=r"first run \(abc123, started then\) has not finished") as err:
+    with pytest.raises(NotFound, match=r"a run \(abc123, started then\) has not finished") as err:
         repository(graph, repo_name)
     assert "wait for it" in (err.value.hint or "")
     assert repository(graph, repo_name, complete=False)["running"] == "abc123"

@@ -85,12 +85,15 @@ _BY_TEXT = {
                    "constructed where the graph does not see",
     "named_string": "{n} call(s) are handed the name {names} as a string (call_method(\"_render\"), methodcaller): "
                     "code may look it up by that name and call it",
-    "macro": "{n} C/C++ macro(s) use {names} (`#define CALL(x) f(x)`): the code that expands them calls it where "
-             "the graph does not see",
+    "macro": "{n} macro(s) use {names} (a C/C++ `#define`, a Rust `macro_rules!`): the code that expands them calls "
+             "it where the graph does not see",
 }
 # a construction of a class known only at run time: `cls(...)`, `type(self)(...)`, `self.__class__(...)`
 _CLS_CALL = re.compile(r"(?<![\w.])cls\s*\(")
 _RUNTIME_CLASS_CALL = re.compile(r"(?<![\w.])type\s*\(\s*[\w.]+\s*\)\s*\(|\b__class__\s*\(")
+# Ruby's: `self.class.new(...)` (hashie's Mash and Clash build their values so)
+_RUBY_RUNTIME_CLASS_CALL = re.compile(r"\bself\.class\.(?:new|allocate)\b")
+_CONSTRUCTORS = {"python": "__init__", "ruby": "initialize"}     # those a constructor family is found for
 
 
 @dataclass
@@ -939,17 +942,26 @@ def _edge_caveats(edges: list[Caller], external: int, low: list[Caller], dispatc
 
 
 def _constructor_families(graph: Graph, nodes: Iterable[NodeRef]) -> dict[str, ConstructorFamily]:
-    """The Python ``__init__`` methods among ``nodes``, each with its ``ConstructorFamily``: an ancestor's
-    ``cls(...)`` may construct the class or a subclass (its own and its subclasses' are calls the graph has, to
-    the class they are in); ``type(self)(...)`` / ``self.__class__(...)`` anywhere in the family may too."""
-    ids = sorted({n.id for n in nodes if n.kind == "method" and n.name == "__init__"
-                  and language_for_path(n.path or "") == "python"})
+    """The Python ``__init__`` and Ruby ``initialize`` methods among ``nodes``, each with its
+    ``ConstructorFamily``: an ancestor's ``cls(...)`` may construct the class or a subclass (its own and its
+    subclasses' are calls the graph has, to the class they are in); ``type(self)(...)`` /
+    ``self.__class__(...)`` (Ruby: ``self.class.new``) anywhere in the family may too."""
+    language = {n.id: lang for n in nodes if n.kind == "method"
+                and (lang := language_for_path(n.path or "")) in _CONSTRUCTORS and n.name == _CONSTRUCTORS[lang]}
     families = {}
-    for row in graph.run("constructor_family", ids=ids) if ids else []:
-        dynamic = sorted({m["name"] for m in row["methods"]
-                          if _RUNTIME_CLASS_CALL.search(code := code_only(m["text"] or "", "python"))
-                          or (m["above"] and _CLS_CALL.search(code))})
+    for row in graph.run("constructor_family", ids=sorted(language)) if language else []:
+        lang = language[row["id"]]
+        dynamic = sorted({m["name"] for m in row["methods"] if _builds_its_class(m["text"] or "", lang, m["above"])})
         families[row["id"]] = ConstructorFamily(sorted((c["name"], c["path"]) for c in row["classes"]), dynamic)
     return families
+
+
+def _builds_its_class(text: str, language: str, above: bool) -> bool:
+    """Whether a method's text constructs a class known only at run time: its own (``type(self)(...)``,
+    ``self.class.new``) or, in an ancestor's class method, whichever it is called on (``cls(...)``)."""
+    code = code_only(text, language)
+    if language == "ruby":
+        return bool(_RUBY_RUNTIME_CLASS_CALL.search(code))
+    return bool(_RUNTIME_CLASS_CALL.search(code) or (above and _CLS_CALL.search(code)))
 
 

@@ -17,6 +17,7 @@ from .paths import NodeRef
 
 _DUNDER = re.compile(r"^__\w+__$")
 _MACRO_HEAD = re.compile(r"[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*(?:\([^)]*\))?")   # a macro's name and parameters
+_RUST_MACRO_HEAD = re.compile(r"\bmacro_rules!\s*\w+")
 # A Python definition is handed to each of its decorators, which may keep it (a registry: Django's
 # `@register.tag`, `@receiver(...)`, `@admin.register`) and call it where the graph does not see. These decorators
 # return the function itself, a wrapper that calls it, or a descriptor the other rules cover (properties).
@@ -259,7 +260,7 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
             present = [n for n in present if n not in bound]
         if present:
             refs += _line_references(chunk, text, code, present, patterns, by_name, deferred, seen, callables,
-                                     preprocessor=language in ("c", "cpp"))
+                                     _macro_lines(code, language))
     return notes, refs, unchecked
 
 
@@ -277,9 +278,9 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
         if node_id in families:
             dynamic = families[node_id].dynamic
             if dynamic:
+                forms = "self.class.new" if language == "ruby" else "cls(...), type(self)(...)"
                 how = (f"a constructor, and {', '.join(dynamic[:3])}{' ...' if len(dynamic) > 3 else ''} "
-                       f"construct(s) a class known only at run time (cls(...), type(self)(...)): it or a "
-                       f"subclass")
+                       f"construct(s) a class known only at run time ({forms}): it or a subclass")
                 short = "a constructor of a class built at run time"
         elif _DUNDER.match(node.name):
             how = "a dunder method: the language calls it implicitly (operators, with, iteration, attribute access)"
@@ -337,20 +338,17 @@ def _reference_names(nodes: dict[str, NodeRef], role: dict[str, str], families: 
 def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[str],
                      patterns: dict[str, re.Pattern], by_name: dict[str, str], deferred: dict[str, str],
                      seen: set[tuple[str, int]], callables: frozenset[str] = frozenset(),
-                     preprocessor: bool = False) -> list[dict[str, Any]]:
+                     macros: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """The lines of a chunk that use one of the ``present`` names without calling it (one reference a line);
-    ``callables``: the names that are functions or methods only, never a type. With the C ``preprocessor``, a
-    name in a macro's body is a reference (kind "macro") even where it is called: the graph has no call from the
-    code that expands the macro."""
+    ``callables``: the names that are functions or methods only, never a type. ``macros``: the text of macro
+    bodies by line index (``_macro_lines``); a name there is a reference (kind "macro") even where it is
+    called: the graph has no call from the code that expands the macro."""
     refs = []
     raw = text.split("\n")
     closer = ""        # inside a multi-line import or export list (`from m import (`, `import {`): its closer
-    in_macro = False   # the previous line is a macro's and ends with a backslash
     for i, line in enumerate(code.split("\n")):
         lineno = chunk["start_line"] + i
-        head = _MACRO_HEAD.match(line) if preprocessor else None
-        body = line[head.end():] if head else line if in_macro else None
-        in_macro = body is not None and line.rstrip().endswith("\\")
+        body = (macros or {}).get(i)
         if body is not None:
             name = next((n for n in present if patterns[n].search(body)), None)
             if name is not None and (chunk["path"], lineno) not in seen:
@@ -378,6 +376,28 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
                 refs.append(_reference(chunk, raw, i, name, by_name[name], kind))
                 break
     return refs
+
+
+def _macro_lines(code: str, language: str) -> dict[int, str]:
+    """The macro bodies of a chunk's code, by line index: C/C++ `#define` lines after the macro's name and
+    parameters, with their continuation lines; Rust `macro_rules!` blocks."""
+    out: dict[int, str] = {}
+    if language in ("c", "cpp"):
+        continued = False    # the previous line is a macro's and ends with a backslash
+        for i, line in enumerate(code.split("\n")):
+            head = _MACRO_HEAD.match(line)
+            if head or continued:
+                out[i] = line[head.end():] if head else line
+            continued = (head is not None or continued) and line.rstrip().endswith("\\")
+    elif language == "rust":
+        depth = 0            # brackets open inside a `macro_rules!` block
+        for i, line in enumerate(code.split("\n")):
+            head = _RUST_MACRO_HEAD.search(line) if not depth else None
+            if head or depth:
+                out[i] = line[head.end():] if head else line
+                depth += sum(line.count(c) for c in "{([") - sum(line.count(c) for c in "})]")
+                depth = max(depth, 0)
+    return out
 
 
 def _reference(chunk: dict[str, Any], lines: list[str], i: int, name: str, role: str, kind: str) -> dict[str, Any]:

@@ -1,0 +1,82 @@
+"""Findings of the seventh QA pass (Rust, Ruby and PHP checked against grep), end to end against the real Neo4j:
+wrong COMPLETE verdicts on Ruby's `self.class.new` and Rust's `macro_rules!`, and call paths through a
+recursive call."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_code.db import Graph
+from graphrag_code.impact import analyze_impact
+from graphrag_code.indexer import index_repository
+from graphrag_code.paths import find_paths
+
+RUBY_NODE = """class Node
+  def initialize(parent = nil)
+    @parent = parent
+  end
+
+  def child
+    self.class.new(self)
+  end
+end
+"""
+
+
+@pytest.mark.parametrize("builds", [True, False])
+def test_ruby_self_class_new_makes_initialize_a_lower_bound(graph: Graph, git_repo, repo_name, builds: bool) -> None:
+    """hashie's Mash and Clash build values with `self.class.new(...)`: Node#initialize had 0 callers and a
+    COMPLETE verdict. Without it (a plain attribute read of self.class), it is complete."""
+    git_repo.write("lib/node.rb", RUBY_NODE if builds else RUBY_NODE.replace("self.class.new(self)", "self.class"))
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Node.initialize", depth=1)
+    if builds:
+        assert result.completeness.verdict == "lower_bound"
+        assert any("Node.child construct(s) a class known only at run time (self.class.new)" in r
+                   for r in result.completeness.reasons), result.completeness.reasons
+    else:
+        assert result.completeness.verdict == "complete", result.completeness.reasons
+
+
+RUST_MACRO = """macro_rules! double {
+    ($x:expr) => {
+        $crate::times_two($x)
+    };
+}
+
+pub fn times_two(x: u32) -> u32 {
+    x * 2
+}
+
+pub fn run() -> u32 {
+    double!(21)
+}
+"""
+
+
+@pytest.mark.parametrize("used", [True, False])
+def test_a_rust_function_called_from_macro_rules_is_a_lower_bound(graph: Graph, git_repo, repo_name,
+                                                                  used: bool) -> None:
+    """`double!(21)` expands to `$crate::times_two(21)`: impact said COMPLETE with no callers. The macro's body
+    is cited; a macro that does not name the function changes nothing."""
+    git_repo.write("src/lib.rs", RUST_MACRO if used else RUST_MACRO.replace("$crate::times_two($x)", "$x * 2"))
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "times_two", depth=1)
+    macros = [r["citation"] for r in result.completeness.value_references if r["kind"] == "macro"]
+    if used:
+        assert result.completeness.verdict == "lower_bound" and macros == ["src/lib.rs:3"]
+    else:
+        assert result.completeness.verdict == "complete" and not macros, result.completeness.reasons
+
+
+def test_a_call_path_does_not_go_round_a_recursive_call(graph: Graph, git_repo, repo_name) -> None:
+    """start -> visit -> leaf, and visit calls itself: the paths listed were that one and start -> visit ->
+    visit -> leaf (also on guzzle's psr7: streamFor -> streamFor)."""
+    git_repo.write("walk.py", "def start():\n    return visit(3)\n\n\ndef visit(n):\n    if n:\n"
+                              "        return visit(n - 1)\n    return leaf()\n\n\ndef leaf():\n    return 0\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = find_paths(graph, repo_name, "start", "leaf", k=3)
+    assert [[n.split("#")[1] for n in p.to_dict()["nodes"]] for p in result.paths] == [["start", "visit", "leaf"]]

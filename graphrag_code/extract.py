@@ -27,6 +27,7 @@ Captures (anything else makes the query file fail to load):
                          handed the definition (a callback at slot 0), made where the definition is
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
                          receiver's class
+    @reference.super     Ruby's `super`: a call of the enclosing method's name on the superclass
     @reference.export    JavaScript/TypeScript: the name a module's default export names (``module.exports = X``)
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
@@ -68,7 +69,7 @@ DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struc
 _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with", "dunder": "add_dunder",
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
-                       "decorator": "add_decorator", "exported": "add_exported"}
+                       "decorator": "add_decorator", "exported": "add_exported", "super": "add_super"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
@@ -564,6 +565,14 @@ class _Builder:
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
         if caller is not None and node.type in ("call_expression", "new_expression") and self.spec.name != "python":
             self._callback_parameter(node, caller, name, receiver)
+
+    def add_super(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Ruby's `super` / `super(...)`: a call of the method it is in, on the superclass (receiver `super`,
+        resolved as Python's `super().m()` is)."""
+        caller = self.caller_at(node)
+        if caller is not None and self.result.definitions[caller].kind == "method":
+            self.result.calls.append(CallSite(caller, self.result.definitions[caller].name, "super",
+                                              node.start_point.row + 1, node.start_point.column))
 
     def _callback_parameter(self, call: Node, caller: int, name: str, receiver: str | None) -> None:
         """JavaScript/TypeScript: the parameters of a function handed to a call, locals of the function around (the

@@ -80,3 +80,18 @@ def test_a_call_path_does_not_go_round_a_recursive_call(graph: Graph, git_repo, 
     index_repository(graph, git_repo.root, name=repo_name)
     result = find_paths(graph, repo_name, "start", "leaf", k=3)
     assert [[n.split("#")[1] for n in p.to_dict()["nodes"]] for p in result.paths] == [["start", "visit", "leaf"]]
+
+
+def test_ruby_super_calls_the_superclass_method(graph: Graph, git_repo, repo_name) -> None:
+    """`super` and `super()` in Square#area / #describe call Shape's: impact said COMPLETE with 0 callers and
+    path found nothing."""
+    git_repo.write("lib/shapes.rb", "class Shape\n  def area(scale)\n    0\n  end\n\n  def describe\n    \"shape\"\n"
+                                    "  end\nend\n\nclass Square < Shape\n  def area(scale)\n    super * 2\n  end\n\n"
+                                    "  def describe\n    super() + \"!\"\n  end\nend\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    for target, line in (("Shape.area", 13), ("Shape.describe", 17)):
+        result = analyze_impact(graph, repo_name, target, depth=1)
+        assert [(c.node.qualified_name, c.lines, c.resolved_by) for c in result.callers] == \
+            [(target.replace("Shape", "Square"), [line], "inherited")], target
+    assert find_paths(graph, repo_name, "Square.area", "Shape.area").found

@@ -47,6 +47,9 @@
   receiver: (_) @receiver
   method: [(identifier) (constant)] @name) @reference.call
 
+; `super` and `super(x)`: a call of the method they are in, on the superclass (extract.py: add_super)
+(super) @reference.super
+
 ; `require 'json'`, `require_relative 'support/money'`
 ((call
    !receiver

@@ -83,8 +83,8 @@ _BY_TEXT = {
                  "calls it where the graph does not see",
     "entry_point": "{n} entry point(s) name {names} (`package.module:Name`): loaded by name and called or "
                    "constructed where the graph does not see",
-    "named_string": "{n} call(s) are handed the name {names} as a string (call_method(\"_render\"), methodcaller): "
-                    "code may look it up by that name and call it",
+    "named_string": "{n} call(s) are handed the name {names} as a string or a callable array (methodcaller(\"close\"), "
+                    "PHP's [$this, 'm']): code may look it up by that name and call it",
     "macro": "{n} macro(s) use {names} (a C/C++ `#define`, a Rust `macro_rules!`): the code that expands them calls "
              "it where the graph does not see",
 }

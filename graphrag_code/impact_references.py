@@ -252,6 +252,8 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         if language == "python":
             refs += _called_in_strings(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name,
                                        seen)
+        elif language == "php":
+            refs += _php_named(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name, seen)
         present = [n for n in names if n in code and patterns[n].search(code)]
         if present:
             # a local of that name is not the target, unless the chunk holds the target's own definition: a
@@ -426,6 +428,35 @@ def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[
     for at, name, kind in sorted(hits):
         if not any(a <= at < b for a, b in spans):
             continue                                    # a comment or a docstring
+        i = text.count("\n", 0, at)
+        if (chunk["path"], chunk["start_line"] + i) not in seen:
+            seen.add((chunk["path"], chunk["start_line"] + i))
+            refs.append(_reference(chunk, lines, i, name, roles[name], kind))
+    return refs
+
+
+def _php_named(chunk: dict[str, Any], text: str, code: str, names: list[str], roles: dict[str, str],
+               seen: set[tuple[str, int]]) -> list[dict[str, Any]]:
+    r"""PHP's ways of naming a function or method to run it elsewhere: a callable array (`[$this, 'mapper']`,
+    `[self::class, 'm']`, `array($obj, 'm')`) or a string handed to a call (`array_map('util_fn', $xs)`,
+    `call_user_func('Foo::bar')`, `'App\Sub\f'`), kind "named_string"; and another name for it (`use function
+    A\f as g;`, a trait's `greet as protected traitGreet;`), kind "value". The context is read from ``code``
+    (strings and comments blanked), so a comment that looks so is none."""
+    hits = []
+    for name in names:
+        for m in re.finditer(rf"(['\"])(?:[\w\\]*(?:::|\\))?{re.escape(name)}\1", text):
+            at = m.start()
+            if code[at] != " ":
+                continue                                    # not a string literal
+            if re.search(r"[\[(]\s*(?:\$\w+|[\w\\]+::class)\s*,\s*$", code[:at]) or \
+                    (re.search(r"[(,]\s*$", code[:at]) and _call_argument(code, at)):
+                hits.append((at, name, "named_string"))
+        hits += [(m.start(), name, "value")
+                 for m in re.finditer(rf"(?<![\w$]){re.escape(name)}\s+as\s+(?:(?:public|protected|private)\s+)?\w",
+                                      code)]
+    refs: list[dict[str, Any]] = []
+    lines = text.split("\n")
+    for at, name, kind in sorted(hits):
         i = text.count("\n", 0, at)
         if (chunk["path"], chunk["start_line"] + i) not in seen:
             seen.add((chunk["path"], chunk["start_line"] + i))

@@ -95,3 +95,50 @@ def test_ruby_super_calls_the_superclass_method(graph: Graph, git_repo, repo_nam
         assert [(c.node.qualified_name, c.lines, c.resolved_by) for c in result.callers] == \
             [(target.replace("Shape", "Square"), [line], "inherited")], target
     assert find_paths(graph, repo_name, "Square.area", "Shape.area").found
+
+
+PHP_CHILD = """<?php
+namespace App;
+
+use function App\\Sub\\util_fn as uf;
+
+class Child
+{
+    use Greets { greet as protected traitGreet; }
+
+    public function run(): array
+    {
+        // [$this, 'helper'] in a comment is no use
+        return [uf(2), $this->traitGreet(), array_map([$this, 'mapper'], [1]),
+                call_user_func([self::class, 'staticMapper'], 3), array_map('App\\Sub\\other_fn', [1])];
+    }
+
+    private function mapper(int $x): int { return $x; }
+
+    private static function staticMapper(int $x): int { return $x; }
+
+    private function helper(): int { return 1; }
+}
+"""
+
+
+@pytest.mark.parametrize("target,line,kind", [
+    ("util_fn", 4, "value"), ("Greets.greet", 8, "value"), ("Child.mapper", 13, "named_string"),
+    ("Child.staticMapper", 14, "named_string"), ("other_fn", 14, "named_string"), ("Child.helper", None, None)])
+def test_php_names_a_function_to_run_it_elsewhere(graph: Graph, git_repo, repo_name, target, line, kind) -> None:
+    """A function imported under another name, a trait method aliased, callable arrays and callable strings:
+    each said COMPLETE with 0 callers (seventh QA pass). Now a lower bound citing the line; a name in a comment
+    is no use (helper stays complete)."""
+    git_repo.write("App/Child.php", PHP_CHILD)
+    git_repo.write("App/Greets.php", "<?php\nnamespace App;\n\ntrait Greets\n{\n    public function greet(): string"
+                                     "\n    {\n        return 'hi';\n    }\n}\n")
+    git_repo.write("App/Sub/funcs.php", "<?php\nnamespace App\\Sub;\n\nfunction util_fn(int $x): int\n{\n"
+                                        "    return $x;\n}\n\nfunction other_fn(int $x): int\n{\n    return $x;\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, target, depth=1)
+    refs = [(r["line"], r["kind"]) for r in result.completeness.value_references]
+    if line is None:
+        assert result.completeness.verdict == "complete" and not refs, result.completeness.reasons
+    else:
+        assert result.completeness.verdict == "lower_bound" and (line, kind) in refs, (refs, result.completeness.reasons)

@@ -39,6 +39,13 @@ class ModuleRules:
             # on Symfony's Exception/RuntimeException.php, found by the end of its path)
             return [p for p in self.ix.stems.get(cands[0], []) if p != f.path]
         found = [p for p in self.ix.find_files(cands) if p != f.path] if cands else []
+        if f.language == "php" and not found:
+            # Composer's PSR-4 maps a namespace prefix to a folder (`App\` to src/): `App\Sub\Helper` is in
+            # src/Sub/Helper.php, whose path does not end with the namespace's. Found by the namespace the file
+            # declares and the class's name as its file's.
+            namespace, _, name = module.strip("\\").rpartition("\\")
+            found = [p for p in self.ix.php_namespaces.get(namespace, [])
+                     if p != f.path and posixpath.splitext(posixpath.basename(p))[0] == name] if namespace else []
         if f.language in ("c", "cpp") and posixpath.splitext(module)[1]:   # `#include "state.h"`: not state.c
             found = [p for p in found if posixpath.basename(p) == posixpath.basename(module)]
         return found

@@ -142,3 +142,23 @@ def test_php_names_a_function_to_run_it_elsewhere(graph: Graph, git_repo, repo_n
         assert result.completeness.verdict == "complete" and not refs, result.completeness.reasons
     else:
         assert result.completeness.verdict == "lower_bound" and (line, kind) in refs, (refs, result.completeness.reasons)
+
+
+def test_php_classes_in_a_psr4_layout_are_the_repositorys(graph: Graph, git_repo, repo_name) -> None:
+    """Composer's PSR-4 puts `App\\Sub\\Helper` in src/Sub/Helper.php: the import was taken for an external
+    module, and Helper::plain() said COMPLETE with no callers (seventh QA pass; guzzle's psr7 too)."""
+    git_repo.write("composer.json", '{"autoload": {"psr-4": {"App\\\\": "src/"}}}\n')
+    git_repo.write("src/Sub/Helper.php", "<?php\nnamespace App\\Sub;\n\nclass Helper\n{\n    public static function "
+                                         "plain(int $x): int\n    {\n        return $x;\n    }\n}\n")
+    git_repo.write("src/Direct.php", "<?php\nnamespace App;\n\nuse App\\Sub\\Helper;\n\nclass Direct\n{\n    public "
+                                     "function run(): int\n    {\n        return Helper::plain(1);\n    }\n}\n")
+    git_repo.write("src/Aliased.php", "<?php\nnamespace App;\n\nuse App\\Sub\\Helper as H;\n\nclass Aliased\n{\n"
+                                      "    public function run(): int\n    {\n        return H::plain(2);\n    }\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Helper.plain", depth=1)
+    assert sorted((c.node.qualified_name, c.lines) for c in result.callers) == [("Aliased.run", [10]),
+                                                                               ("Direct.run", [10])]
+    importers = [r["importer"] for r in graph.run("browser/files_importing", repo=repo_name,
+                                                  target="src/Sub/Helper.php")]
+    assert importers == ["src/Aliased.php", "src/Direct.php"]

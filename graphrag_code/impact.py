@@ -834,6 +834,7 @@ def _completeness(graph: Graph, repo: str, commit: str | None, targets: list[Tar
     settled = bool(same or deeper or truncated)
     implicit, refs, unchecked = _implicit_uses(graph, repo, [t.node for t in targets], inner,
                                                search_callers=not settled, families=families)
+    implicit = list(dict.fromkeys(implicit))      # overloads of one name: one line for them all
     reasons = list(implicit) + _reference_reasons(refs, unchecked)
     if same:
         names_hit = sorted({u.name for u in same})

@@ -162,3 +162,15 @@ def test_php_classes_in_a_psr4_layout_are_the_repositorys(graph: Graph, git_repo
     importers = [r["importer"] for r in graph.run("browser/files_importing", repo=repo_name,
                                                   target="src/Sub/Helper.php")]
     assert importers == ["src/Aliased.php", "src/Direct.php"]
+
+
+def test_overloads_called_implicitly_give_one_reason(graph: Graph, git_repo, repo_name) -> None:
+    """Two overloads of Java's compareTo: the 'called implicitly' reason was printed once per overload (indexmap's
+    Index impls, seventh QA pass)."""
+    git_repo.write("src/p/V.java", "package p;\n\npublic class V {\n  public int compareTo(V o) {\n    return 0;\n"
+                                   "  }\n\n  public int compareTo(Object o) {\n    return 1;\n  }\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "V.compareTo", depth=1)
+    implicit = [r for r in result.completeness.reasons if "calls implicitly" in r]
+    assert len(implicit) == 1 and result.completeness.implicit == implicit, result.completeness.reasons

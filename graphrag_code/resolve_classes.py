@@ -198,9 +198,13 @@ class ClassRules:
         Kept once the subclasses are known (every name is bound by then): the calls ask ~300 times per class."""
         found = self._bases_memo.get((path, cls))
         if found is None:
-            found = list(dict.fromkeys(target for p, c in self._parts(path, cls)
-                                       for owner, base, _rel, _line in self.files[p].bases
-                                       if owner == c and (target := self._base_of(p, c, base))))
+            bases = [(rel, target) for p, c in self._parts(path, cls) for owner, base, rel, _line in self.files[p].bases
+                     if owner == c and (target := self._base_of(p, c, base))]
+            if self.files[path].language == "ruby":
+                # Ruby looks a method up in the modules a class includes, the last included first, and then in its
+                # superclass: `super` in a class that includes Tracing reaches Tracing#setup, not Base#setup
+                bases = [b for b in reversed(bases) if b[0] != "inherits"] + [b for b in bases if b[0] == "inherits"]
+            found = list(dict.fromkeys(target for _rel, target in bases))
             if self.subclass_map is not None:
                 self._bases_memo[(path, cls)] = found
         return found

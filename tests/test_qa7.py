@@ -174,3 +174,17 @@ def test_overloads_called_implicitly_give_one_reason(graph: Graph, git_repo, rep
     result = analyze_impact(graph, repo_name, "V.compareTo", depth=1)
     implicit = [r for r in result.completeness.reasons if "calls implicitly" in r]
     assert len(implicit) == 1 and result.completeness.implicit == implicit, result.completeness.reasons
+
+
+def test_ruby_super_reaches_an_included_module_before_the_superclass(graph: Graph, git_repo, repo_name) -> None:
+    """Ruby looks a method up in the modules a class includes (the last first), then in its superclass: super in
+    Child#setup runs Tracing#setup, which the edge went past to Base#setup."""
+    git_repo.write("lib/fx.rb", "class Base\n  def setup(x)\n    x\n  end\nend\n\nmodule Tracing\n  def setup(x)\n"
+                                "    super(x + 1)\n  end\nend\n\nmodule Other\n  def setup(x)\n    x\n  end\nend\n\n"
+                                "class Child < Base\n  include Other\n  include Tracing\n\n  def setup(x)\n    super\n"
+                                "  end\nend\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    callers = {t: [c.node.qualified_name for c in analyze_impact(graph, repo_name, t, depth=1).callers]
+               for t in ("Tracing.setup", "Other.setup", "Base.setup")}
+    assert callers == {"Tracing.setup": ["Child.setup"], "Other.setup": [], "Base.setup": []}

@@ -15,7 +15,7 @@ import click
 
 from graphrag_code import config
 from graphrag_code.errors import GraphragError
-from graphrag_code.neo4j_local import LocalNeo4j, ServerStatus
+from graphrag_code.neo4j_local import LocalNeo4j, ServerStatus, default_state_dir
 
 
 def _fail(err: GraphragError) -> NoReturn:
@@ -36,7 +36,7 @@ def _env_port(name: str, default: int) -> int:
 
 def _state_dir(ctx: click.Context) -> Path:
     root = ctx.obj.get("state_dir") if ctx.obj else None
-    return Path(root or os.environ.get("GRAPHRAG_STATE_DIR") or config.DEFAULT_STATE_DIR) / "neo4j"
+    return Path(root) / "neo4j" if root else default_state_dir()
 
 
 def _server(ctx: click.Context, **kwargs: Any) -> LocalNeo4j:

@@ -301,6 +301,12 @@ def conf_keys(conf_text: str) -> list[str]:
     return keys
 
 
+def default_state_dir() -> Path:
+    """Where the local server lives: ``$GRAPHRAG_STATE_DIR/neo4j``, else ``<checkout>/.graphrag/neo4j``. One
+    place, so that `up` (and the tests) start the server the `neo4j` commands then find and stop."""
+    return Path(os.environ.get("GRAPHRAG_STATE_DIR") or config.DEFAULT_STATE_DIR) / "neo4j"
+
+
 class LocalNeo4j:
     """A Neo4j server owned by this project: started from Maven jars, state under `state_dir`, loopback only."""
 
@@ -317,7 +323,7 @@ class LocalNeo4j:
         """``tx_memory`` (what all open transactions may hold) defaults to half the heap and must stay below it:
         at the heap's size, two large transactions at once plus the server's own use exhausted the heap and the
         database stopped answering until restarted (measured with two index runs of a 0.9 MB generated file)."""
-        self.state_dir = Path(state_dir or config.DEFAULT_STATE_DIR / "neo4j").resolve()
+        self.state_dir = Path(state_dir or default_state_dir()).resolve()
         self.bolt_port = _check_port("bolt_port", bolt_port)
         self.http_port = _check_port("http_port", http_port)
         if self.bolt_port == self.http_port:

@@ -405,3 +405,19 @@ def test_status_says_when_neo4j_uri_points_at_another_server(tmp_path: Path, mon
     result = CliRunner().invoke(main, ["neo4j", "--state-dir", str(tmp_path), "status"])
     assert result.exit_code == 1          # no local server in that state dir
     assert "NEO4J_URI=neo4j+s://example.databases.neo4j.io: the other commands use that server" in result.output
+
+
+def test_up_and_the_neo4j_commands_use_one_state_dir(monkeypatch, tmp_path) -> None:
+    """With GRAPHRAG_STATE_DIR set, `up` started its server under <checkout>/.graphrag while `neo4j stop` looked
+    in $GRAPHRAG_STATE_DIR: it said "was not running" and left the server up (seventh QA pass)."""
+    import click
+
+    from graphrag_code import config
+    from graphrag_code.cli_neo4j import _state_dir
+    from graphrag_code.neo4j_local import LocalNeo4j
+
+    ctx = click.Context(click.Command("neo4j"), obj={})
+    monkeypatch.setenv("GRAPHRAG_STATE_DIR", str(tmp_path))
+    assert LocalNeo4j().state_dir == _state_dir(ctx).resolve() == (tmp_path / "neo4j").resolve()
+    monkeypatch.delenv("GRAPHRAG_STATE_DIR")
+    assert LocalNeo4j().state_dir == _state_dir(ctx).resolve() == (config.DEFAULT_STATE_DIR / "neo4j").resolve()

@@ -721,7 +721,7 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
         click.echo("  (it connects by itself: no authentication on loopback), then paste:")
     else:
         click.echo("Explore the graph with this Cypher:")
-    click.echo(f"  :param repo => '{summary.repo}'")
+    click.echo(f"  :param repo => '{summary.repo}';")      # the `;`: the Browser runs the two as one paste
     click.echo(f"  {SAMPLE_CYPHER}")
     if api is not None:
         click.echo("")

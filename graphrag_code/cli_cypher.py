@@ -32,8 +32,8 @@ def cypher_command(name: str | None, as_json: bool) -> None:
     """Print the Cypher statement NAME (as `--explain` lists it), or list every statement with what it does.
 
     Every query graphrag-code runs is one of these files, with declared parameters; user text only ever
-    reaches them as a parameter. To run one in Neo4j Browser, set its parameters first, e.g.
-    `:params {"repo": "flask", "ids": ["flask:src/flask/app.py#Flask.run"]}`, then paste the text.
+    reaches them as a parameter. To run one in Neo4j Browser, paste what this prints with a value in place of
+    each `null` (`:param repo => 'flask';`, `:param ids => ['flask:src/flask/app.py#Flask.run'];`).
     """
     try:
         statements = load_all()
@@ -58,6 +58,7 @@ def cypher_command(name: str | None, as_json: bool) -> None:
         click.echo(json.dumps({"name": name, "path": str(path), "description": statement.description,
                                "params": sorted(statement.params), "statements": list(statement.texts)}, indent=2))
         return
-    click.echo(f"// {path}: {statement.description}")
-    click.echo(f":params {json.dumps({p: None for p in sorted(statement.params)})}")
-    click.echo(";\n".join(statement.texts) + ("" if statement.texts[-1].endswith(";") else ";"))
+    for p in sorted(statement.params):      # each ends with `;`: the Browser runs a paste of several so
+        click.echo(f":param {p} => null;")
+    click.echo(f"// {path}: {statement.description}")      # a comment of the Cypher, not before a `:param`
+    click.echo(";\n".join(statement.texts) + ";")

@@ -48,7 +48,8 @@ def test_index_json_then_status_json(git_repo, repo_name, neo4j_settings) -> Non
 
 
 def test_cypher_prints_the_statements_explain_names() -> None:
-    """`graphrag-code cypher NAME`: the file's text with its parameters as a Browser `:params` line to fill in;
+    """`graphrag-code cypher NAME`: the file's text under a Browser `:param NAME => null;` line per parameter to
+    fill in (each ends with `;`: pasted together without, the Browser failed on the query);
     without NAME, every statement; a misspelt name is refused with the close ones."""
     from graphrag_code.cypher import load_all
 
@@ -56,8 +57,8 @@ def test_cypher_prints_the_statements_explain_names() -> None:
     one = runner.invoke(main, ["cypher", "callers_step"])
     assert one.exit_code == 0, one.output
     lines = one.output.splitlines()
-    assert lines[0].startswith("// cypher/callers_step.cypher: One level of a breadth-first walk")
-    assert lines[1] == ':params {"ids": null}' and "UNWIND $ids AS tid" in one.output
+    assert lines[0] == ":param ids => null;" and "UNWIND $ids AS tid" in one.output and lines[-1].endswith(";")
+    assert lines[1].startswith("// cypher/callers_step.cypher: One level of a breadth-first walk")
     listed = runner.invoke(main, ["cypher"])
     assert [ln.split()[0] for ln in listed.output.splitlines()] == sorted(load_all())
     as_json = json.loads(runner.invoke(main, ["cypher", "repo_get", "--json"]).output)

@@ -240,7 +240,7 @@ def test_up_uses_the_server_neo4j_uri_names_and_starts_no_local_one(git_repo, re
     result = CliRunner().invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-embed", "--no-serve"])
     assert result.exit_code == 0, result.output
     assert f"Using the Neo4j server at {neo4j_settings.uri} (NEO4J_URI); the local one is not started" in result.output
-    assert f":param repo => '{repo_name}'" in result.output
+    assert f":param repo => '{repo_name}';" in result.output   # the ';': one paste runs both
 
 
 def test_up_starts_the_local_neo4j_on_the_ports_of_the_environment(git_repo, repo_name, neo4j_settings,

@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -607,10 +608,12 @@ def _api_config(host: str):
                      token_repos=token_repos, reranker_loader=make_reranker)
 
 
-def _bind_api(host: str, port: int, threads: int, embedder=None, neo4j: Neo4jSettings | None = None):
+def _bind_api(host: str, port: int, threads: int, embedder=None, neo4j: Neo4jSettings | None = None,
+              gate: "_Starting | None" = None):
     """The REST API's app and its waitress server, bound to host:port (ConfigError when it cannot listen). `up`
     binds before indexing, so a port in use fails before the work and stays held during it, and hands over the
-    embedder it loaded for the vectors (the app would load the model again)."""
+    embedder it loaded for the vectors (the app would load the model again); ``gate`` (`up`) answers in front of
+    the app until the work is done."""
     from waitress import create_server
 
     from .api import WIRE_MAX_BYTES, create_app
@@ -627,7 +630,9 @@ def _bind_api(host: str, port: int, threads: int, embedder=None, neo4j: Neo4jSet
     try:
         # waitress buffers a body (up to its 1 GiB default) before the app's 64 KiB limit sees it: past
         # WIRE_MAX_BYTES it refuses while reading (a text/plain 413); below, the app answers a JSON one
-        server = create_server(app, host=host, port=port, threads=threads, ident="graphrag-code",
+        if gate is not None:
+            gate.app = app
+        server = create_server(gate or app, host=host, port=port, threads=threads, ident="graphrag-code",
                                max_request_body_size=WIRE_MAX_BYTES)
     except OSError as exc:      # it binds here: fail before the banner says the API is up
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
@@ -637,13 +642,47 @@ def _bind_api(host: str, port: int, threads: int, embedder=None, neo4j: Neo4jSet
 
 def _run_api(app, server, host: str, port: int) -> None:
     """Print where the API answers, then serve until interrupted."""
+    _announce_api(app, server, host, port)
+    server.run()
+
+
+def _announce_api(app, server, host: str, port: int) -> None:
     auth = "bearer tokens from GRAPHRAG_API_TOKENS" if app.extensions["graphrag"].config.tokens else \
         "no auth (loopback only)"
     url = api_url(host, port)
     where = f"listening on {host}, every interface; " if host in _ANY_ADDRESS else ""
     click.echo(f"API: {url}  ({where}OpenAPI: {url}openapi.json; {auth})")
     server.print_listen("Serving on http://{}:{}")
-    server.run()
+
+
+class _Starting:
+    """The REST API while `up` works (Neo4j, the index, the vectors): /healthz answers, /readyz says not ready,
+    anything else is a 503 saying what is under way, with a Retry-After; a connection used to hang until the work
+    ended. ``stage`` None lets every request through to ``app``."""
+
+    def __init__(self) -> None:
+        self.app: Any = None
+        self.stage: str | None = "starting"
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        path = environ.get("PATH_INFO", "")
+        if self.stage is None or path == "/healthz":
+            return self.app(environ, start_response)
+        if path == "/readyz":
+            doc: dict = {"ready": False, "checks": {"starting": self.stage}}
+        else:
+            doc = {"error": {"code": "starting", "message": f"the API answers once `graphrag-code up` has finished "
+                                                            f"its work: {self.stage}"}}
+        body = json.dumps(doc).encode()
+        start_response("503 Service Unavailable", [("Content-Type", "application/json"), ("Retry-After", "10"),
+                                                   ("Content-Length", str(len(body)))])
+        return [body]
+
+
+def _serve_in_background(server) -> threading.Thread:
+    thread = threading.Thread(target=server.run, name="api", daemon=True)
+    thread.start()
+    return thread
 
 
 def _serve(host: str, port: int, threads: int) -> None:
@@ -698,10 +737,13 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
         local = LocalNeo4j(bolt_port=_env_port("GRAPHRAG_BOLT_PORT", DEFAULT_BOLT_PORT),
                            http_port=_env_port("GRAPHRAG_HTTP_PORT", DEFAULT_HTTP_PORT))
         neo4j = dataclasses.replace(neo4j, uri=local.bolt_uri)
-    api = _bind_api(host, port, 8, embedder, neo4j) if serve_api else None    # before the work, not after it
+    gate = _Starting()
+    api = _bind_api(host, port, 8, embedder, neo4j, gate) if serve_api else None    # before the work, not after
+    serving = _serve_in_background(api[1]) if api is not None else None       # 503s until the work is done
     if local is None:
         click.echo(f"Using the Neo4j server at {neo4j.uri} (NEO4J_URI); the local one is not started")
     else:
+        gate.stage = "starting Neo4j"
         server = local.start()
         browser = server.browser_url
         click.echo(f"Neo4j running: {server.bolt_uri}  (Browser {server.browser_url})")
@@ -709,9 +751,11 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
     with Graph(neo4j) as graph:
         if not replace:
             _refuse_replacing(graph, name, path)
+        gate.stage = f"indexing {path}"
         summary = _index(graph, path, name, IndexSettings(lsp_languages=_lsp_languages(lsp_languages)), bar)
         _print_summary(summary.to_dict())
         if embedder is not None:
+            gate.stage = f"filling the vectors of {summary.repo}"
             _print_vectors(_fill_vectors(graph, summary.repo, embedder))
         elif why:
             click.echo(f"  vectors: skipped ({why})")
@@ -723,9 +767,21 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
         click.echo("Explore the graph with this Cypher:")
     click.echo(f"  :param repo => '{summary.repo}';")      # the `;`: the Browser runs the two as one paste
     click.echo(f"  {SAMPLE_CYPHER}")
-    if api is not None:
+    if api is not None and serving is not None:
         click.echo("")
-        _run_api(*api, host, port)
+        _announce_api(*api, host, port)
+        gate.stage = None
+        _wait_serving(serving, local is not None)
+
+
+def _wait_serving(serving: threading.Thread, local_neo4j: bool) -> None:
+    """Until the API's thread ends (it does not) or Ctrl-C, which stops the API (exit 0) and leaves Neo4j up."""
+    try:
+        while serving.is_alive():
+            serving.join(0.5)
+    except KeyboardInterrupt:
+        click.echo("API stopped" + ("; the local Neo4j keeps running (`graphrag-code neo4j stop` stops it)"
+                                    if local_neo4j else ""), err=True)
 
 
 if __name__ == "__main__":

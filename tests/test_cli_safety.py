@@ -282,3 +282,51 @@ def test_ctrl_c_after_the_swap_says_the_new_index_is_committed(graph, git_repo, 
     assert f"interrupted after the new index of {repo_name} was committed: the graph holds commit " \
            f"{commit[:12]}" in result.stderr, result.stderr
     assert graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"] == commit
+
+
+def test_up_answers_while_it_works_and_serves_once_done(git_repo, repo_name, neo4j_settings, monkeypatch) -> None:
+    """`up` holds the API's port from the start: a request made while it indexed waited, unanswered, until the
+    work ended (minutes, with the vectors; seventh QA pass). Now /healthz answers, /readyz and the rest a 503 that
+    says what is under way, and the API itself once the work is done."""
+    import urllib.error
+    import urllib.request
+
+    from conftest import free_ports
+    from graphrag_code import cli
+
+    port = free_ports(1)[0]
+    url = f"http://127.0.0.1:{port}"
+
+    def get(path: str) -> tuple[int, dict, dict]:
+        try:
+            with urllib.request.urlopen(url + path, timeout=10) as r:
+                return r.status, dict(r.headers), json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            return err.code, dict(err.headers), json.loads(err.read())
+
+    seen: dict[str, tuple] = {}
+    real_index = cli._index
+
+    def index_and_ask(*args, **kwargs):
+        seen.update({p: get(p) for p in ("/healthz", "/readyz", "/v1/repositories")})
+        return real_index(*args, **kwargs)
+
+    def ask_once_served(serving, local_neo4j) -> None:      # instead of serving until Ctrl-C
+        seen["after"] = get("/v1/repositories")
+
+    monkeypatch.setattr(cli, "_index", index_and_ask)
+    monkeypatch.setattr(cli, "_wait_serving", ask_once_served)
+    monkeypatch.setenv("NEO4J_URI", neo4j_settings.uri)
+    git_repo.write("lib.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    result = CliRunner().invoke(main, ["up", str(git_repo.root), "--name", repo_name, "--no-embed",
+                                       "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert seen["/healthz"][0] == 200
+    status, headers, body = seen["/readyz"]
+    assert status == 503 and body == {"ready": False, "checks": {"starting": f"indexing {git_repo.root}"}}
+    status, headers, body = seen["/v1/repositories"]
+    assert status == 503 and headers["Retry-After"] == "10" and body["error"]["code"] == "starting"
+    assert f"indexing {git_repo.root}" in body["error"]["message"]
+    status, _, body = seen["after"]
+    assert status == 200 and repo_name in {r["id"] for r in body["repositories"]}

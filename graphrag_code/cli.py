@@ -228,12 +228,14 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
             _refuse_replacing(graph, name, path)
         summary = _index(graph, path, name, settings, bar)
         result = summary.to_dict()
+        if not as_json:
+            _print_summary(result)        # before the vectors: a Ctrl-C during the fill keeps it
         if embedder is not None:
             result["vectors"] = _fill_vectors(graph, summary.repo, embedder, quiet=as_json)
+            if not as_json:
+                _print_vectors(result["vectors"])
     if as_json:
         click.echo(json.dumps(result, indent=2))
-    else:
-        _print_summary(result)
     if explain:
         print_explain(recorder)
 

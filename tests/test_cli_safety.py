@@ -168,6 +168,8 @@ def test_ctrl_c_while_filling_vectors_says_the_index_stands(graph, repo_name, tm
     assert f"interrupted while filling the vectors of {repo_name}" in result.output
     assert f"graphrag-code embed --repo {repo_name}" in result.output
     assert graph.run("repo_get", repo=repo_name)[0]["repo"]["status"] == "ready"    # the index was committed
+    # the index's summary was printed before the fill, and not lost with it (seventh QA pass)
+    assert f"Indexed {repo_name} at" in result.stdout and "files: 1 in snapshot" in result.stdout, result.stdout
 
 
 def test_index_refuses_a_bare_repository(git_repo, repo_name, graph, tmp_path) -> None:

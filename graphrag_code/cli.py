@@ -25,7 +25,7 @@ from .cli_neo4j import neo4j_group
 from .config import (DEFAULT_BOLT_PORT, DEFAULT_CHUNK_TOKENS, DEFAULT_HTTP_PORT, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT,
                      IndexSettings, Neo4jSettings)
 from .db import Graph, Recorder
-from .errors import ConfigError, GraphragError, InputError, check_text
+from .errors import ConfigError, GraphragError, InputError, LLMUnavailable, check_text
 from .rerankers import RERANKERS, make_reranker
 
 if TYPE_CHECKING:       # the commands import the indexer when they run, not with this module
@@ -487,12 +487,14 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
     if judge:
         from .llm import LLMSettings
         if not LLMSettings.from_env().configured:
-            raise GraphragError("--judge needs ANTHROPIC_API_KEY", hint="or use --answers for extractive metrics")
+            raise LLMUnavailable("--judge needs ANTHROPIC_API_KEY", hint="or use --answers for extractive metrics")
     questions = ev.load_golden(golden)
     wanted = set(repos.split(",")) if repos else {q.repo for q in questions}
     questions = [q for q in questions if q.repo in wanted]
     if not questions:
-        raise GraphragError(f"no golden questions for {sorted(wanted)}")
+        known = sorted({q.repo for q in ev.load_golden(golden)})
+        raise InputError(f"no golden questions for {sorted(wanted)}",
+                         hint=f"the golden file has questions for {', '.join(known)}")
     corpus = ev.corpus_module()
     index_settings = IndexSettings(lsp_languages=_lsp_languages(lsp_languages))
     embedder = None if no_vectors else _load_embedder(True)[0]

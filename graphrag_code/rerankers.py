@@ -58,8 +58,14 @@ def make_reranker(name: str | None = None, model: str | None = None) -> Reranker
                                    "tokenizer.json, or a sentence-transformers CrossEncoder directory)")
         return CrossEncoderReranker(model)
     if name == "llm":
+        from .errors import LLMUnavailable
         from .llm import LLMClient, LLMSettings
-        return LLMReranker(LLMClient(LLMSettings.from_env()))
+        try:
+            return LLMReranker(LLMClient(LLMSettings.from_env()))
+        except LLMUnavailable as err:       # the client's hint names `ask`'s --no-llm, which a search lacks
+            err.hint = "export ANTHROPIC_API_KEY=sk-ant-... (or rerank without the LLM: --reranker none, " \
+                       "structural or cross-encoder)"
+            raise
     raise ConfigError(f"unknown reranker {name!r}", hint=f"choose one of {', '.join(RERANKERS)}")
 
 

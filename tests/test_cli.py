@@ -274,3 +274,16 @@ def test_the_drivers_own_logging_stays_off_stderr() -> None:
             "logging.getLogger('graphrag_code.api').error('ours still shows')\n")
     err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stderr
     assert "ours still shows" in err and "CONNECTION" not in err and "retried" not in err
+
+
+def test_errors_of_eval_and_the_llm_reranker_have_their_exit_codes_and_hints(neo4j_settings) -> None:
+    """`eval --repos bogus` is bad input (2), `eval --judge` without a key the LLM's (7): both exited 1, the
+    code of a crash; `search --reranker llm` without a key hinted at `--no-llm`, which search lacks (seventh
+    QA pass)."""
+    runner = CliRunner()
+    bogus = runner.invoke(main, ["eval", "--repos", "bogus", "--no-vectors"])
+    assert bogus.exit_code == 2 and "the golden file has questions for click" in bogus.output, bogus.output
+    judge = runner.invoke(main, ["eval", "--judge", "--repos", "flask"])
+    assert judge.exit_code == 7 and "--judge needs ANTHROPIC_API_KEY" in judge.output, judge.output
+    rerank = runner.invoke(main, ["search", "foo", "--reranker", "llm"])
+    assert rerank.exit_code == 7 and "--reranker none" in rerank.output and "--no-llm" not in rerank.output

@@ -97,6 +97,7 @@ class Graph:
         """``retry_seconds`` bounds the driver's retries of a failed transaction: long for indexing jobs,
         short for the API, which should answer 503 quickly while Neo4j is away."""
         self.settings = settings or Neo4jSettings.from_env()
+        self.retry_seconds = retry_seconds
         self.tracers: list[Tracer] = [tracer] if tracer else []
         self._local = threading.local()   # per-thread tracers: one request's --explain never sees another's
         try:
@@ -134,7 +135,18 @@ class Graph:
             raise _translate(exc, "connect") from exc
 
     def _session(self) -> neo4j.Session:
-        return self._driver.session(database=self.settings.database)
+        return self._driver.session(database=self.settings.database, max_transaction_retry_time=self.retry_seconds)
+
+    @contextmanager
+    def retrying_at_most(self, seconds: float) -> Iterator[None]:
+        """Shorter retries for a while (every thread's statements): a job that can resume (the vector fill) stops
+        soon when Neo4j goes away, rather than after each of its threads waited out the retries in turn."""
+        before = self.retry_seconds
+        self.retry_seconds = min(before, seconds)
+        try:
+            yield
+        finally:
+            self.retry_seconds = before
 
     def _execute(self, runner: Callable, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         statement = cypher.load(name)

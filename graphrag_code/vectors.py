@@ -22,6 +22,9 @@ from .errors import ConfigError, DatabaseError, DatabaseUnavailable, IndexingErr
 Progress = Callable[[str, int, int], None]   # (stage, done, total), as the indexer's
 DEFAULT_FILL_BATCH = 256                     # chunks per page read, embedded and written together
 _QUEUE_PAGES = 2
+# the driver's retries during a fill: it resumes where it stopped, so Neo4j going away ends it soon (the reader's
+# and the writer's statements each waited out the 15 s of an indexing job's retries: 19-33 s, seventh QA pass)
+FILL_RETRY_SECONDS = 3.0
 _DONE = object()
 
 
@@ -221,6 +224,17 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     started = time.perf_counter()
     fill = _Fill(graph, repo, embedder, batch)
     reader, writer = _Worker(fill.read, "embed-reader"), _Worker(fill.write, "embed-writer")
+    with graph.retrying_at_most(FILL_RETRY_SECONDS):
+        _run_fill(fill, reader, writer, cache, report, total)
+    if reader.error is not None:
+        raise reader.error
+    seconds = time.perf_counter() - started
+    report("embed", fill.counts["written"], total)
+    return fill.summary(total, seconds)
+
+
+def _run_fill(fill: _Fill, reader: _Worker, writer: _Worker, cache: EmbeddingCache | None, report: Progress,
+              total: int) -> None:
     reader.start()
     writer.start()
     failed = True
@@ -237,11 +251,6 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
         wait = 1.0 if failed else 30.0
         reader.join(timeout=wait)
         writer.join(timeout=wait)
-    if reader.error is not None:
-        raise reader.error
-    seconds = time.perf_counter() - started
-    report("embed", fill.counts["written"], total)
-    return fill.summary(total, seconds)
 
 
 def vector_search(graph: Graph, embedder: Embedder, query: str, k: int = 10, repo: str | None = None) -> list[dict]:

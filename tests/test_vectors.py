@@ -272,3 +272,26 @@ def test_neo4j_going_away_mid_fill_is_reported_without_waiting_for_it(graph: Gra
         release.set()
     assert "repo_live" not in calls[calls.index("set_embeddings"):], calls
     assert blocked and calls.count("chunks_missing_embeddings") == 3 and seconds < 20, (seconds, calls)
+
+
+def test_a_fill_retries_for_a_short_while_only(graph: Graph, git_repo, repo_name: str, embedder: OnnxEmbedder,
+                                               neo4j_settings) -> None:
+    """The fill resumes where it stops, so its statements retry for FILL_RETRY_SECONDS, not an indexing job's
+    15 s: with Neo4j killed mid-fill, `embed` failed 19-33 s later, each thread waiting out the retries in turn
+    (seventh QA pass; 10-16 s now, the rest is the page being embedded)."""
+    from graphrag_code.vectors import FILL_RETRY_SECONDS
+
+    git_repo.write("m.py", "def f(x):\n    return x\n\n\ndef g(y):\n    return y\n")
+    git_repo.commit("one")
+    index_repository(graph, git_repo.root, name=repo_name)
+    seen: dict[str, set[float]] = {}
+
+    class Watched(Graph):
+        def run(self, name: str, /, **params):
+            seen.setdefault(name, set()).add(self.retry_seconds)
+            return super().run(name, **params)
+
+    with Watched(neo4j_settings) as watched:
+        fill_embeddings(watched, repo_name, embedder)
+        assert watched.retry_seconds == 15.0                 # restored afterwards
+    assert seen["chunks_missing_embeddings"] == seen["set_embeddings"] == {FILL_RETRY_SECONDS}

@@ -36,6 +36,7 @@ from typing import Any
 from . import citations as cit
 from .citations import REFUSAL, Check, Citation, Claim, RepoInfo, Verifier
 from .db import Graph
+from .errors import LLMError
 from .llm import Completion, LLMClient, LLMSettings, LLMUnavailable
 from .search import Filters, Hit, Searcher, SearchOptions
 
@@ -271,11 +272,15 @@ def _generate(client: LLMClient, ans: Answer, verifier: Verifier) -> None:
         first_bad = [f"[{x}]" for x in checked.unknown] + checked.malformed
         messages += [{"role": "assistant", "content": text},
                      {"role": "user", "content": feedback(checked.unknown, n, checked.malformed)}]
-        completions.append(client.complete(SYSTEM_PROMPT, messages, deadline))
-        text = completions[-1].text
-        checked = cit.check(text, n)
-        ans.notes.append(f"the first answer cited {', '.join(first_bad)} (no such source): "
-                         "regenerated once with that error")
+        try:
+            completions.append(client.complete(SYSTEM_PROMPT, messages, deadline))
+            text = completions[-1].text
+            checked = cit.check(text, n)
+            ans.notes.append(f"the first answer cited {', '.join(first_bad)} (no such source): "
+                             "regenerated once with that error")
+        except LLMError as err:      # the first answer stands, its bad citations removed below: not a lost answer
+            ans.notes.append(f"the first answer cited {', '.join(first_bad)} (no such source); regenerating it "
+                             f"failed: {err.message}")
         if not checked.valid:
             bad = [f"[{x}]" for x in checked.unknown] + checked.malformed
             text = cit.remove_citations(text, checked.unknown, checked.malformed)

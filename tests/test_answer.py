@@ -183,6 +183,25 @@ def test_invented_citation_is_regenerated_once_with_the_error(graph, indexed, st
     assert second.last_user_text.startswith("Your answer cited [7], which is not among the sources: only [1]-[4] exist.")
 
 
+@pytest.mark.parametrize("second", ["broken", "overloaded"])
+def test_a_failed_regeneration_keeps_the_first_answer(graph, indexed, stub, second: str) -> None:
+    """The regeneration after an unknown [N] failed (a malformed reply, 529s past the retries): the answer
+    already received was thrown away, the CLI exiting 7 and the API answering 502/503 (seventh QA pass). The
+    first answer stands, its unknown citation removed and flagged, and a note says why."""
+    _, repo, _ = indexed
+    stub.reply("`validate_refresh_token` rejects tokens whose expiry is in the past [2]. It is strict [7].")
+    if second == "broken":
+        stub.raw(200, b"{not json")
+    else:
+        for _ in range(3):
+            stub.error(529, "overloaded")
+    a = ask(graph, repo, llm(stub))
+    assert a.text == "`validate_refresh_token` rejects tokens whose expiry is in the past [2]. It is strict."
+    assert [c.n for c in a.citations] == [2]
+    assert "citations of unknown sources removed: [7]" in a.flag_reasons
+    assert any("regenerating it failed" in n for n in a.notes), a.notes
+
+
 def test_invented_citation_still_there_after_regeneration_is_removed_and_flagged(graph, indexed, stub) -> None:
     _, repo, _ = indexed
     stub.reply("`validate_refresh_token` rejects tokens whose expiry is in the past [7].")

@@ -46,7 +46,7 @@ def cypher_command(name: str | None, as_json: bool) -> None:
             return
         statement = statements.get(name)
         if statement is None:
-            close = difflib.get_close_matches(name, statements, n=3)
+            close = difflib.get_close_matches(name.lower(), statements, n=3)      # CALL_PATH too
             raise InputError(f"no Cypher statement named {name!r}",
                              hint=(f"did you mean {', '.join(close)}? " if close else "")
                                   + "`graphrag-code cypher` lists them")

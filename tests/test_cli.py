@@ -65,6 +65,7 @@ def test_cypher_prints_the_statements_explain_names() -> None:
     assert as_json["params"] == ["repo"] and as_json["statements"] == [load_all()["repo_get"].texts[0]]
     wrong = runner.invoke(main, ["cypher", "caller_step"])
     assert wrong.exit_code == 2 and "did you mean callers_step" in wrong.output
+    assert "did you mean call_path" in runner.invoke(main, ["cypher", "CALL_PATH"]).output
 
 
 def test_up_refuses_a_public_address_without_tokens_before_indexing(git_repo, repo_name, neo4j_settings,

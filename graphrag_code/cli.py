@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,16 +66,23 @@ main.add_command(cypher_command)
 
 
 class _Bar:
-    """A progress bar on stderr, one per stage (parse: files, embed: chunks); silent when stderr is not a
-    terminal or --json."""
+    """Progress on stderr, one per stage (parse: files, embed: chunks): a bar on a terminal; elsewhere (a pipe,
+    a log, a container's output) a line every ``EVERY`` seconds of a stage, which a long stage had none of; none
+    when not ``enabled`` (--json)."""
 
     _UNITS = {"embed": "chunk", "lsp": "file"}
+    EVERY = 30.0
 
     def __init__(self, enabled: bool) -> None:
         self.enabled, self.bar, self.stage = enabled, None, None
+        self.lines = enabled and not sys.stderr.isatty()
+        self.said = 0.0            # time.monotonic() of the stage's start or its last line
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
+            return
+        if self.lines:
+            self._line(stage, done, total)
             return
         if self.bar is not None and stage != self.stage:
             self.bar.close()
@@ -85,6 +93,15 @@ class _Bar:
             self.bar = tqdm(total=total, desc=stage, unit=self._UNITS.get(stage, "file"), file=sys.stderr,
                             leave=False)
         self.bar.update(done - self.bar.n)
+
+    def _line(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if stage != self.stage:
+            self.stage, self.said = stage, now
+        elif now - self.said >= self.EVERY:
+            self.said = now
+            share = f" ({done / total:.0%})" if total else ""
+            click.echo(f"{stage}: {done}/{total or '?'} {self._UNITS.get(stage, 'file')}s{share}", err=True)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -222,7 +239,7 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
                              include_generated=include_generated, lsp_languages=_lsp_languages(lsp_languages),
                              lsp_budget_seconds=lsp_budget, workers=workers)
     recorder = Recorder()
-    bar = _Bar(enabled=not as_json and sys.stderr.isatty())
+    bar = _Bar(enabled=not as_json)
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         if not replace:
             _refuse_replacing(graph, name, path)
@@ -388,7 +405,7 @@ def _fill_vectors(graph: Graph, repo: str, embedder, quiet: bool = False) -> dic
     from .embeddings import EmbeddingCache
     from .vectors import fill_embeddings
 
-    bar = _Bar(enabled=not quiet and sys.stderr.isatty())
+    bar = _Bar(enabled=not quiet)
     _cache_path().parent.mkdir(parents=True, exist_ok=True)
     try:
         with EmbeddingCache(_cache_path()) as cache:
@@ -751,7 +768,7 @@ def up(path: Path, name: str | None, no_neo4j: bool, serve_api: bool, host: str,
         server = local.start()
         browser = server.browser_url
         click.echo(f"Neo4j running: {server.bolt_uri}  (Browser {server.browser_url})")
-    bar = _Bar(enabled=sys.stderr.isatty())
+    bar = _Bar(enabled=True)
     with Graph(neo4j) as graph:
         if not replace:
             _refuse_replacing(graph, name, path)

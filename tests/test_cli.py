@@ -288,3 +288,20 @@ def test_errors_of_eval_and_the_llm_reranker_have_their_exit_codes_and_hints(neo
     assert judge.exit_code == 7 and "--judge needs ANTHROPIC_API_KEY" in judge.output, judge.output
     rerank = runner.invoke(main, ["search", "foo", "--reranker", "llm"])
     assert rerank.exit_code == 7 and "--reranker none" in rerank.output and "--no-llm" not in rerank.output
+
+
+def test_progress_off_a_terminal_is_a_line_now_and_then(git_repo, repo_name, neo4j_settings, monkeypatch) -> None:
+    """Piped (a log, a container's output), `index` and `up` were silent for minutes of vector filling: the bar
+    is for terminals. Now a line every _Bar.EVERY seconds of a stage (here 0); none with --json."""
+    from graphrag_code import cli
+
+    monkeypatch.setattr(cli._Bar, "EVERY", 0.0)
+    for i in range(3):
+        git_repo.write(f"m{i}.py", f"def f{i}():\n    return {i}\n")
+    git_repo.commit()
+    runner = CliRunner()
+    text = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name])
+    assert text.exit_code == 0, text.output
+    assert "embed: " in text.stderr and " chunks (" in text.stderr, text.stderr
+    quiet = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--json"])
+    assert quiet.stderr == "" and json.loads(quiet.stdout)["repo"] == repo_name

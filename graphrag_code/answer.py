@@ -158,8 +158,8 @@ def order_sources(hits: list[Hit]) -> list[Hit]:
 
 def source_block(n: int, h: Hit, qualified: bool = False) -> str:
     """One source for the prompt; ``qualified`` (sources from several repositories) names its repository."""
-    attrs = {"n": str(n), "repo": h.repo if qualified else "", "file": h.path, "symbol": h.qualified_name or "", "kind": h.kind or h.chunk_kind,
-             "lines": f"{h.start_line}-{h.end_line}"}
+    attrs = {"n": str(n), "repo": h.repo if qualified else "", "file": h.path, "symbol": h.qualified_name or "",
+             "kind": h.kind or h.chunk_kind, "lines": f"{h.start_line}-{h.end_line}"}
     if h.header:
         attrs["part_of"] = h.header.splitlines()[0].strip()
     head = " ".join(f'{k}="{html.escape(v, quote=True)}"' for k, v in attrs.items() if v)

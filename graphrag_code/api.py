@@ -845,12 +845,12 @@ _BODY = {"400": "Invalid input", "413": "Request too large"}
 _READER = {"403": "The token may not read that repository (or must name one)"}
 _ONE_REPO_409 = "No 'repo' given and several repositories are indexed, or the graph was written by another schema " \
                 "version: reindex"
+_NOT_INDEXED = "The repository is not indexed (or no run of it has completed yet)"
 RESPONSES: dict[str, tuple[str, dict[str, str]]] = {
     "healthz": ("200", {}),
     "readyz": ("200", {"503": "Not ready: Neo4j unreachable or the schema mismatched; retry later"}),
-    "search": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed (or no run of it has completed yet)"}),
-    "ask": ("200", {**_V1, **_BODY, **_READER, "404": "The repository is not indexed (or no run of it has "
-                                                      "completed yet)",
+    "search": ("200", {**_V1, **_BODY, **_READER, "404": _NOT_INDEXED}),
+    "ask": ("200", {**_V1, **_BODY, **_READER, "404": _NOT_INDEXED,
                     "500": "The server's LLM settings are invalid (code bad_config; `serve` refuses to start "
                            "with them)",
                     "502": "The LLM answered, but not usably (key rejected, bad request, malformed reply)",

@@ -505,13 +505,13 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
         from .llm import LLMSettings
         if not LLMSettings.from_env().configured:
             raise LLMUnavailable("--judge needs ANTHROPIC_API_KEY", hint="or use --answers for extractive metrics")
-    questions = ev.load_golden(golden)
-    wanted = set(repos.split(",")) if repos else {q.repo for q in questions}
-    questions = [q for q in questions if q.repo in wanted]
+    golden_questions = ev.load_golden(golden)
+    known = {q.repo for q in golden_questions}
+    wanted = set(repos.split(",")) if repos else known
+    questions = [q for q in golden_questions if q.repo in wanted]
     if not questions:
-        known = sorted({q.repo for q in ev.load_golden(golden)})
         raise InputError(f"no golden questions for {sorted(wanted)}",
-                         hint=f"the golden file has questions for {', '.join(known)}")
+                         hint=f"the golden file has questions for {', '.join(sorted(known))}")
     corpus = ev.corpus_module()
     index_settings = IndexSettings(lsp_languages=_lsp_languages(lsp_languages))
     embedder = None if no_vectors else _load_embedder(True)[0]

@@ -353,8 +353,7 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
         body = (macros or {}).get(i)
         if body is not None:
             name = next((n for n in present if patterns[n].search(body)), None)
-            if name is not None and (chunk["path"], lineno) not in seen:
-                seen.add((chunk["path"], lineno))
+            if name is not None and _first_on_line(chunk, i, seen):
                 refs.append(_reference(chunk, raw, i, name, by_name[name], "macro"))
             continue
         if closer:
@@ -402,6 +401,27 @@ def _macro_lines(code: str, language: str) -> dict[int, str]:
     return out
 
 
+def _first_on_line(chunk: dict[str, Any], i: int, seen: set[tuple[str, int]]) -> bool:
+    """Whether line ``i`` of ``chunk`` has no reference yet; it has one from now on (one reference a line)."""
+    key = (chunk["path"], chunk["start_line"] + i)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def _references_at(chunk: dict[str, Any], text: str, hits: list[tuple[int, str, str]], roles: dict[str, str],
+                   seen: set[tuple[str, int]]) -> list[dict[str, Any]]:
+    """References for ``hits`` (offset in ``text``, name, kind), the first on each line."""
+    lines = text.split("\n")
+    refs = []
+    for at, name, kind in sorted(hits):
+        i = text.count("\n", 0, at)
+        if _first_on_line(chunk, i, seen):
+            refs.append(_reference(chunk, lines, i, name, roles[name], kind))
+    return refs
+
+
 def _reference(chunk: dict[str, Any], lines: list[str], i: int, name: str, role: str, kind: str) -> dict[str, Any]:
     """A non-call reference found on line ``i`` of ``chunk`` (``lines``: its text's lines), as impact lists it."""
     lineno = chunk["start_line"] + i
@@ -414,7 +434,6 @@ def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[
     """A method called by name inside a string of Python code that is no docstring (``env.from_string("{{
     loop.cycle('a', 'b') }}")``, text handed to ``eval``/``exec`` or a template compiler): the code built from
     it at run time calls it where the graph does not see (kind "in_string")."""
-    refs: list[dict[str, Any]] = []
     hits = [(m.start(), name, "in_string") for name in names
             for m in re.finditer(rf"\.{re.escape(name)}\s*\(", text) if code[m.start()] == " "]
     # the name as a whole string handed to a call: `self.call_method("_render", ...)`, `methodcaller("close")`
@@ -422,17 +441,9 @@ def _called_in_strings(chunk: dict[str, Any], text: str, code: str, names: list[
              for m in re.finditer(rf"([(,]\s*)(['\"]){re.escape(name)}\2", text)
              if code[m.start(2)] == " " and _call_argument(code, m.start(2))]
     if not hits:
-        return refs
-    spans = _code_strings(text)
-    lines = text.split("\n")
-    for at, name, kind in sorted(hits):
-        if not any(a <= at < b for a, b in spans):
-            continue                                    # a comment or a docstring
-        i = text.count("\n", 0, at)
-        if (chunk["path"], chunk["start_line"] + i) not in seen:
-            seen.add((chunk["path"], chunk["start_line"] + i))
-            refs.append(_reference(chunk, lines, i, name, roles[name], kind))
-    return refs
+        return []
+    spans = _code_strings(text)       # not a comment or a docstring
+    return _references_at(chunk, text, [h for h in hits if any(a <= h[0] < b for a, b in spans)], roles, seen)
 
 
 def _php_named(chunk: dict[str, Any], text: str, code: str, names: list[str], roles: dict[str, str],
@@ -454,14 +465,7 @@ def _php_named(chunk: dict[str, Any], text: str, code: str, names: list[str], ro
         hits += [(m.start(), name, "value")
                  for m in re.finditer(rf"(?<![\w$]){re.escape(name)}\s+as\s+(?:(?:public|protected|private)\s+)?\w",
                                       code)]
-    refs: list[dict[str, Any]] = []
-    lines = text.split("\n")
-    for at, name, kind in sorted(hits):
-        i = text.count("\n", 0, at)
-        if (chunk["path"], chunk["start_line"] + i) not in seen:
-            seen.add((chunk["path"], chunk["start_line"] + i))
-            refs.append(_reference(chunk, lines, i, name, roles[name], kind))
-    return refs
+    return _references_at(chunk, text, hits, roles, seen)
 
 
 def _call_argument(code: str, at: int) -> bool:

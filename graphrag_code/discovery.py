@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pathspec
 
 from graphrag_code.config import DEFAULT_MAX_FILE_BYTES
-from graphrag_code.errors import InputError, SourceError
+from graphrag_code.errors import InputError, SourceError, SourceMoved
 from graphrag_code.languages import language_for_path
 
 SKIP_REASONS: dict[str, str] = {
@@ -550,12 +550,12 @@ class SourceReader:
             with os.fdopen(fd, "rb") as fh:
                 data = fh.read()
         except FileNotFoundError as exc:
-            raise SourceError(f"{file.path} was deleted after the snapshot was taken (from {self._snap.root})",
+            raise SourceMoved(f"{file.path} was deleted after the snapshot was taken (from {self._snap.root})",
                               hint="index again once the files stop changing") from exc
         except OSError as exc:
             raise SourceError(f"could not read {path}: {exc.strerror or exc}") from exc
         # Lines we cite must be the ones we hashed: a file edited since the snapshot is an error, not a guess.
         if git_blob_sha(data) != file.blob:
-            raise SourceError(f"{file.path} changed since the snapshot was taken",
+            raise SourceMoved(f"{file.path} changed since the snapshot was taken",
                               hint="index again once the files stop changing")
         return data

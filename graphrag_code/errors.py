@@ -125,6 +125,13 @@ class IndexingError(GraphragError):
     code = "indexing_error"
 
 
+class SourceMoved(IndexingError):
+    """A file of a plain directory was deleted or edited while a run read it: the run stops (exit 6, an indexing
+    failure, not bad input) and the next one, once the files stop changing, completes."""
+
+    code = "source_moved"
+
+
 class LLMError(GraphragError):
     """The Anthropic API answered but not usably: 401/403 (bad key), 400/404 (bad request or model), a
     malformed response. HTTP 502: the upstream we depend on failed."""

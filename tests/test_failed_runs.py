@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from graphrag_code import discovery, indexer
 from graphrag_code.cli import main
 from graphrag_code.db import Graph
-from graphrag_code.errors import NotFound, SourceError
+from graphrag_code.errors import NotFound, SourceMoved
 from graphrag_code.indexer import index_repository
 from graphrag_code.paths import repository
 
@@ -49,7 +49,7 @@ def test_a_first_run_that_fails_is_recorded_and_queries_say_why(graph: Graph, cl
                                                                 monkeypatch) -> None:
     root = _tree(tmp_path / "plain")
     vanish_after_snapshot(monkeypatch)
-    with pytest.raises(SourceError, match="m1.py was deleted after the snapshot") as err:
+    with pytest.raises(SourceMoved, match="m1.py was deleted after the snapshot") as err:
         index_repository(graph, root, name=repo_name)
     assert "index again" in (err.value.hint or "")
     props = _repo(graph, repo_name)
@@ -87,8 +87,10 @@ def test_a_failed_rerun_keeps_the_live_snapshot(graph: Graph, repo_name, tmp_pat
     before = repository(graph, repo_name)
     (root / "m1.py").write_text(APP + "\n\ndef added():\n    return 1\n")   # a change, so the rerun reads m1.py
     vanish_after_snapshot(monkeypatch)
-    with pytest.raises(SourceError):
-        index_repository(graph, root, name=repo_name)
+    failed = CliRunner().invoke(main, ["index", str(root), "--name", repo_name])
+    # a file gone mid-run is an indexing failure (exit 6), not bad input (2)
+    assert failed.exit_code == 6 and "m1.py was deleted after the snapshot" in failed.output, failed.output
+    assert "index again once the files stop changing" in failed.output
     after = repository(graph, repo_name)           # still answers: the live snapshot is the first run's
     assert after["status"] == "ready" and after["indexed_at"] == before["indexed_at"]
     assert "m1.py was deleted" in after["last_failure"] and "running" not in after

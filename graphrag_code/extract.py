@@ -69,9 +69,10 @@ DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struc
 _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with", "dunder": "add_dunder",
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
-                       "decorator": "add_decorator", "exported": "add_exported", "super": "add_super"}
+                       "decorator": "add_decorator", "exported": "add_exported", "super": "add_super",
+                       "macro_args": "add_macro_args"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
-_INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "import.module", "import.name",
+_INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "args", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
 _MODIFIER_TYPES = frozenset({"modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
                              "storage_class_specifier", "visibility"})
@@ -573,6 +574,14 @@ class _Builder:
         if caller is not None and self.result.definitions[caller].kind == "method":
             self.result.calls.append(CallSite(caller, self.result.definitions[caller].name, "super",
                                               node.start_point.row + 1, node.start_point.column))
+
+    def add_macro_args(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Rust: the calls written in a macro's arguments (``assert_eq!(total(&[o]), 3)``) are the enclosing
+        definition's (see _token_calls)."""
+        caller = self.caller_at(node)
+        args = caps["args"][0]
+        for name, receiver, line, column in _token_calls(self.spec.name, args, args.start_point):
+            self.result.calls.append(CallSite(caller, name, receiver, line, column))
 
     def _callback_parameter(self, call: Node, caller: int, name: str, receiver: str | None) -> None:
         """JavaScript/TypeScript: the parameters of a function handed to a call, locals of the function around (the
@@ -1258,6 +1267,39 @@ def _matches(language: str, tree: Tree) -> tuple[list, list]:
         head, _, kind = main.partition(".")
         (defs if head == "definition" else refs).append((kind, caps[main][0], caps))
     return [m for m in defs if "name" in m[2]], refs
+
+
+# a macro's token tree parsed again: `(a, f(b))` and `[x; n]` as a call's arguments, `{ ... }` as a block
+_TOKEN_WRAPS = {b"(": (b"fn _m() { _m(", b"); }"), b"[": (b"fn _m() { _m([", b"]); }"), b"{": (b"fn _m() {", b"}")}
+_TOKEN_DEPTH = 4         # macros in macros' arguments (`assert!(vec![f(1)].is_empty())`) followed this deep
+
+
+def _token_calls(language: str, tree: Node, at: tuple[int, int], depth: int = 0) -> list[tuple[str, str | None, int, int]]:
+    """The calls (name, receiver, 1-based line, byte column) written in a macro's token tree ``tree``, whose
+    opening delimiter is at ``at`` (0-based row and byte column) in the file. tree-sitter keeps a macro's
+    arguments as unparsed tokens, so they are parsed again, wrapped to read as a call's arguments; what a macro
+    in there takes is read the same way. Positions map back to the file: the same bytes, shifted on the first
+    line by the wrapper."""
+    text = tree.text or b""
+    wrap = _TOKEN_WRAPS.get(text[:1])
+    if wrap is None or b"(" not in text[1:] or depth > _TOKEN_DEPTH:
+        return []                   # (no call without a parenthesis: `println!("done")`, `vec![]`)
+    head, tail = wrap
+    sub = get_parser(language).parse(head + text[1:-1] + tail)
+    row0, col0 = at
+
+    def place(point) -> tuple[int, int]:
+        return (row0, col0 + 1 + point.column - len(head)) if point.row == 0 else (row0 + point.row, point.column)
+
+    found: list[tuple[str, str | None, int, int]] = []
+    for kind, node, caps in _matches(language, sub)[1]:
+        if kind == "call" and "name" in caps and caps["name"][0].start_byte >= len(head):   # not the wrapper's
+            row, column = place(caps["name"][0].start_point)
+            receiver = _receiver_text(caps["receiver"][0], language) if "receiver" in caps else None
+            found.append((_text(caps["name"][0]), receiver, row + 1, column))
+        elif kind == "macro_args":
+            found += _token_calls(language, caps["args"][0], place(caps["args"][0].start_point), depth + 1)
+    return found
 
 
 def _top_level_blocks(source: bytes) -> list[tuple[int, int]]:

@@ -12,13 +12,14 @@
 ; - `#[...]` attributes and `///` doc comments directly above are added by the engine (leading_types).
 ; - calls: `f()`, `x.f()` / `self.f()` (@receiver `x` / `self`), `Type::new()` / `module::f()` (@receiver
 ;   `Type` / `module`), turbofish `f::<T>()`; struct literals `Type { .. }` count as constructor calls to
-;   `Type` (like Go composite literals). Macro invocations (`println!`, `vec!`) are not calls.
+;   `Type` (like Go composite literals). Macro invocations (`println!`, `vec!`) are not calls, but the calls in
+;   their arguments are: @reference.macro_args hands the engine a macro's token tree, which tree-sitter does not
+;   parse as expressions; extract._token_calls parses it again (`assert_eq!(total(&[o]), 3)` calls `total`).
 ; - imports: one per imported name. `use a::b::C;` -> module `a::b`, name `C`; `use a::b::{c, d as e};` ->
 ;   (a::b, c) and (a::b, d, alias e); `use a::b::{self}` -> module `a::b`; `use a::*;` -> module `a`, wildcard;
 ;   `use a;` / `extern crate a;` -> module `a`.
-; Not captured (known gaps): calls written inside macro arguments (`assert_eq!(f(x), 1)`: token trees are not
-; parsed as expressions), nested use groups (`use a::{b::{c, d}}`), consts, statics, macro_rules definitions,
-; closures.
+; Not captured (known gaps): nested use groups (`use a::{b::{c, d}}`), consts, statics, macro_rules definitions
+; (and the calls in their bodies), closures.
 
 ; ---- functions ---------------------------------------------------------------------------------------------
 (function_item
@@ -106,6 +107,10 @@
 
 (struct_expression
   name: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name)) @reference.call
+
+; ---- calls in a macro's arguments (extract._token_calls) ----------------------------------------------------
+(macro_invocation
+  (token_tree) @args) @reference.macro_args
 
 ; ---- imports -----------------------------------------------------------------------------------------------
 (use_declaration

@@ -5,7 +5,8 @@ turns matches into typed records with exact coordinates; it never decides per la
 
 Captures (anything else makes the query file fail to load):
     @definition.<kind>   the whole definition (kind: function, method, class, interface, struct, enum, trait,
-                         module, impl, type, constant); with @name, optional @doc and @owner (receiver type)
+                         module, impl, type, constant, macro); with @name, optional @doc and @owner (receiver
+                         type)
     @reference.call      a call; with @name (the called identifier) and optional @receiver
     @reference.read      an attribute read, with @name and @receiver: kept as a call when the name is a property
                          defined in the same file and the read is not a call or an assignment target
@@ -28,6 +29,9 @@ Captures (anything else makes the query file fail to load):
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
                          receiver's class
     @reference.super     Ruby's `super`: a call of the enclosing method's name on the superclass
+    @reference.macro_call  Rust: a macro's invocation (@name): a call of a macro (``CallSite.implicit`` "macro")
+    @reference.macro_args / @reference.macro_body   Rust: a macro's token tree (@args), its arguments or a
+                         ``macro_rules!`` rule's expansion, parsed again for the calls in it (``_token_calls``)
     @reference.export    JavaScript/TypeScript: the name a module's default export names (``module.exports = X``)
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
@@ -64,13 +68,14 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, SCRIPT_LANGUA
 from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef
 
 DEFINITION_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "trait", "module",
-                              "impl", "type", "constant"})
+                              "impl", "type", "constant", "macro"})
 # @reference.<kind> -> the _Builder method that takes it; the two base kinds go to add_base
 _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with", "dunder": "add_dunder",
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
                        "decorator": "add_decorator", "exported": "add_exported", "super": "add_super",
-                       "macro_args": "add_macro_args"}
+                       "macro_args": "add_macro_args", "macro_body": "add_macro_args",
+                       "macro_call": "add_macro_call"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "args", "import.module", "import.name",
                              "import.alias", "import.wildcard"})
@@ -577,11 +582,19 @@ class _Builder:
 
     def add_macro_args(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Rust: the calls written in a macro's arguments (``assert_eq!(total(&[o]), 3)``) are the enclosing
-        definition's (see _token_calls)."""
+        definition's, and those in a ``macro_rules!`` rule's expansion the macro's (see _token_calls)."""
         caller = self.caller_at(node)
         args = caps["args"][0]
-        for name, receiver, line, column in _token_calls(self.spec.name, args, args.start_point):
-            self.result.calls.append(CallSite(caller, name, receiver, line, column))
+        for name, receiver, line, column, implicit in _token_calls(self.spec.name, args.text or b"",
+                                                                   args.start_point):
+            self.result.calls.append(CallSite(caller, name, receiver, line, column, implicit=implicit))
+
+    def add_macro_call(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Rust: ``square!(x)`` invokes a macro (``implicit`` "macro": it reaches a ``macro_rules!`` definition of
+        the repository or nothing, std's ``println!`` and a crate's ``json!`` being outside it)."""
+        name = caps["name"][0]
+        self.result.calls.append(CallSite(self.caller_at(node), _text(name), None, name.start_point.row + 1,
+                                          name.start_point.column, implicit="macro"))
 
     def _callback_parameter(self, call: Node, caller: int, name: str, receiver: str | None) -> None:
         """JavaScript/TypeScript: the parameters of a function handed to a call, locals of the function around (the
@@ -1271,34 +1284,49 @@ def _matches(language: str, tree: Tree) -> tuple[list, list]:
 
 # a macro's token tree parsed again: `(a, f(b))` and `[x; n]` as a call's arguments, `{ ... }` as a block
 _TOKEN_WRAPS = {b"(": (b"fn _m() { _m(", b"); }"), b"[": (b"fn _m() { _m([", b"]); }"), b"{": (b"fn _m() {", b"}")}
+_METAVARIABLE = re.compile(rb"\$(crate\b)?")
 _TOKEN_DEPTH = 4         # macros in macros' arguments (`assert!(vec![f(1)].is_empty())`) followed this deep
 
 
-def _token_calls(language: str, tree: Node, at: tuple[int, int], depth: int = 0) -> list[tuple[str, str | None, int, int]]:
-    """The calls (name, receiver, 1-based line, byte column) written in a macro's token tree ``tree``, whose
-    opening delimiter is at ``at`` (0-based row and byte column) in the file. tree-sitter keeps a macro's
+def _unmeta(match: re.Match) -> bytes:
+    return b"crate " if match.group(1) else b"_"
+
+
+_TokenCall = tuple[str, str | None, int, int, str | None]    # name, receiver, 1-based line, byte column, implicit
+
+
+def _token_calls(language: str, text: bytes, at: tuple[int, int], depth: int = 0) -> list[_TokenCall]:
+    """The calls (name, receiver, line, column, "macro" for a macro's) written in a macro's token tree ``text``,
+    whose opening delimiter is at ``at`` (0-based row and byte column) in the file. tree-sitter keeps a macro's
     arguments as unparsed tokens, so they are parsed again, wrapped to read as a call's arguments; what a macro
     in there takes is read the same way. Positions map back to the file: the same bytes, shifted on the first
     line by the wrapper."""
-    text = tree.text or b""
     wrap = _TOKEN_WRAPS.get(text[:1])
     if wrap is None or b"(" not in text[1:] or depth > _TOKEN_DEPTH:
         return []                   # (no call without a parenthesis: `println!("done")`, `vec![]`)
     head, tail = wrap
-    sub = get_parser(language).parse(head + text[1:-1] + tail)
+    inner = text[1:-1]
+    # a macro_rules! expansion's metavariables, of the same length: `$x` -> `_x`, `$crate::f` -> `crate ::f`
+    sub = get_parser(language).parse(head + _METAVARIABLE.sub(_unmeta, inner) + tail)
     row0, col0 = at
 
     def place(point) -> tuple[int, int]:
         return (row0, col0 + 1 + point.column - len(head)) if point.row == 0 else (row0 + point.row, point.column)
 
-    found: list[tuple[str, str | None, int, int]] = []
+    found: list[_TokenCall] = []
     for kind, node, caps in _matches(language, sub)[1]:
-        if kind == "call" and "name" in caps and caps["name"][0].start_byte >= len(head):   # not the wrapper's
-            row, column = place(caps["name"][0].start_point)
-            receiver = _receiver_text(caps["receiver"][0], language) if "receiver" in caps else None
-            found.append((_text(caps["name"][0]), receiver, row + 1, column))
-        elif kind == "macro_args":
-            found += _token_calls(language, caps["args"][0], place(caps["args"][0].start_point), depth + 1)
+        if kind in ("macro_args", "macro_body"):
+            args = caps["args"][0]         # its text as written (`$`s included), not as parsed
+            found += _token_calls(language, inner[args.start_byte - len(head):args.end_byte - len(head)],
+                                  place(args.start_point), depth + 1)
+            continue
+        start = caps["name"][0].start_byte - len(head) if "name" in caps else -1
+        if kind not in ("call", "macro_call") or start < 0 or inner[start:start + 1] == b"$":
+            continue                       # the wrapper's call, a metavariable's (`$f(x)`, `$( ... )*`)
+        row, column = place(caps["name"][0].start_point)
+        receiver = _receiver_text(caps["receiver"][0], language).replace("crate ::", "crate::") \
+            if "receiver" in caps else None
+        found.append((_text(caps["name"][0]), receiver, row + 1, column, "macro" if kind == "macro_call" else None))
     return found
 
 

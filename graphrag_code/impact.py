@@ -85,7 +85,7 @@ _BY_TEXT = {
                    "constructed where the graph does not see",
     "named_string": "{n} call(s) are handed the name {names} as a string or a callable array (methodcaller(\"close\"), "
                     "PHP's [$this, 'm']): code may look it up by that name and call it",
-    "macro": "{n} macro(s) use {names} (a C/C++ `#define`, a Rust `macro_rules!`): the code that expands them calls "
+    "macro": "{n} macro(s) use {names} (a C/C++ `#define`): the code that expands them calls "
              "it where the graph does not see",
 }
 # a construction of a class known only at run time: `cls(...)`, `type(self)(...)`, `self.__class__(...)`

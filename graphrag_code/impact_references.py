@@ -17,7 +17,6 @@ from .paths import NodeRef
 
 _DUNDER = re.compile(r"^__\w+__$")
 _MACRO_HEAD = re.compile(r"[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*(?:\([^)]*\))?")   # a macro's name and parameters
-_RUST_MACRO_HEAD = re.compile(r"\bmacro_rules!\s*\w+")
 # A Python definition is handed to each of its decorators, which may keep it (a registry: Django's
 # `@register.tag`, `@receiver(...)`, `@admin.register`) and call it where the graph does not see. These decorators
 # return the function itself, a wrapper that calls it, or a descriptor the other rules cover (properties).
@@ -66,7 +65,8 @@ _FILE_PROTOCOL = frozenset({"read", "read1", "readinto", "readline", "readlines"
                             "tell", "truncate", "write", "writelines", "writable", "flush", "close", "fileno",
                             "isatty"})
 _FILE_CAPABILITIES = frozenset({"readable", "writable", "seekable", "fileno", "isatty", "read1", "readinto"})
-_DEFINES = re.compile(r"\b(?:(def|class|function|func|fn|interface|struct|enum|trait|type)\s+|function\s*\*\s*)$")
+_DEFINES = re.compile(r"\b(?:(def|class|function|func|fn|interface|struct|enum|trait|type)\s+|function\s*\*\s*|"
+                      r"macro_rules!\s*)$")
 _EXPORT_LINE = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|module\.exports\b|exports\.|__all__|"
                           r"#include|use\s|(?:global\s+)?using\s[^(]*;)")     # C#'s `using Shop.Validate;` too
 # the opening line of an import or export list that goes on (`from m import (`, `import {`, `import X, {`,
@@ -381,7 +381,8 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
 
 def _macro_lines(code: str, language: str) -> dict[int, str]:
     """The macro bodies of a chunk's code, by line index: C/C++ `#define` lines after the macro's name and
-    parameters, with their continuation lines; Rust `macro_rules!` blocks."""
+    parameters, with their continuation lines. (A Rust `macro_rules!` is a definition whose calls the graph has,
+    extract._token_calls.)"""
     out: dict[int, str] = {}
     if language in ("c", "cpp"):
         continued = False    # the previous line is a macro's and ends with a backslash
@@ -390,14 +391,6 @@ def _macro_lines(code: str, language: str) -> dict[int, str]:
             if head or continued:
                 out[i] = line[head.end():] if head else line
             continued = (head is not None or continued) and line.rstrip().endswith("\\")
-    elif language == "rust":
-        depth = 0            # brackets open inside a `macro_rules!` block
-        for i, line in enumerate(code.split("\n")):
-            head = _RUST_MACRO_HEAD.search(line) if not depth else None
-            if head or depth:
-                out[i] = line[head.end():] if head else line
-                depth += sum(line.count(c) for c in "{([") - sum(line.count(c) for c in "})]")
-                depth = max(depth, 0)
     return out
 
 
@@ -709,6 +702,8 @@ def _reference_kind(line: str, pattern: re.Pattern[str], deferred: str | None = 
             continue                                              # a path's qualifier: Rust parse::run(), C++ ns::f
         if re.match(r"\s*(?:::\s*)?<[\w\s,:<>&\[\]]*>\s*\(", after):
             continue                                              # a call with type arguments: parse::<u8>(...)
+        if re.match(r"!\s*[(\[{]", after):
+            continue                                              # a Rust macro's invocation: a call in the graph
         if re.match(r"\s*\(", after):
             used = _CONSUMED if deferred == "generator" else _AWAITED
             if deferred and not used.search(before) and not _quoted_or_commented(before):

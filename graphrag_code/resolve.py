@@ -526,6 +526,10 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             if hit[0] != "unresolved" and hit[2] not in _GUESSES:
                 self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
             return
+        if implicit == "macro":         # `square!(x)`: its macro_rules!, else one outside the repository
+            if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "macro":
+                self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, hit[2])
+            return
         if self._indirect_call(f, caller, name, receiver, src, line, hit, answer, implicit):
             return
         if implicit:
@@ -588,6 +592,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
         elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
             hit = ("unresolved", "protocol")    # nor a Protocol's stub
+        elif hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "macro":
+            hit = ("unresolved", "unknown")     # a call without `!` never expands a macro_rules! of that name
         if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
                 (self._union_call(f, caller, receiver, src, name, line, narrowed=narrowed) or
                  self._registry_call(f, caller, receiver, src, name, line)):

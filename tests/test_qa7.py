@@ -56,19 +56,19 @@ pub fn run() -> u32 {
 
 
 @pytest.mark.parametrize("used", [True, False])
-def test_a_rust_function_called_from_macro_rules_is_a_lower_bound(graph: Graph, git_repo, repo_name,
-                                                                  used: bool) -> None:
-    """`double!(21)` expands to `$crate::times_two(21)`: impact said COMPLETE with no callers. The macro's body
-    is cited; a macro that does not name the function changes nothing."""
+def test_a_rust_function_called_from_macro_rules_has_the_macro_and_its_users_as_callers(
+        graph: Graph, git_repo, repo_name, used: bool) -> None:
+    """`double!(21)` expands to `$crate::times_two(21)`: impact said COMPLETE with no callers, then (seventh QA
+    pass) a lower bound citing the macro's body. The macro is a definition now (extractor 175): its expansion calls
+    times_two, and run calls it. A macro that does not name the function changes nothing."""
     git_repo.write("src/lib.rs", RUST_MACRO if used else RUST_MACRO.replace("$crate::times_two($x)", "$x * 2"))
     git_repo.commit("v1")
     index_repository(graph, git_repo.root, name=repo_name)
-    result = analyze_impact(graph, repo_name, "times_two", depth=1)
-    macros = [r["citation"] for r in result.completeness.value_references if r["kind"] == "macro"]
-    if used:
-        assert result.completeness.verdict == "lower_bound" and macros == ["src/lib.rs:3"]
-    else:
-        assert result.completeness.verdict == "complete" and not macros, result.completeness.reasons
+    result = analyze_impact(graph, repo_name, "times_two", depth=2)
+    callers = {(c.node.qualified_name, c.node.kind, c.depth, tuple(c.lines)) for c in result.callers}
+    assert result.completeness.verdict == "complete", result.completeness.reasons
+    assert not result.completeness.value_references
+    assert callers == ({("double", "macro", 1, (3,)), ("run", "function", 2, (12,))} if used else set()), callers
 
 
 def test_a_call_path_does_not_go_round_a_recursive_call(graph: Graph, git_repo, repo_name) -> None:

@@ -12,14 +12,16 @@
 ; - `#[...]` attributes and `///` doc comments directly above are added by the engine (leading_types).
 ; - calls: `f()`, `x.f()` / `self.f()` (@receiver `x` / `self`), `Type::new()` / `module::f()` (@receiver
 ;   `Type` / `module`), turbofish `f::<T>()`; struct literals `Type { .. }` count as constructor calls to
-;   `Type` (like Go composite literals). Macro invocations (`println!`, `vec!`) are not calls, but the calls in
-;   their arguments are: @reference.macro_args hands the engine a macro's token tree, which tree-sitter does not
-;   parse as expressions; extract._token_calls parses it again (`assert_eq!(total(&[o]), 3)` calls `total`).
+;   `Type` (like Go composite literals).
+; - macros: `macro_rules! square` -> macro; `square!(x)` -> a call of it (implicit "macro": nothing when the
+;   repository defines no such macro, as for `println!`); the calls in a macro's arguments and in a rule's
+;   expansion: @reference.macro_args / macro_body hand the engine the token tree, which tree-sitter does not parse
+;   as expressions, and extract._token_calls parses it again (`assert_eq!(total(&[o]), 3)` calls `total`).
 ; - imports: one per imported name. `use a::b::C;` -> module `a::b`, name `C`; `use a::b::{c, d as e};` ->
 ;   (a::b, c) and (a::b, d, alias e); `use a::b::{self}` -> module `a::b`; `use a::*;` -> module `a`, wildcard;
 ;   `use a;` / `extern crate a;` -> module `a`.
-; Not captured (known gaps): nested use groups (`use a::{b::{c, d}}`), consts, statics, macro_rules definitions
-; (and the calls in their bodies), closures.
+; Not captured (known gaps): nested use groups (`use a::{b::{c, d}}`), consts, statics, closures, a macro's
+; `#[macro_export]` path (`crate::square!` reaches it by name only).
 
 ; ---- functions ---------------------------------------------------------------------------------------------
 (function_item
@@ -108,9 +110,23 @@
 (struct_expression
   name: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name)) @reference.call
 
-; ---- calls in a macro's arguments (extract._token_calls) ----------------------------------------------------
+; ---- macros (extract._token_calls) -------------------------------------------------------------------------
+(macro_definition
+  name: (identifier) @name) @definition.macro
+
+; `square!(x)`: a call of the macro_rules! `square` where the repository has one, else nothing (std's, a crate's)
+(macro_invocation
+  macro: (identifier) @name) @reference.macro_call
+
+(macro_invocation
+  macro: (scoped_identifier name: (identifier) @name)) @reference.macro_call
+
+; the calls in a macro's arguments are the enclosing definition's, those in a rule's expansion the macro's
 (macro_invocation
   (token_tree) @args) @reference.macro_args
+
+(macro_rule
+  right: (token_tree) @args) @reference.macro_body
 
 ; ---- imports -----------------------------------------------------------------------------------------------
 (use_declaration

@@ -31,7 +31,8 @@ Captures (anything else makes the query file fail to load):
     @reference.super     Ruby's `super`: a call of the enclosing method's name on the superclass
     @reference.macro_call  Rust: a macro's invocation (@name): a call of a macro (``CallSite.implicit`` "macro")
     @reference.macro_args / @reference.macro_body   Rust: a macro's token tree (@args), its arguments or a
-                         ``macro_rules!`` rule's expansion, parsed again for the calls in it (``_token_calls``)
+                         ``macro_rules!`` rule's expansion; C/C++ (macro_body): a function-like ``#define``'s body
+                         (@args); parsed again for the calls in it (``_reparsed_calls``)
     @reference.export    JavaScript/TypeScript: the name a module's default export names (``module.exports = X``)
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
@@ -74,7 +75,7 @@ _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
                        "decorator": "add_decorator", "exported": "add_exported", "super": "add_super",
-                       "macro_args": "add_macro_args", "macro_body": "add_macro_args",
+                       "macro_args": "add_macro_args", "macro_body": "add_macro_body",
                        "macro_call": "add_macro_call"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
 _INNER_CAPTURES = frozenset({"name", "doc", "owner", "receiver", "slot", "args", "import.module", "import.name",
@@ -265,6 +266,8 @@ class _Builder:
 
     def _add_definition(self, kind: str, node: Node, caps: dict[str, list[Node]]) -> None:
         core, head, end_row = _core(node), node, node.end_point.row
+        if kind == "macro" and node.type.startswith("preproc"):
+            end_row = _last_row(node)         # a #define's node holds its newline: it ends at the next row's start
         while self.spec.name == "cpp" and head.parent is not None and head.parent.type == "template_declaration":
             head = head.parent      # `template <class T> template <class U> R Box<T>::put(U)`: both lines
         if node.parent is None and node.children:
@@ -588,6 +591,20 @@ class _Builder:
         for name, receiver, line, column, implicit in _token_calls(self.spec.name, args.text or b"",
                                                                    args.start_point):
             self.result.calls.append(CallSite(caller, name, receiver, line, column, implicit=implicit))
+
+    def add_macro_body(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """The calls in a macro's expansion are the macro's: a Rust ``macro_rules!`` rule's, a C/C++ function-like
+        ``#define``'s body (its parameters called are no calls: ``#define APPLY(f, x) f(x)``)."""
+        if self.spec.name == "rust":
+            self.add_macro_args(node, caps)
+            return
+        args, params = caps["args"][0], node.child_by_field_name("parameters")
+        skip = frozenset(_text(p) for p in params.named_children) if params is not None else frozenset()
+        caller = self.caller_at(node)
+        at = (args.start_point.row, args.start_point.column)
+        for name, receiver, line, column, _ in _reparsed_calls(self.spec.name, args.text or b"", at, _C_BODY_WRAP,
+                                                               skip):
+            self.result.calls.append(CallSite(caller, name, receiver, line, column))
 
     def add_macro_call(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Rust: ``square!(x)`` invokes a macro (``implicit`` "macro": it reaches a ``macro_rules!`` definition of
@@ -1283,35 +1300,44 @@ def _matches(language: str, tree: Tree) -> tuple[list, list]:
 
 
 # a macro's token tree parsed again: `(a, f(b))` and `[x; n]` as a call's arguments, `{ ... }` as a block
+# a Rust macro's token tree parsed again: `(a, f(b))` and `[x; n]` as a call's arguments, `{ ... }` as a block
 _TOKEN_WRAPS = {b"(": (b"fn _m() { _m(", b"); }"), b"[": (b"fn _m() { _m([", b"]); }"), b"{": (b"fn _m() {", b"}")}
-_METAVARIABLE = re.compile(rb"\$(crate\b)?")
+_C_BODY_WRAP = (b"void _m(void) {", b"\n;}")     # a C/C++ function-like macro's body, as statements
+# text a macro may hold that does not parse, read as names of the same length: a macro_rules! expansion's
+# metavariables (`$x` -> `_x`, `$crate::f` -> `crate ::f`); a #define's `#x`, `a##b` and line continuations
+_UNPARSED = {"rust": (re.compile(rb"\$(crate\b)?"), lambda m: b"crate " if m.group(1) else b"_"),
+             "c": (re.compile(rb"#|\\(?=\r?\n)"), lambda m: b" ")}
+_UNPARSED["cpp"] = _UNPARSED["c"]
 _TOKEN_DEPTH = 4         # macros in macros' arguments (`assert!(vec![f(1)].is_empty())`) followed this deep
-
-
-def _unmeta(match: re.Match) -> bytes:
-    return b"crate " if match.group(1) else b"_"
-
 
 _TokenCall = tuple[str, str | None, int, int, str | None]    # name, receiver, 1-based line, byte column, implicit
 
 
 def _token_calls(language: str, text: bytes, at: tuple[int, int], depth: int = 0) -> list[_TokenCall]:
-    """The calls (name, receiver, line, column, "macro" for a macro's) written in a macro's token tree ``text``,
-    whose opening delimiter is at ``at`` (0-based row and byte column) in the file. tree-sitter keeps a macro's
-    arguments as unparsed tokens, so they are parsed again, wrapped to read as a call's arguments; what a macro
-    in there takes is read the same way. Positions map back to the file: the same bytes, shifted on the first
-    line by the wrapper."""
+    """The calls in a Rust macro's token tree ``text`` (its arguments, a rule's expansion), whose opening delimiter
+    is at ``at`` (0-based row and byte column) in the file: ``_reparsed_calls`` of what the delimiters hold."""
     wrap = _TOKEN_WRAPS.get(text[:1])
-    if wrap is None or b"(" not in text[1:] or depth > _TOKEN_DEPTH:
-        return []                   # (no call without a parenthesis: `println!("done")`, `vec![]`)
+    if wrap is None or depth > _TOKEN_DEPTH:
+        return []
+    return _reparsed_calls(language, text[1:-1], (at[0], at[1] + 1), wrap, depth=depth)
+
+
+def _reparsed_calls(language: str, inner: bytes, at: tuple[int, int], wrap: tuple[bytes, bytes],
+                    skip: frozenset[str] = frozenset(), depth: int = 0) -> list[_TokenCall]:
+    """The calls (name, receiver, line, column, "macro" for a macro's) written in macro text ``inner`` that
+    tree-sitter keeps unparsed (a Rust macro's tokens, a C ``#define``'s body), starting at ``at`` in the file:
+    parsed again inside ``wrap``; what a Rust macro in there takes is read the same way. Positions map back to
+    the file: the same bytes, shifted on the first line by the wrapper. Not calls: a metavariable's (``$f(x)``,
+    ``$( ... )*``) and those of the names in ``skip`` (a ``#define``'s parameters)."""
+    if b"(" not in inner:
+        return []                   # no call without a parenthesis: `println!("done")`, `vec![]`
     head, tail = wrap
-    inner = text[1:-1]
-    # a macro_rules! expansion's metavariables, of the same length: `$x` -> `_x`, `$crate::f` -> `crate ::f`
-    sub = get_parser(language).parse(head + _METAVARIABLE.sub(_unmeta, inner) + tail)
+    pattern, replace = _UNPARSED.get(language, (None, None))
+    sub = get_parser(language).parse(head + (pattern.sub(replace, inner) if pattern else inner) + tail)
     row0, col0 = at
 
     def place(point) -> tuple[int, int]:
-        return (row0, col0 + 1 + point.column - len(head)) if point.row == 0 else (row0 + point.row, point.column)
+        return (row0, col0 + point.column - len(head)) if point.row == 0 else (row0 + point.row, point.column)
 
     found: list[_TokenCall] = []
     for kind, node, caps in _matches(language, sub)[1]:
@@ -1321,8 +1347,9 @@ def _token_calls(language: str, text: bytes, at: tuple[int, int], depth: int = 0
                                   place(args.start_point), depth + 1)
             continue
         start = caps["name"][0].start_byte - len(head) if "name" in caps else -1
-        if kind not in ("call", "macro_call") or start < 0 or inner[start:start + 1] == b"$":
-            continue                       # the wrapper's call, a metavariable's (`$f(x)`, `$( ... )*`)
+        if kind not in ("call", "macro_call") or start < 0 or inner[start:start + 1] == b"$" or \
+                _text(caps["name"][0]) in skip:
+            continue                       # the wrapper's call, a metavariable's, a parameter's
         row, column = place(caps["name"][0].start_point)
         receiver = _receiver_text(caps["receiver"][0], language).replace("crate ::", "crate::") \
             if "receiver" in caps else None

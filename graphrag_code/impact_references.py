@@ -380,15 +380,17 @@ def _line_references(chunk: dict[str, Any], text: str, code: str, present: list[
 
 
 def _macro_lines(code: str, language: str) -> dict[int, str]:
-    """The macro bodies of a chunk's code, by line index: C/C++ `#define` lines after the macro's name and
-    parameters, with their continuation lines. (A Rust `macro_rules!` is a definition whose calls the graph has,
-    extract._token_calls.)"""
+    """The bodies of a chunk's object-like macros (C/C++ `#define HANDLER helper`), by line index: the lines after
+    the macro's name, with their continuation lines. (A function-like `#define` and a Rust `macro_rules!` are
+    definitions whose calls the graph has: extract._reparsed_calls.)"""
     out: dict[int, str] = {}
     if language in ("c", "cpp"):
-        continued = False    # the previous line is a macro's and ends with a backslash
+        continued, kept = False, False    # the previous line is a macro's and ends with a backslash; one kept
         for i, line in enumerate(code.split("\n")):
             head = _MACRO_HEAD.match(line)
-            if head or continued:
+            if head:
+                kept = "(" not in head.group(0)
+            if (head or continued) and kept:
                 out[i] = line[head.end():] if head else line
             continued = (head is not None or continued) and line.rstrip().endswith("\\")
     return out

@@ -37,7 +37,7 @@ MAX_K = 16                   # SHORTEST 16 in cypher/call_paths*.cypher (per sou
 LOW_CONFIDENCE = 0.6         # edges below this are reported as weak
 DISPATCH_FACTOR = 0.5        # a call to a base method reaches a given override only for some receivers
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "trait", "enum", "impl", "module"})
-_KIND_RANK = {"function": 0, "method": 0, "class": 1, "interface": 1, "struct": 1, "trait": 1, "enum": 2}
+_KIND_RANK = {"function": 0, "method": 0, "macro": 0, "class": 1, "interface": 1, "struct": 1, "trait": 1, "enum": 2}
 _FILE_LINE = re.compile(r"^(?P<path>[^\s#]+?):(?P<line>\d+)$")
 # a path with spaces or '#' (`dir with space/my file.js:2`, `src/a#b.py:1`): file:line only when an indexed
 # file has exactly that path, since a phrase or an id may end in ':<digits>' too

@@ -592,7 +592,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
         elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
             hit = ("unresolved", "protocol")    # nor a Protocol's stub
-        elif hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "macro":
+        elif hit[0] != "unresolved" and f.language == "rust" and self.files[hit[0]].defs[hit[1]][1] == "macro":
             hit = ("unresolved", "unknown")     # a call without `!` never expands a macro_rules! of that name
         if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
                 (self._union_call(f, caller, receiver, src, name, line, narrowed=narrowed) or

@@ -204,21 +204,30 @@ int user(int y) {
 """
 
 
-@pytest.mark.parametrize("used", [True, False])
-def test_a_c_function_called_from_a_macro_is_a_lower_bound(graph: Graph, git_repo, repo_name, used: bool) -> None:
+@pytest.mark.parametrize("used", ["function-like", "object-like", "no"])
+def test_a_c_function_called_from_a_macro(graph: Graph, git_repo, repo_name, used: str) -> None:
     """`#define CALL_IT(x) helper(x)`: user() calls helper through the macro, and impact said COMPLETE with no
-    callers (sixth QA pass). The macro's body (here on a continuation line) names it: a lower bound, the macro
-    cited; a macro that does not name it (HELPER_LIMIT is another word) changes nothing."""
-    git_repo.write("a.c", C_MACRO if used else C_MACRO.replace("    helper(x)", "    (x) + 1"))
+    callers (sixth QA pass), then a lower bound citing the macro's body. A function-like macro is a definition
+    now (extractor 175): the graph has CALL_IT -> helper and user -> CALL_IT. An object-like one naming it
+    (`#define HELPER_FN helper`) is still cited: a lower bound. A macro that does not name it (HELPER_LIMIT is
+    another word) changes nothing."""
+    source = {"function-like": C_MACRO, "no": C_MACRO.replace("    helper(x)", "    (x) + 1"),
+              "object-like": C_MACRO.replace("#define CALL_IT(x) \\\n    helper(x)",
+                                             "#define CALL_IT \\\n    helper")}[used]
+    assert source != C_MACRO or used == "function-like"
+    git_repo.write("a.c", source)
     git_repo.commit("v1")
     index_repository(graph, git_repo.root, name=repo_name)
-    result = analyze_impact(graph, repo_name, "helper", depth=1)
+    result = analyze_impact(graph, repo_name, "helper", depth=2)
     macros = [r for r in result.completeness.value_references if r["kind"] == "macro"]
-    if used:
+    callers = {(c.node.qualified_name, c.node.kind, c.depth, tuple(c.lines)) for c in result.callers}
+    if used == "object-like":
         assert result.completeness.verdict == "lower_bound" and [r["citation"] for r in macros] == ["a.c:5"]
         assert any("1 macro(s) use helper" in r for r in result.completeness.reasons), result.completeness.reasons
     else:
         assert result.completeness.verdict == "complete" and not macros, result.completeness.reasons
+    assert callers == ({("CALL_IT", "macro", 1, (5,)), ("user", "function", 2, (8,))} if used == "function-like"
+                       else set()), callers
 
 
 JS_ALIAS = """var req = exports = module.exports = {};

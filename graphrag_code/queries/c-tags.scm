@@ -1,8 +1,10 @@
 ; C definitions, calls and includes.
 ; Captures follow the tree-sitter tags convention (see the docstring of graphrag_code/extract.py).
 ; `static` functions are marked internal by the engine (storage_class_specifier child).
-; Not captured: prototypes (declarations without a body), macros (but functions named by one), typedef aliases of
-; plain types.
+; A function-like macro (`#define SQUARE(x) helper(x)`) is a definition of kind macro: its invocations are calls
+; of it, and the calls in its body (extract._reparsed_calls) are its own.
+; Not captured: prototypes (declarations without a body), object-like macros (`#define MAX 10`), typedef aliases
+; of plain types.
 
 ; functions, including pointer-returning ones: `char *f(...)`, `char **f(...)`
 (function_definition
@@ -91,3 +93,10 @@
 ; `#include <stdio.h>` / `#include "queue.h"`
 (preproc_include
   path: (_) @import.module) @reference.import
+
+; ---- function-like macros: `#define SQUARE(x) helper(x) * (x)` ----------------------------------------------
+(preproc_function_def
+  name: (identifier) @name) @definition.macro
+
+(preproc_function_def
+  value: (preproc_arg) @args) @reference.macro_body

@@ -3,7 +3,9 @@
 ; Out-of-line members `R Foo::bar(...) {}` use @owner (the innermost scope), so they are `Foo.bar`
 ; (prefixed by an enclosing namespace). Template wrappers, nested ones too, are part of the definition range.
 ; Declared variables and fields are @reference.binding (their types type receivers).
-; Not captured: member/function prototypes without a body, `using` declarations, macros.
+; A function-like macro (`#define SQUARE(x) helper(x)`) is a definition of kind macro: its invocations are calls
+; of it, and the calls in its body (extract._reparsed_calls) are its own.
+; Not captured: member/function prototypes without a body, `using` declarations, object-like macros.
 ; A conversion operator (`operator bool() const`) is named `operator bool`.
 
 ; ---- functions and inline methods (a function inside a class/struct becomes a method) -------------------
@@ -240,3 +242,10 @@
   (identifier) @name
   (pointer_declarator declarator: (identifier) @name)
   (reference_declarator (identifier) @name)]) @reference.binding
+
+; ---- function-like macros: `#define SQUARE(x) helper(x) * (x)` ----------------------------------------------
+(preproc_function_def
+  name: (identifier) @name) @definition.macro
+
+(preproc_function_def
+  value: (preproc_arg) @args) @reference.macro_body

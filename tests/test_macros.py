@@ -1,4 +1,4 @@
-"""Rust macros (extractor 175). tree-sitter keeps a macro's arguments and a `macro_rules!` rule's expansion as
+"""Rust and C/C++ macros (extractor 175). tree-sitter keeps a macro's arguments and a `macro_rules!` rule's expansion as
 unparsed tokens: a call written there (`assert_eq!(parse(""), 0)`, `format!("{}", f(x))`) made no call at all,
 so a function checked only inside `assert_eq!` had no test among its callers, and a macro was no definition, so
 `impact` could not name one and did not see through one to what it expands to."""
@@ -123,3 +123,24 @@ def test_std_macros_are_no_unresolved_calls_and_a_call_without_bang_is_no_macro_
     calls = {(src.split("#")[1], dst.split("#")[1], props["lines"][0] if "lines" in props else props["line"])
              for (kind, src, dst), props in res.edges.items() if kind == "CALLS"}
     assert calls == {("square", "helper", 2), ("compute", "square", 10), ("squares", "square", 21)}, calls
+
+
+CPP = """#define CHECK(cond, msg) \\
+    if (!(cond)) report(#cond, msg, ::util::where())
+#define ID(x) x
+
+int run(int v) {
+    CHECK(v > 0, "v");
+    return ID(v);
+}
+"""
+
+
+def test_a_cpp_function_like_macro_is_a_definition_with_its_calls() -> None:
+    result = extract(CPP.encode(), "cpp")
+    assert [(d.qualified_name, d.kind, d.start_line, d.end_line) for d in result.definitions] == \
+        [("CHECK", "macro", 1, 2), ("ID", "macro", 3, 3), ("run", "function", 5, 8)]
+    assert sorted((c.line, c.column, c.name, c.receiver, c.caller) for c in result.calls) == [
+        (2, 17, "report", None, 0), (2, 44, "where", "util", 0),   # `#cond` is no call, `cond` a parameter
+        (6, 4, "CHECK", None, 2), (7, 11, "ID", None, 2)]
+

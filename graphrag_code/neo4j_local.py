@@ -87,6 +87,8 @@ CONF_KEYS: frozenset[str] = frozenset({
     "db.transaction.timeout",
     "db.tx_log.rotation.retention_policy",
     "internal.dbms.bolt.netty_server_shutdown_quiet_period",
+    "server.bolt.connection_keep_alive", "server.bolt.connection_keep_alive_for_requests",
+    "server.bolt.connection_keep_alive_streaming_scheduling_interval",
 })
 
 
@@ -285,6 +287,12 @@ def neo4j_conf(state_dir: Path, bolt_port: int, http_port: int, heap: str, pagec
         "db.transaction.timeout=10m",
         "# Re-indexing rewrites a lot: keep transaction logs bounded by size, not by days.",
         "db.tx_log.rotation.retention_policy=1G size",
+        "# A client waits on a read only as long as the server's hint says (connection.recv_timeout_seconds, twice",
+        "# the keep-alive): with keep-alive NOOPs sent during every request, a server that stops answering (frozen,",
+        "# paused, a dropped network) is noticed in ~20 s instead of 120 s, and a long query is not cut short.",
+        "server.bolt.connection_keep_alive=10s",
+        "server.bolt.connection_keep_alive_for_requests=ALL",
+        "server.bolt.connection_keep_alive_streaming_scheduling_interval=5s",
         "# Netty's 5 s quiet period (twice) made every stop take ~12 s; 0 is what Neo4j's own test harness uses.",
         "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
     ]

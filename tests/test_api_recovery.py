@@ -39,3 +39,29 @@ def test_api_recovers_when_neo4j_returns(own_server) -> None:
         time.sleep(0.5)
     assert client.get("/readyz").status_code == 200
     assert client.post("/v1/search", json={"query": "anything"}).status_code == 200
+
+
+def test_a_frozen_neo4j_is_a_503_in_bounded_time_and_the_api_recovers(own_server) -> None:
+    """A server that stops answering without closing its connections (SIGSTOP here; a paused VM, a dropped
+    network) held each request for 136 s: the driver waits on a read as long as the server's hint says (120 s
+    by default). The launcher's server sends keep-alives during every request and hints 20 s (eighth QA pass)."""
+    import os
+    import signal
+
+    app = create_app(ApiConfig(neo4j=Neo4jSettings(uri="bolt://127.0.0.1:17697")))
+    client = app.test_client()
+    assert client.post("/v1/search", json={"query": "anything"}).status_code == 200    # a connection in the pool
+    pid = own_server.status().pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        frozen = client.post("/v1/search", json={"query": "anything"})
+        waited = time.monotonic() - started
+        assert frozen.status_code == 503 and frozen.json["error"]["code"] == "database_unavailable", frozen.json
+        assert waited < 60, waited
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    deadline = time.time() + 60
+    while time.time() < deadline and client.post("/v1/search", json={"query": "anything"}).status_code != 200:
+        time.sleep(0.5)
+    assert client.post("/v1/search", json={"query": "anything"}).status_code == 200

@@ -42,6 +42,8 @@ EXPECTED_KEYS = {
     "server.memory.heap.max_size", "server.memory.pagecache.size", "dbms.memory.transaction.total.max",
     "db.transaction.timeout", "db.tx_log.rotation.retention_policy",
     "internal.dbms.bolt.netty_server_shutdown_quiet_period",
+    "server.bolt.connection_keep_alive", "server.bolt.connection_keep_alive_for_requests",
+    "server.bolt.connection_keep_alive_streaming_scheduling_interval",
 }
 
 
@@ -82,6 +84,7 @@ def test_conf_is_loopback_only_and_uses_known_keys(tmp_path: Path) -> None:
     assert f"server.directories.data={tmp_path.resolve() / 'data'}" in lines
     assert "server.memory.pagecache.size=256m" in lines
     assert "dbms.memory.transaction.total.max=1g" in lines
+    assert "server.bolt.connection_keep_alive_for_requests=ALL" in lines    # a frozen server noticed in 20 s
     assert "dbms.memory.transaction.total.max=2g" in neo4j_conf(tmp_path, 17687, 17474, "3g", "256m", "2g")
     assert "0.0.0.0" not in text
     assert all(re.fullmatch(r"[a-z_.]+", k) for k in keys)

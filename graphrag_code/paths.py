@@ -483,6 +483,14 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
         if allow_file:
             hint += "; files are matched by path"
         raise NotFound(f"no symbol named {text!r} in {repo}", hint=hint)
+    if re.search(r"\.|::|->", text) and all(how == "name" for _, how in cands):
+        # `Nonexistent.__init__`: its qualifier matches none of them; answering for one of the symbols of that
+        # bare name would answer another question (eighth QA pass: 39 `__init__`, the first chosen)
+        named = sorted({n.qualified_name or n.name for n, _ in cands})
+        raise NotFound(f"no symbol named {text!r} in {repo}: its qualifier matches none of the {len(cands)} "
+                       f"symbol(s) named {text.replace('::', '.').replace('->', '.').rsplit('.', 1)[-1]!r}",
+                       hint=f"name one of them: {', '.join(named[:8])}{', ...' if len(named) > 8 else ''} "
+                            f"(or its id, path#Q.name)")
     return _choose(text, cands, "name")
 
 

@@ -1,0 +1,54 @@
+"""Findings of the eighth QA pass (the REST API and the CLI as clients use them), against the real Neo4j."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from graphrag_code.cli import main
+from graphrag_code.db import Graph
+from graphrag_code.errors import NotFound
+from graphrag_code.indexer import index_repository
+from graphrag_code.paths import resolve_endpoint
+
+SHOP = """class Cart:
+    def __init__(self):
+        self.items = []
+
+
+class Order:
+    def __init__(self, cart):
+        self.cart = cart
+
+
+def checkout(cart):
+    return Order(cart)
+"""
+
+
+@pytest.fixture
+def shop(graph: Graph, git_repo, repo_name) -> str:
+    git_repo.write("shop.py", SHOP)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    return repo_name
+
+
+def test_a_qualifier_that_matches_nothing_is_not_ignored(graph: Graph, shop: str, client) -> None:
+    """`Nonexistent.__init__` answered 200 for the first of the symbols named `__init__` (its verdict COMPLETE):
+    an answer to another question. Now 404 / exit 2 naming the candidates; a right qualifier still resolves."""
+    with pytest.raises(NotFound, match=r"its qualifier matches none of the 2 symbol\(s\) named '__init__'") as err:
+        resolve_endpoint(graph, shop, "Nonexistent.__init__")
+    assert "Cart.__init__, Order.__init__" in (err.value.hint or "")
+    with pytest.raises(NotFound):
+        resolve_endpoint(graph, shop, "Basket::checkout")        # one candidate: still not the one asked for
+    assert resolve_endpoint(graph, shop, "Order.__init__").node.qualified_name == "Order.__init__"
+    assert resolve_endpoint(graph, shop, "shop.checkout").node.qualified_name == "checkout"   # module + name
+    assert resolve_endpoint(graph, shop, "checkout").node.qualified_name == "checkout"
+
+    for endpoint, body in (("/v1/impact", {"target": "Nonexistent.__init__"}),
+                           ("/v1/paths", {"source": "checkout", "target": "Nonexistent.__init__"})):
+        r = client.post(endpoint, json={**body, "repo": shop})
+        assert r.status_code == 404 and "qualifier matches none" in r.get_json()["error"]["message"], r.get_json()
+    cli = CliRunner().invoke(main, ["impact", "Nonexistent.__init__", "--repo", shop])
+    assert cli.exit_code == 2 and "name one of them: Cart.__init__, Order.__init__" in cli.output, cli.output

@@ -578,6 +578,7 @@ def _json_body(endpoint: Endpoint) -> dict[str, Any]:
             json.loads(request.get_data(cache=True))
         except ValueError as exc:             # the decoder's own words: where the body stops being JSON
             raise InputError(f"the request body is malformed JSON: {exc}") from None
+        raise InputError("the request body must be a JSON object (it is null)")
     if data is None:
         raise InputError("the request body must be JSON (Content-Type: application/json)")
     return validate(endpoint.body, data)

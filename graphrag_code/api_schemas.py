@@ -37,7 +37,7 @@ RESOLVED = obj({"query": S, "how": S, "reason": S, "ambiguous": B, "candidates":
 # one impacted node and the step that reaches the target: impact.Caller
 CALLER = obj({"node": NODE, "depth": I, "calls": S, "kind": S, "lines": array(I), "citations": array(S),
               "is_test": B, "entry_point": array(S)},
-             {"confidence": nullable(N), "resolved_by": nullable(S), "via": nullable(ANY_OBJECT)})
+             {"confidence": nullable(N), "resolved_by": nullable(S), "via": nullable(S)})   # via: a symbol id
 JOB = obj({"id": S, "path": S, "name": nullable(S), "state": {"type": "string",
                                                             "enum": ["queued", "running", "done", "failed"]},
            "stage": S, "done": I, "total": I, "summary": nullable(ANY_OBJECT), "error": nullable(ANY_OBJECT),
@@ -51,8 +51,9 @@ RESPONSE_SCHEMAS: dict[str, dict[str, Any]] = {
         "query": S, "notes": array(S), "channels_used": array(S), "vectors": S,
         "timings": {"type": "object", "additionalProperties": N},
         "hits": array(obj({"id": S, "repo": S, "commit": nullable(S), "path": S, "start_line": I, "end_line": I,
-                           "location": S, "score": N, "text": S, "kind": S, "channels": ANY_OBJECT},
-                          {"symbol_id": nullable(S), "qualified_name": nullable(S), "name": nullable(S),
+                           "location": S, "score": N, "kind": S, "channels": ANY_OBJECT},
+                          {"text": S,           # left out with "with_text": false
+                           "symbol_id": nullable(S), "qualified_name": nullable(S), "name": nullable(S),
                            "language": nullable(S), "is_test": B, "via": array(S)}))},
         {"reranker": nullable(S), "analysis": ANY_OBJECT, "counts": ANY_OBJECT}),
     "ask": obj({

@@ -38,12 +38,16 @@ DEFAULT_WRITE_BATCH = 500
 def check_repo_name(name: str) -> str:
     """``name`` if it can be a repository id, else InputError: node ids are ``repo:path#Qualified.name``, so a
     name may hold neither ':' nor '#'; it is also typed on command lines and shown in tables, so it has no control
-    characters, no whitespace at either end and at most 200 characters ("org/repo" is fine)."""
+    characters, no whitespace at either end and at most 200 characters ("org/repo" is fine, "." and ".." are not:
+    URLs name it)."""
     if ":" in name or "#" in name:
         raise InputError(f"repository name {name!r} may not contain ':' or '#'")
     if not name.strip() or name != name.strip() or len(name) > 200 or not name.isprintable():
         raise InputError(f"repository name {name!r} must be 1-200 printable characters without whitespace at "
                          f"either end")
+    if any(part in (".", "..") for part in name.split("/")):
+        # /v1/repositories/<name>: HTTP clients resolve `.` and `..` away, so no client could name it there
+        raise InputError(f"repository name {name!r} may not be (or have a /-part that is) '.' or '..'")
     return name
 
 

@@ -31,7 +31,9 @@ def _json_schema(schema: Any) -> Any:
 def api(neo4j_settings, git_repo, repo_name, graph):
     git_repo.write("src/app.py", "def handler(request):\n    \"\"\"Handle a request.\"\"\"\n    return load_user("
                                  "request.user_id)\n\n\ndef load_user(user_id):\n    return {\"id\": user_id}\n\n\n"
-                                 "class Store:\n    def get(self, key):\n        return load_user(key)\n")
+                                 "class Store:\n    def get(self, key):\n        return load_user(key)\n\n\n"
+                                 "class Cache:\n    def __init__(self):\n        self.items = {}\n\n\n"
+                                 "def make_cache():\n    return Cache()\n")
     git_repo.write("README.md", "# Users\n\nload_user reads a user by id.\n")
     git_repo.commit()
     index_repository(graph, git_repo.root, name=repo_name)
@@ -65,6 +67,8 @@ def test_responses_match_their_schemas(api) -> None:
     assert check("readyz", client.get("/readyz"))["ready"] is True
     hits = check("search", client.post("/v1/search", json={"query": "load_user", "repo": repo}))["hits"]
     assert hits and hits[0]["repo"] == repo
+    bare = check("search", client.post("/v1/search", json={"query": "load_user", "repo": repo, "with_text": False}))
+    assert bare["hits"] and not any("text" in h for h in bare["hits"])
     answer = check("ask", client.post("/v1/ask", json={"question": "where is load_user", "repo": repo, "llm": False}))
     assert answer["sources"]
     paths = check("paths", client.post("/v1/paths", json={"source": "handler", "target": "load_user", "repo": repo}))
@@ -73,6 +77,8 @@ def test_responses_match_their_schemas(api) -> None:
     assert not none["found"] and none["shortest"] is None
     impact = check("impact", client.post("/v1/impact", json={"target": "load_user", "repo": repo}))
     assert {c["node"]["name"] for c in impact["callers"]["1"]} == {"handler", "get"}
+    built = check("impact", client.post("/v1/impact", json={"target": "Cache.__init__", "repo": repo}))
+    assert [c["via"] for c in built["callers"]["1"]] == [f"{repo}:src/app.py#Cache"], built["callers"]
     listed = check("repos_list", client.get("/v1/repositories"))
     assert repo in {r["id"] for r in listed["repositories"]}
     symbol = check("symbol", client.get(f"/v1/symbols/{repo}:src/app.py%23load_user"))

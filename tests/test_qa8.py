@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from graphrag_code.api import ApiConfig, create_app
 from graphrag_code.cli import main
 from graphrag_code.db import Graph
 from graphrag_code.errors import NotFound
@@ -52,3 +53,21 @@ def test_a_qualifier_that_matches_nothing_is_not_ignored(graph: Graph, shop: str
         assert r.status_code == 404 and "qualifier matches none" in r.get_json()["error"]["message"], r.get_json()
     cli = CliRunner().invoke(main, ["impact", "Nonexistent.__init__", "--repo", shop])
     assert cli.exit_code == 2 and "name one of them: Cart.__init__, Order.__init__" in cli.output, cli.output
+
+
+@pytest.mark.parametrize("name", [".", "..", "org/..", "./x"])
+def test_a_repository_name_a_url_cannot_hold_is_refused(neo4j_settings, git_repo, name: str) -> None:
+    """`..` was indexed, and then no HTTP client could delete it: /v1/repositories/.. is resolved away."""
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    client = create_app(ApiConfig(neo4j=neo4j_settings, index_roots=(git_repo.root.parent,))).test_client()
+    r = client.post("/v1/repositories", json={"path": str(git_repo.root), "name": name})
+    assert r.status_code == 400 and "may not be" in r.get_json()["error"]["message"], r.get_json()
+    cli = CliRunner().invoke(main, ["index", str(git_repo.root), "--name", name])
+    assert cli.exit_code == 2 and "may not be" in cli.output, cli.output
+
+
+def test_a_null_body_is_named_as_such(client) -> None:
+    r = client.post("/v1/search", data="null", content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"]["message"] == \
+        "the request body must be a JSON object (it is null)", r.get_json()

@@ -189,7 +189,10 @@ class LLMClient:
                 if wait is None:
                     raise self._translate(exc, retries) from exc
                 if wait >= deadline - time.monotonic():
-                    raise self._past_deadline(retries) from exc
+                    # what the API said stands, with its Retry-After (HTTP 503's): it answered, only too slowly
+                    err = self._translate(exc, retries)
+                    err.message += f"; waiting {wait:g}s to retry would pass the deadline of {s.deadline:g}s"
+                    raise err from exc
                 time.sleep(wait)
                 retries += 1
                 continue

@@ -73,9 +73,13 @@ def test_a_retry_after_beyond_the_deadline_gives_up_at_once(stub) -> None:
     retries and per-attempt timeouts alone; third QA pass)."""
     stub.error(429, "slow down", headers={"retry-after": "15"}).reply("too late")
     started = time.monotonic()
-    with client(stub, deadline=3.0) as c, pytest.raises(LLMUnavailable, match="deadline"):
+    with client(stub, deadline=3.0) as c, pytest.raises(LLMUnavailable, match="deadline") as err:
         c.complete(SYSTEM, MESSAGES)
     assert time.monotonic() - started < 1.5 and len(stub.requests) == 1
+    # the API's own words and wait are passed on (they had been replaced by "no answer within the deadline" and
+    # the default Retry-After of 5; eighth QA pass)
+    assert "rate-limiting this key (429" in err.value.message and "waiting 15s to retry would pass" in err.value.message
+    assert err.value.retry_after == 15
 
 
 def test_calls_sharing_a_passed_deadline_send_nothing(stub) -> None:

@@ -61,6 +61,7 @@ from .paths import (
     resolve_endpoint,
     symbols_in_lines,
 )
+from .source import check_commit
 
 DEFAULT_DEPTH = 3
 DEFAULT_TEST_DEPTH = 8
@@ -380,7 +381,7 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
     if not root or not Path(root).is_dir():
         raise SourceError(f"the indexed root of {repo} ({root}) is not there any more",
                           hint="re-index the checkout, or run from a machine that has it")
-    _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
+    check_commit(root, commit)       # gone (history rewritten): 409 commit_missing, not git's words as a 400
     base = None
     # --relative: paths relative to the indexed directory, as the graph's are, when it is a subdirectory of the
     # work tree (they were the top level's: every changed file "not indexed", and the verdict COMPLETE)

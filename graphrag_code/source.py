@@ -47,7 +47,7 @@ def read_file_at(root: str, commit: str | None, path: str) -> bytes:
     if commit:
         proc = subprocess.run(["git", "-C", root, "show", f"{commit}:./{path}"], capture_output=True, timeout=30)
         if proc.returncode != 0:
-            _check_commit(root, commit)     # git's own message ("exists on disk, but not in <sha>") misleads then
+            check_commit(root, commit)     # git's own message ("exists on disk, but not in <sha>") misleads then
             raise SourceError(f"{path} is not readable at {commit[:12]}: {proc.stderr.decode(errors='replace').strip()}")
         return proc.stdout
     base = Path(root).resolve()
@@ -61,7 +61,7 @@ def read_file_at(root: str, commit: str | None, path: str) -> bytes:
         raise SourceError(f"{path} is not readable: {exc.strerror}") from exc
 
 
-def _check_commit(root: str, commit: str) -> None:
+def check_commit(root: str, commit: str) -> None:
     """CommitMissing when ``commit`` is no longer in the repository at ``root`` (history rewritten, then
     garbage-collected), as the citations of `ask` say."""
     proc = subprocess.run(["git", "-C", root, "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True,

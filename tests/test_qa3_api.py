@@ -193,6 +193,11 @@ def test_source_says_the_indexed_commit_is_gone_and_to_reindex(client, indexed) 
     assert f"commit {old[:12]} is no longer in the repository" in error["message"] and "re-index" in \
         error["message"]
     assert "exists on disk" not in error["message"]
+    # impact --diff / {"diff": ...} says the same (it was a 400 with git's command, stderr and the server's path;
+    # eighth QA pass)
+    diff = client.post("/v1/impact", json={"repo": repo, "diff": "HEAD"})
+    assert diff.status_code == 409 and diff.json["error"]["code"] == "commit_missing", diff.json
+    assert "cat-file" not in diff.json["error"]["message"] and "fatal" not in diff.json["error"]["message"]
 
 
 def test_answers_waiting_on_the_llm_leave_the_server_answering(neo4j_settings, indexed, monkeypatch) -> None:

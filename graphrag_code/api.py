@@ -27,8 +27,8 @@ from . import __version__
 from .api_schemas import RESPONSE_SCHEMAS
 from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
-from .errors import (Ambiguous, Busy, ConfigError, GraphragError, IndexingError, InputError, NotFound,
-                     check_text)
+from .errors import (Ambiguous, Busy, ConfigError, DatabaseUnavailable, GraphragError, IndexingError, InputError,
+                     NotFound, check_text)
 from .rerankers import uses_llm as uses_llm_reranker
 from .search import GLOB_PATTERN, KINDS, LANGUAGE_NAMES
 
@@ -495,6 +495,8 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
         wait = getattr(exc, "retry_after", None)           # the LLM's own Retry-After, else ours
         headers = {"Retry-After": str(math.ceil(wait) if wait else 5)} if exc.http_status == 503 else {}
         message = exc.message + (f" ({exc.hint})" if exc.hint else "")
+        if isinstance(exc, DatabaseUnavailable):
+            message = _database_unavailable(exc)
         return _error(exc.http_status, exc.code, message, getattr(exc, "field", None), **headers)
 
     @app.errorhandler(HTTPException)
@@ -508,6 +510,13 @@ def _install_hooks(app: Flask, ctx: ApiContext) -> None:
     def _unexpected(exc: Exception) -> Response:
         log.exception("unhandled error on %s", request.path)
         return _error(500, "internal_error", "internal error; see the server log", )
+
+
+def _database_unavailable(exc: DatabaseUnavailable) -> str:
+    """What a client is told when Neo4j is away: the driver's words (the server's address, its resolution, the
+    socket's errno) go to the server log, under the request's id (eighth QA pass)."""
+    log.warning(json.dumps({"request_id": g.get("request_id"), "neo4j_unavailable": str(exc)}))
+    return "Neo4j is unavailable; retry later (the server log has the cause under this request's id)"
 
 
 def allowed_repos() -> frozenset[str] | None:
@@ -607,7 +616,7 @@ def _install_service_routes(app: Flask, ctx: ApiContext) -> None:
             meta = ctx.graph.run("meta_get", key="schema")
             checks["schema"] = "ok" if not meta or meta[0]["schema_version"] == SCHEMA_VERSION else "mismatch"
         except GraphragError as exc:
-            checks["neo4j"] = exc.message
+            checks["neo4j"] = _database_unavailable(exc) if isinstance(exc, DatabaseUnavailable) else exc.message
         checks["embedder"] = "ok" if ctx.embedder is not None else (ctx.embedder_error or "off")
         checks["reranker"] = ctx.reranker.name if ctx.reranker is not None else (ctx.reranker_error or "off")
         ready = checks.get("neo4j") == "ok" and checks.get("schema") == "ok"

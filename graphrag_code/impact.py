@@ -510,13 +510,14 @@ def parse_removals(text: str) -> tuple[dict[str, list[tuple[int, int]]], dict[st
 
 def _blobs(root: str, commit: str, paths: Iterable[str]) -> dict[str, bytes]:
     """The contents of ``paths`` at ``commit`` (a SHA), read by one ``git cat-file --batch`` (no option, no
-    path is ever an argument); a path that is no file there is left out."""
+    path is ever an argument); a path that is no file there is left out. Paths are the indexed directory's
+    (``./``: relative to ``root``, which may be a subdirectory of the work tree)."""
     wanted = [p for p in paths if "\n" not in p and "\r" not in p]
     if not wanted:
         return {}
     try:
         proc = subprocess.run(["git", "cat-file", "--batch"], cwd=root, capture_output=True, check=False,
-                              input="".join(f"{commit}:{p}\n" for p in wanted).encode("utf-8"))
+                              input="".join(f"{commit}:./{p}\n" for p in wanted).encode("utf-8"))
     except OSError as exc:
         raise SourceError(f"cannot run git in {root}: {exc}") from exc
     if proc.returncode != 0:

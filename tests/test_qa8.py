@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -71,3 +73,22 @@ def test_a_null_body_is_named_as_such(client) -> None:
     r = client.post("/v1/search", data="null", content_type="application/json")
     assert r.status_code == 400 and r.get_json()["error"]["message"] == \
         "the request body must be a JSON object (it is null)", r.get_json()
+
+
+def test_impact_diff_finds_removed_definitions_of_a_repository_indexed_from_a_subdirectory(
+        graph: Graph, git_repo, repo_name) -> None:
+    """Indexed from pkg/ of a checkout, a commit deleting pkg/helpers.py (helper still called by use): no
+    definition was 'removed', the verdict COMPLETE and --fail-on 0 passed; git read the old files at the top
+    of the work tree, not in pkg/."""
+    git_repo.write("pkg/helpers.py", "def helper(x):\n    return x\n")
+    git_repo.write("pkg/use.py", "from helpers import helper\n\n\ndef use():\n    return helper(1)\n")
+    git_repo.commit("one")
+    git_repo.git("rm", "-q", "pkg/helpers.py")
+    git_repo.commit("drop helper")
+    index_repository(graph, git_repo.root / "pkg", name=repo_name)
+    result = CliRunner().invoke(main, ["impact", "--diff", "HEAD~1", "--repo", repo_name, "--json"])
+    body = json.loads(result.output)
+    assert [(r["qualified_name"], r["path"]) for r in body["removed"]] == [("helper", "helpers.py")], body["removed"]
+    assert body["completeness"]["verdict"] == "lower_bound"
+    failed = CliRunner().invoke(main, ["impact", "--diff", "HEAD~1", "--repo", repo_name, "--fail-on", "0"])
+    assert failed.exit_code == 8, failed.output

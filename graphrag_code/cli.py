@@ -551,13 +551,18 @@ def evaluate_command(golden: Path, repos: str | None, train: str, no_vectors: bo
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def status(as_json: bool) -> None:
     """List indexed repositories with their commit, counts and schema / extractor versions."""
+    from .embeddings import try_load_embedder
     from .indexer import list_repositories, repository_view
     from .vectors import embedding_status
 
+    embedder, _ = try_load_embedder()       # vectors of another model are missing ones: `embed` replaces them
+    model_id = embedder.model_id if embedder is not None else None
     with Graph(Neo4jSettings.from_env()) as graph:
         repos = [repository_view(r) for r in list_repositories(graph)]
         for r in repos:
-            r["vectors"] = embedding_status(graph, r["id"])
+            r["vectors"] = v = embedding_status(graph, r["id"], model_id)
+            if model_id is None:            # no model to compare with: any vector counts
+                v["current"], v["missing"] = v["with_vector"], v["chunks"] - v["with_vector"]
     if as_json:
         click.echo(json.dumps(repos, indent=2, default=str))
         return
@@ -582,8 +587,8 @@ def status(as_json: bool) -> None:
             click.echo(f"{'':24s} partly updated: run {r['swapping']} is swapping in several transactions, or "
                        f"stopped doing so (the next `index` completes it)")
         v = r["vectors"]
-        missing = v["chunks"] - v["with_vector"]
-        click.echo(f"{'':24s} vectors {v['with_vector']}/{v['chunks']}"
+        missing = v["missing"]
+        click.echo(f"{'':24s} vectors {v['current']}/{v['chunks']}"
                    + (f"  ({missing} missing: run `graphrag-code embed --repo {r['id']}`)" if missing else "")
                    + (f"  models: {', '.join(v['models'])}" if v["models"] else ""))
         if r.get("lsp"):

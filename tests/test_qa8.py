@@ -92,3 +92,16 @@ def test_impact_diff_finds_removed_definitions_of_a_repository_indexed_from_a_su
     assert body["completeness"]["verdict"] == "lower_bound"
     failed = CliRunner().invoke(main, ["impact", "--diff", "HEAD~1", "--repo", repo_name, "--fail-on", "0"])
     assert failed.exit_code == 8, failed.output
+
+
+def test_status_json_counts_the_vectors_of_the_configured_model(git_repo, repo_name) -> None:
+    """`status --json` said every vector was missing (current 0): it compared with no model at all."""
+    git_repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return f()\n")
+    git_repo.commit("v1")
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name]).exit_code == 0
+    (mine,) = [r for r in json.loads(runner.invoke(main, ["status", "--json"]).output) if r["id"] == repo_name]
+    v = mine["vectors"]
+    assert v["chunks"] == 2 and v["current"] == 2 and v["missing"] == 0, v
+    text = runner.invoke(main, ["status"]).output
+    assert "vectors 2/2" in text and "missing" not in text.split(repo_name, 1)[1].split("\n\n")[0], text

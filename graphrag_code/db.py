@@ -58,6 +58,9 @@ class Recorder:
                  "params": e.short_params(3)} for e in self.events]
 
 
+_BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
 def _translate(exc: Exception, name: str) -> DatabaseError:
     if isinstance(exc, neo4j_errors.IncompleteCommit):   # a ServiceUnavailable, but the outcome is what matters
         return DatabaseUnavailable(f"the connection to Neo4j broke while {name} was committing: whether it "
@@ -100,6 +103,13 @@ class Graph:
         self.retry_seconds = retry_seconds
         self.tracers: list[Tracer] = [tracer] if tracer else []
         self._local = threading.local()   # per-thread tracers: one request's --explain never sees another's
+        scheme = self.settings.uri.partition("://")[0].lower() if "://" in self.settings.uri else None
+        if scheme is not None and scheme not in _BOLT_SCHEMES:
+            # the driver takes http(s):// too (a preview needing aiohttp): a traceback, exit 1 (eighth QA pass)
+            raise ConfigError(f"bad NEO4J_URI {self.settings.uri!r}: graphrag-code talks Bolt "
+                              f"({', '.join(s + '://' for s in _BOLT_SCHEMES)}), not {scheme}://"
+                              + (" (that is the Browser's port)" if scheme.startswith("http") else ""),
+                              hint="e.g. bolt://127.0.0.1:7687, neo4j://host:7687, neo4j+s://xxxx.databases.neo4j.io")
         try:
             self._driver = neo4j.GraphDatabase.driver(
                 self.settings.uri, auth=(self.settings.user, self.settings.password),

@@ -105,3 +105,13 @@ def test_status_json_counts_the_vectors_of_the_configured_model(git_repo, repo_n
     assert v["chunks"] == 2 and v["current"] == 2 and v["missing"] == 0, v
     text = runner.invoke(main, ["status"]).output
     assert "vectors 2/2" in text and "missing" not in text.split(repo_name, 1)[1].split("\n\n")[0], text
+
+
+@pytest.mark.parametrize("uri", ["http://127.0.0.1:7474", "https://db.example:7473", "ftp://x"])
+def test_a_neo4j_uri_that_is_no_bolt_uri_is_a_setting_error(monkeypatch, uri: str) -> None:
+    """The Browser's http:// URL, printed beside the Bolt one, as NEO4J_URI: a traceback ending in 'No module
+    named aiohttp' and exit 1 (the driver takes http:// as a preview)."""
+    monkeypatch.setenv("NEO4J_URI", uri)
+    result = CliRunner().invoke(main, ["status"])
+    assert result.exit_code == 2 and "graphrag-code talks Bolt" in result.output, result.output
+    assert "Traceback" not in result.output

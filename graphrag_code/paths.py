@@ -41,6 +41,7 @@ _KIND_RANK = {"function": 0, "method": 0, "macro": 0, "class": 1, "interface": 1
 _FILE_LINE = re.compile(r"^(?P<path>[^\s#]+?):(?P<line>\d+)$")
 # a path with spaces or '#' (`dir with space/my file.js:2`, `src/a#b.py:1`): file:line only when an indexed
 # file has exactly that path, since a phrase or an id may end in ':<digits>' too
+_NUMBERED = re.compile(r"([^\s#:]+?)~(?:\d+|impl(?:~\d+)?)")     # Q.name~2: one of a name's definitions in a file
 _ANY_FILE_LINE = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+)$")
 _UNRESOLVED = re.compile(r"^(?P<label>.*)@(?P<line>\d+):(?P<reason>.*)$", re.S)
 _CODE_SUFFIXES = (".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".java",
@@ -477,6 +478,9 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
                            f"phrase joined into an identifier ({', '.join(spellings)})")
         resolved.how = "phrase"
         return resolved
+    numbered = _NUMBERED.fullmatch(text)
+    if numbered:              # `TimestampSigner.unsign~3`, as search and impact show a repeated qualified name
+        return _numbered(graph, repo, commit, text, numbered[1])
     cands = _by_name(graph, repo, commit, text)
     if not cands:
         hint = "names are matched exactly (qualified name, its suffix, or the bare name); ids look like path#Q.name"
@@ -492,6 +496,24 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
                        hint=f"name one of them: {', '.join(named[:8])}{', ...' if len(named) > 8 else ''} "
                             f"(or its id, path#Q.name)")
     return _choose(text, cands, "name")
+
+
+def _numbered(graph: Graph, repo: str, commit: str | None, text: str, base: str) -> Resolved:
+    """The definition an id suffix ``~N`` numbers among those of its qualified name in one file (an id's
+    ``path#Q.name~N`` without the path): one per file that has it, the best ranked when several do."""
+    found = sorted(((n, how) for n, how in _by_name(graph, repo, commit, base)
+                    if (n.id.partition("#")[2] == text or n.id.partition("#")[2].endswith("." + text))),
+                   key=lambda c: _rank(*c))
+    if not found:
+        raise NotFound(f"no symbol named {text!r} in {repo}",
+                       hint=f"~N numbers the definitions of one qualified name in one file; `impact {base}` "
+                            f"lists the ones there are")
+    node = found[0][0]
+    reason = f"name: {text} is {node.id.partition('#')[2]} in {node.path}"
+    if len(found) > 1:
+        reason += (f"; ambiguous: {len(found)} files have it ({', '.join(n.path for n, _ in found[:6])}); "
+                   f"chose the first")
+    return Resolved(text, node, "id", reason, [n for n, _ in found], len(found) > 1)
 
 
 def _resolve_file_line(graph: Graph, repo: str, commit: str | None, text: str, path: str, line: int) -> Resolved:

@@ -115,3 +115,21 @@ def test_a_neo4j_uri_that_is_no_bolt_uri_is_a_setting_error(monkeypatch, uri: st
     result = CliRunner().invoke(main, ["status"])
     assert result.exit_code == 2 and "graphrag-code talks Bolt" in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_a_numbered_name_as_shown_is_accepted(graph: Graph, git_repo, repo_name) -> None:
+    """`TimestampSigner.unsign~3`, as search shows it ("via callee of ..."), was "no symbol named" (exit 2):
+    only the id with its path worked."""
+    git_repo.write("timed.py", "class Signer:\n    def unsign(self, v):\n        return v\n\n"
+                               "    def unsign(self, v, age):\n        return v\n\n"
+                               "    def unsign(self, v, age, now):\n        return check(v)\n\n\n"
+                               "def check(v):\n    return v\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    third = resolve_endpoint(graph, repo_name, "Signer.unsign~3")
+    assert third.node.id == f"{repo_name}:timed.py#Signer.unsign~3" and third.node.start_line == 8
+    assert resolve_endpoint(graph, repo_name, "unsign~2").node.start_line == 5
+    with pytest.raises(NotFound, match="no symbol named 'Signer.unsign~4'"):
+        resolve_endpoint(graph, repo_name, "Signer.unsign~4")
+    cli = CliRunner().invoke(main, ["path", "Signer.unsign~3", "check", "--repo", repo_name])
+    assert cli.exit_code == 0 and "timed.py:9" in cli.output, cli.output

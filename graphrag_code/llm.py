@@ -43,6 +43,7 @@ DEFAULT_CONTEXT_SHARE = 0.35
 DEFAULT_LLM_TIMEOUT = 60.0
 DEFAULT_LLM_CONNECT_TIMEOUT = 10.0
 DEFAULT_LLM_MAX_RETRIES = 2
+MAX_LLM_RETRIES = 10
 # the most one answer spends waiting on the LLM, every attempt, retry wait and the regeneration included: a
 # per-attempt timeout alone let one /v1/ask hold a server thread for minutes (3 attempts x 60 s, plus each 429's
 # retry-after, twice when the answer is regenerated)
@@ -102,8 +103,9 @@ class LLMSettings:
         # `not x > 0`, not `x <= 0`: NaN (GRAPHRAG_LLM_DEADLINE=nan parses) fails every comparison
         if not (self.timeout > 0 and self.connect_timeout > 0 and self.deadline > 0):
             raise ConfigError("LLM timeouts and the deadline must be positive")
-        if self.max_retries < 0:
-            raise ConfigError(f"max_retries must be >= 0 (got {self.max_retries})")
+        if not 0 <= self.max_retries <= MAX_LLM_RETRIES:      # as --max-retries (GRAPHRAG_LLM_MAX_RETRIES=99 ran on)
+            raise ConfigError(f"max_retries must be 0-{MAX_LLM_RETRIES} (got {self.max_retries})",
+                              hint="GRAPHRAG_LLM_MAX_RETRIES / --max-retries; the deadline bounds a call anyway")
 
     @property
     def endpoint(self) -> str:

@@ -131,3 +131,13 @@ def test_an_unusable_retry_after_backs_off_as_without_one(stub, header: dict) ->
     with client(stub) as c:
         assert c.complete(SYSTEM, MESSAGES).text == "fine"
     assert time.monotonic() - started >= 1.4 and len(stub.requests) == 3
+
+
+def test_the_retries_setting_has_the_cli_options_bounds(monkeypatch) -> None:
+    """GRAPHRAG_LLM_MAX_RETRIES=99 was taken (--max-retries stops at 10): ask retried an unreachable API until
+    the deadline (eighth QA pass)."""
+    monkeypatch.setenv("GRAPHRAG_LLM_MAX_RETRIES", "99")
+    with pytest.raises(ConfigError, match="max_retries must be 0-10"):
+        LLMSettings.from_env()
+    monkeypatch.setenv("GRAPHRAG_LLM_MAX_RETRIES", "10")
+    assert LLMSettings.from_env().max_retries == 10

@@ -613,14 +613,22 @@ def delete(repo: str, yes: bool, as_json: bool) -> None:
             raise NotFound(f"no indexed repository {repo!r}",
                            hint="`graphrag-code status` lists the indexed repositories")
         if not yes:
-            if not sys.stdin.isatty():
+            if not _interactive():
                 raise click.UsageError(f"deleting {repo!r} needs confirmation: pass --yes")
-            click.confirm(f"Delete {repo!r} from the graph?", abort=True)
+            if not click.confirm(f"Delete {repo!r} from the graph?"):
+                # a choice, not a crash (click's abort exits 1, which the README keeps for crashes)
+                click.echo(f"Not deleted: {repo} stays as it is.", err=True)
+                return
         nodes = delete_repository(graph, repo)
     if as_json:
         click.echo(json.dumps({"repo": repo, "deleted_nodes": nodes}))
     else:
         click.echo(f"Deleted {repo}: {nodes} nodes (files, symbols, chunks and the repository)")
+
+
+def _interactive() -> bool:
+    """Whether a person can answer a question on stdin."""
+    return sys.stdin.isatty()
 
 
 def _api_config(host: str):

@@ -133,3 +133,15 @@ def test_a_numbered_name_as_shown_is_accepted(graph: Graph, git_repo, repo_name)
         resolve_endpoint(graph, repo_name, "Signer.unsign~4")
     cli = CliRunner().invoke(main, ["path", "Signer.unsign~3", "check", "--repo", repo_name])
     assert cli.exit_code == 0 and "timed.py:9" in cli.output, cli.output
+
+
+def test_declining_delete_keeps_the_repository_and_exits_0(graph: Graph, shop: str, monkeypatch) -> None:
+    """Answering n printed click's 'Aborted!' with exit 1, the code the README keeps for a crash."""
+    from graphrag_code import cli
+
+    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    declined = CliRunner().invoke(main, ["delete", shop], input="n\n")
+    assert declined.exit_code == 0 and "Not deleted" in declined.output, declined.output
+    assert graph.run("repo_get", repo=shop)
+    confirmed = CliRunner().invoke(main, ["delete", shop], input="y\n")
+    assert confirmed.exit_code == 0 and f"Deleted {shop}" in confirmed.output and not graph.run("repo_get", repo=shop)

@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import re
+import shlex
 import threading
 import time
 import uuid
@@ -341,7 +342,7 @@ class JobRunner:
             log.exception("filling the vectors of job %s crashed", job.id)
             error = {"code": "internal_error", "message": exc.__class__.__name__}
         job.warnings.append(f"indexed, but the vectors were not filled ({error['message']}): search runs without "
-                            f"them until `graphrag-code embed --repo {repo}` or another indexing job fills them")
+                            f"them until `graphrag-code embed --repo {shlex.quote(repo)}` or another indexing job fills them")
         return {"status": "failed", "error": error}
 
 

@@ -10,6 +10,7 @@ import dataclasses
 import json
 import logging
 import os
+import shlex
 import sys
 import threading
 import time
@@ -413,7 +414,7 @@ def _fill_vectors(graph: Graph, repo: str, embedder, quiet: bool = False) -> dic
     except KeyboardInterrupt:
         # the index (if one ran) is committed: say so, rather than click's bare "Aborted!"
         click.echo(f"\ninterrupted while filling the vectors of {repo}: what was indexed stays; the vectors written "
-                   f"so far are kept and `graphrag-code embed --repo {repo}` fills the rest", err=True)
+                   f"so far are kept and `graphrag-code embed --repo {shlex.quote(repo)}` fills the rest", err=True)
         raise SystemExit(130) from None
     finally:
         bar.close()
@@ -589,7 +590,7 @@ def status(as_json: bool) -> None:
         v = r["vectors"]
         missing = v["missing"]
         click.echo(f"{'':24s} vectors {v['current']}/{v['chunks']}"
-                   + (f"  ({missing} missing: run `graphrag-code embed --repo {r['id']}`)" if missing else "")
+                   + (f"  ({missing} missing: run `graphrag-code embed --repo {shlex.quote(r['id'])}`)" if missing else "")
                    + (f"  models: {', '.join(v['models'])}" if v["models"] else ""))
         if r.get("lsp"):
             click.echo(f"{'':24s} language servers (last run): {r['lsp']}")

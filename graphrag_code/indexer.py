@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import queue
+import shlex
 import signal
 import threading
 import time
@@ -632,7 +633,7 @@ def _begin(run: _Run, root: Path) -> tuple[list[dict], bool]:
     if graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id,
                  started_at=_now())[0]["deleting"]:
         raise IndexingError(f"repository {repo!r} is being deleted (or a delete stopped half-way)",
-                            hint=f"let the delete finish, or run `graphrag-code delete {repo}` again; then index")
+                            hint=f"let the delete finish, or run `graphrag-code delete {shlex.quote(repo)}` again; then index")
     while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
         pass
     if recovering:      # a file the dead run was replacing in slices: removed whole, then indexed again as new

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -258,7 +259,7 @@ def repository(graph: Graph, repo: str, *, complete: bool = True) -> dict[str, A
                             f"`graphrag-code index PATH`")
     info = rows[0]["repo"]
     if complete and info.get("indexed_at") is None:
-        again = f"index it again: `graphrag-code index {info.get('root') or 'PATH'} --name {repo}`"
+        again = f"index it again: `graphrag-code index {shlex.quote(info.get('root') or 'PATH')} --name {shlex.quote(repo)}`"
         if info.get("running"):
             why = f"a run ({info['running']}, started {info.get('run_started_at')}) has not finished"
             again = f"wait for it (`graphrag-code status`; a run that was killed shows here too), or {again}"

@@ -145,3 +145,14 @@ def test_declining_delete_keeps_the_repository_and_exits_0(graph: Graph, shop: s
     assert graph.run("repo_get", repo=shop)
     confirmed = CliRunner().invoke(main, ["delete", shop], input="y\n")
     assert confirmed.exit_code == 0 and f"Deleted {shop}" in confirmed.output and not graph.run("repo_get", repo=shop)
+
+
+def test_the_commands_hints_print_can_be_pasted(graph: Graph, git_repo, repos) -> None:
+    """`--name 'my repo'` is a valid name; status printed `graphrag-code embed --repo my repo`, which fails."""
+    name = repos("my repo")
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(git_repo.root), "--name", name, "--no-embed"]).exit_code == 0
+    text = runner.invoke(main, ["status"]).output
+    assert f"run `graphrag-code embed --repo '{name}'`" in text, text

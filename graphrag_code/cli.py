@@ -366,6 +366,8 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
             repository(graph, repo)      # NotFound, as `impact` says, instead of "No results."
         searcher = Searcher(graph, embedder, ranker)
         result = searcher.search(query, filters, SearchOptions(k=k, hops=hops, channels=channels_for(embedder)))
+        # across repositories each hit says whose it is, also when all come from one of them
+        several = repo is None and len(graph.run("repo_list")) > 1
     if why:
         result.notes.insert(0, why)
     if as_json:
@@ -380,7 +382,6 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         click.echo(f"reranked by {result.reranker}", err=True)
     if not result.hits:
         click.echo("No results.")
-    several = len({h.repo for h in result.hits}) > 1      # across repositories: say whose each hit is
     for n, h in enumerate(result.hits, 1):
         channels = ", ".join(f"{c}#{r}" for c, r in h.channels.items())
         kind = f"{h.kind}, part" if h.chunk_kind == "part" else h.kind     # one piece of a long definition

@@ -83,6 +83,9 @@ def test_search_across_repositories_names_each_hits_repository_and_parts_say_so(
     out = CliRunner().invoke(main, ["search", "tally_marker", "--no-vectors", "-k", "20"]).output
     lines = [line for line in out.splitlines() if "tally_marker [" in line]
     assert any(f"{one}:m.py:1-" in line for line in lines) and any(f"{two}:m.py:1-" in line for line in lines)
+    # every hit from one of them (-k 1): still whose it is (eighth QA pass: `1. m.py:1-...`, no repository)
+    out = CliRunner().invoke(main, ["search", "tally_marker", "--no-vectors", "-k", "1"]).output
+    assert any(line.startswith((f" 1. {one}:m.py:1-", f" 1. {two}:m.py:1-")) for line in out.splitlines()), out
     out = CliRunner().invoke(main, ["search", "where is the zebra finish doubled", "--no-vectors",
                                     "--repo", one]).output
     assert "tally_marker [function, part]" in out.splitlines()[1], out

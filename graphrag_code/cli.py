@@ -25,7 +25,7 @@ from .cli_cypher import cypher_command, print_explain
 from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
 from .config import (DEFAULT_BOLT_PORT, DEFAULT_CHUNK_TOKENS, DEFAULT_HTTP_PORT, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT,
-                     IndexSettings, Neo4jSettings)
+                     IndexSettings, Neo4jSettings, check_repo_name)
 from .db import Graph, Recorder
 from .errors import ConfigError, GraphragError, InputError, LLMUnavailable, check_text
 from .rerankers import RERANKERS, make_reranker
@@ -165,7 +165,8 @@ def _refuse_replacing(graph: Graph, name: str | None, path: Path) -> None:
     two checkouts of one name would silently overwrite each other (``--replace`` skips this)."""
     from .indexer import default_repo_name, indexed_elsewhere
 
-    repo = default_repo_name(path) if name is None else name
+    check_text(str(path.resolve()), "PATH")    # stored as text: an undecodable byte in a folder's name is no path
+    repo = check_repo_name(default_repo_name(path) if name is None else name)
     elsewhere = indexed_elsewhere(graph, repo, path)
     if elsewhere is not None:
         raise InputError(f"repository {repo!r} was indexed from {elsewhere}: indexing {path.resolve()} under "
@@ -591,7 +592,8 @@ def status(as_json: bool) -> None:
         v = r["vectors"]
         missing = v["missing"]
         click.echo(f"{'':24s} vectors {v['current']}/{v['chunks']}"
-                   + (f"  ({missing} missing: run `graphrag-code embed --repo {shlex.quote(r['id'])}`)" if missing else "")
+                   + (f"  ({missing} missing: run `graphrag-code embed --repo {shlex.quote(r['id'])}`)"
+                      if missing else "")
                    + (f"  models: {', '.join(v['models'])}" if v["models"] else ""))
         if r.get("lsp"):
             click.echo(f"{'':24s} language servers (last run): {r['lsp']}")

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ConfigError, InputError
+from .errors import ConfigError, InputError, check_text
 # the one parser of numeric settings: a value that is no number is a ConfigError naming the variable
 from .llm import _env_number
 
@@ -40,6 +40,7 @@ def check_repo_name(name: str) -> str:
     name may hold neither ':' nor '#'; it is also typed on command lines and shown in tables, so it has no control
     characters, no whitespace at either end and at most 200 characters ("org/repo" is fine, "." and ".." are not:
     URLs name it)."""
+    check_text(name, "the repository name")      # a folder's name with an undecodable byte, when no --name
     if ":" in name or "#" in name:
         raise InputError(f"repository name {name!r} may not contain ':' or '#'")
     if not name.strip() or name != name.strip() or len(name) > 200 or not name.isprintable():

@@ -28,7 +28,7 @@ from pathlib import Path
 from . import discovery, lsp, staging
 from .config import SCHEMA_VERSION, IndexSettings, check_repo_name
 from .db import Graph, Tx
-from .errors import DatabaseUnavailable, GraphragError, IndexingError, InputError, TransactionTooLarge
+from .errors import DatabaseUnavailable, GraphragError, IndexingError, InputError, TransactionTooLarge, check_text
 from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
 from .staging import extractor_key
 
@@ -530,6 +530,7 @@ def index_repository(graph: Graph, root: Path, *, name: str | None = None, setti
     root = Path(root)
     if not root.is_dir():
         raise InputError(f"not a directory: {root}")
+    check_text(str(root.resolve()), "PATH")     # the root is stored as text (Neo4j): an undecodable byte is none
     started = time.perf_counter()
     snap = discovery.snapshot(root, max_file_bytes=settings.max_file_bytes,
                               include_generated=settings.include_generated)
@@ -633,7 +634,8 @@ def _begin(run: _Run, root: Path) -> tuple[list[dict], bool]:
     if graph.run("repo_begin", repo=repo, name=repo, root=str(root.resolve()), run=run.run_id,
                  started_at=_now())[0]["deleting"]:
         raise IndexingError(f"repository {repo!r} is being deleted (or a delete stopped half-way)",
-                            hint=f"let the delete finish, or run `graphrag-code delete {shlex.quote(repo)}` again; then index")
+                            hint=f"let the delete finish, or run `graphrag-code delete {shlex.quote(repo)}` again; "
+                                 f"then index")
     while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
         pass
     if recovering:      # a file the dead run was replacing in slices: removed whole, then indexed again as new

@@ -156,3 +156,17 @@ def test_the_commands_hints_print_can_be_pasted(graph: Graph, git_repo, repos) -
     assert runner.invoke(main, ["index", str(git_repo.root), "--name", name, "--no-embed"]).exit_code == 0
     text = runner.invoke(main, ["status"]).output
     assert f"run `graphrag-code embed --repo '{name}'`" in text, text
+
+
+def test_a_folder_whose_name_is_not_utf8_is_bad_input(tmp_path, repo_name) -> None:
+    """`index $'bad\\xffdir'` was 'repo_get: UnicodeEncodeError' with exit 3 (Neo4j unavailable)."""
+    import os
+
+    folder = os.path.join(os.fsencode(tmp_path), b"bad\xffdir")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"a.py"), "w") as fh:
+        fh.write("def f():\n    return 1\n")
+    path = os.fsdecode(folder)
+    for args in (["index", path, "--no-embed"], ["index", path, "--name", repo_name, "--no-embed"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and "PATH is not valid UTF-8 text" in result.output, (args, result.output)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -106,8 +107,19 @@ def start_cmd(ctx: click.Context, timeout: float, heap: str, pagecache: str, tx_
     if as_json:
         _print_status(status, True)
         return
-    took = f" in {status.startup_seconds:.1f} s" if status.startup_seconds is not None else ""
-    click.echo(f"Neo4j {status.version or ''} is up{took} (pid {status.pid})".replace("  ", " "))
+    if status.already_running:
+        since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(status.started_at)) if status.started_at else "?"
+        click.echo(f"Neo4j {status.version or ''} was already running (pid {status.pid}, since {since})"
+                   .replace("  ", " "))
+        for option, asked, has in (("--heap", heap, status.heap), ("--pagecache", pagecache, status.pagecache),
+                                   ("--tx-memory", tx_memory, status.tx_memory)):
+            given = ctx.get_parameter_source(option[2:].replace("-", "_")) == click.core.ParameterSource.COMMANDLINE
+            if given and has and asked != has:
+                click.echo(f"warning: {option} {asked} does not apply: the running server keeps {has} "
+                           f"(`graphrag-code neo4j stop`, then start it again)", err=True)
+    else:
+        took = f" in {status.startup_seconds:.1f} s" if status.startup_seconds is not None else ""
+        click.echo(f"Neo4j {status.version or ''} is up{took} (pid {status.pid})".replace("  ", " "))
     click.echo(f"  Bolt:    {status.bolt_uri}   (export NEO4J_URI={status.bolt_uri})")
     click.echo(f"  Browser: {status.browser_url}   (connect with 'No authentication')")
 

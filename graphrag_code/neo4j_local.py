@@ -16,6 +16,7 @@ Browser at ``http://127.0.0.1:<http>/browser/``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -106,6 +107,10 @@ class ServerStatus:
     ready: bool = False
     started_at: float | None = None
     startup_seconds: float | None = None
+    heap: str | None = None                 # what the running server was started with
+    pagecache: str | None = None
+    tx_memory: str | None = None
+    already_running: bool = False           # start found it running: the sizes asked for now do not apply
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -477,7 +482,8 @@ class LocalNeo4j:
             bolt_uri=f"bolt://127.0.0.1:{bolt}", http_url=f"http://127.0.0.1:{http}",
             browser_url=f"http://127.0.0.1:{http}/browser/", state_dir=str(self.state_dir),
             version=meta.get("version"), started_at=meta.get("started_at"),
-            startup_seconds=meta.get("startup_seconds"),
+            startup_seconds=meta.get("startup_seconds"), heap=meta.get("heap"), pagecache=meta.get("pagecache"),
+            tx_memory=meta.get("tx_memory"),
         )
 
     def status(self) -> ServerStatus:
@@ -604,7 +610,7 @@ class LocalNeo4j:
                 hint="stop it first (graphrag-code neo4j stop) to change ports",
             )
         self._wait_ready(pid, deadline)
-        return self._status(pid, True, meta)
+        return dataclasses.replace(self._status(pid, True, meta), already_running=True)
 
     def start(self, timeout: float = 180) -> ServerStatus:
         """Start the server and wait until Bolt and the Browser answer; return at once if it already runs."""
@@ -622,7 +628,8 @@ class LocalNeo4j:
             t0, started_at = time.monotonic(), time.time()
             pid = self._spawn(java)
             meta: dict[str, Any] = {"pid": pid, "bolt_port": self.bolt_port, "http_port": self.http_port,
-                                    "heap": self.heap, "pagecache": self.pagecache, "started_at": started_at}
+                                    "heap": self.heap, "pagecache": self.pagecache, "tx_memory": self.tx_memory,
+                                    "started_at": started_at}
             self._write_meta(**meta)
             try:
                 self._wait_ready(pid, deadline)

@@ -304,6 +304,26 @@ def test_second_start_is_idempotent_and_fast(server: LocalNeo4j) -> None:
                        http_port=server.http_port).start(timeout=30)
     assert time.monotonic() - t0 < 5
     assert again.pid == first.pid and again.running
+    assert again.already_running and not first.already_running and again.heap == "512m"
+
+
+@pytest.mark.neo4j
+def test_start_on_a_running_server_says_so_and_which_sizes_do_not_apply(server: LocalNeo4j, monkeypatch) -> None:
+    """`neo4j start --heap 4g` on the running 512m server printed "is up in N s" (the first start's time) and kept
+    512m without a word (eighth QA pass)."""
+    from click.testing import CliRunner
+
+    from graphrag_code import cli_neo4j
+    from graphrag_code.cli import main
+
+    monkeypatch.setattr(cli_neo4j, "_state_dir", lambda ctx: server.state_dir)
+    args = ["neo4j", "start", "--bolt-port", str(server.bolt_port), "--http-port", str(server.http_port)]
+    result = CliRunner().invoke(main, [*args, "--heap", "4g", "--tx-memory", "3g"])
+    assert result.exit_code == 0 and "was already running" in result.output and "is up in" not in result.output
+    assert "warning: --heap 4g does not apply: the running server keeps 512m" in result.output, result.output
+    assert "--tx-memory 3g does not apply" in result.output
+    quiet = CliRunner().invoke(main, args)       # the defaults, not asked for: no warning
+    assert quiet.exit_code == 0 and "warning" not in quiet.output, quiet.output
 
 
 @pytest.mark.neo4j

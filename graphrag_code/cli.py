@@ -44,6 +44,11 @@ class GraphragGroup(click.Group):
         except GraphragError as err:
             click.echo(f"error: {err}", err=True)
             ctx.exit(err.exit_code)
+        except KeyboardInterrupt:
+            # Ctrl-C before (or after) a command's own handling (`index` says what the graph holds): 130 and a
+            # word, not click's bare "Aborted!" with 1, the crash code (eighth QA pass)
+            click.echo("\ninterrupted", err=True)
+            ctx.exit(130)
 
 
 @click.group(cls=GraphragGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -170,3 +170,18 @@ def test_a_folder_whose_name_is_not_utf8_is_bad_input(tmp_path, repo_name) -> No
     for args in (["index", path, "--no-embed"], ["index", path, "--name", repo_name, "--no-embed"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2 and "PATH is not valid UTF-8 text" in result.output, (args, result.output)
+
+
+def test_ctrl_c_before_a_command_handles_it_exits_130(monkeypatch, tmp_path) -> None:
+    """Ctrl-C while `index` looked for a repository of that name (before indexing began) was click's bare
+    'Aborted!' with exit 1, the crash code."""
+    from graphrag_code import cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_refuse_replacing", interrupted)
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n")
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--no-embed"])
+    assert result.exit_code == 130 and "interrupted" in result.output and "Aborted" not in result.output, \
+        result.output

@@ -173,7 +173,9 @@ class _Fill:
 
     def embed_pages(self, reader: _Worker, writer: _Worker, cache: EmbeddingCache | None, report: Progress,
                     total: int) -> None:
-        """Embed each page the reader hands over (the cache first) and hand it to the writer."""
+        """Embed each page the reader hands over (the cache first) and hand it to the writer; the progress is
+        the chunks embedded so far (the reader reads ahead: its count ran to 100% long before the end)."""
+        embedded = 0
         while True:
             rows = _get(self.pages, [reader])
             if rows is _DONE:
@@ -186,7 +188,8 @@ class _Fill:
             page = [{"id": r["id"], "content_hash": r["content_hash"], "vector": v}
                     for r, v in zip(rows, result.vectors)]
             _hand_over(self.writes, page, writer)
-            report("embed", min(self.counts["read"], total) if total else self.counts["read"], total)
+            embedded += len(rows)
+            report("embed", min(embedded, total) if total else embedded, total)
         _hand_over(self.writes, _DONE, writer)
 
     def summary(self, total: int, seconds: float) -> dict[str, Any]:
@@ -222,6 +225,7 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     total = embedding_status(graph, repo, embedder.model_id)["missing"]
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
+    report("embed", 0, total)       # the stage starts now: off a terminal, its first line is due 30 s from here
     fill = _Fill(graph, repo, embedder, batch)
     reader, writer = _Worker(fill.read, "embed-reader"), _Worker(fill.write, "embed-writer")
     with graph.retrying_at_most(FILL_RETRY_SECONDS):

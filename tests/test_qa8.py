@@ -185,3 +185,22 @@ def test_ctrl_c_before_a_command_handles_it_exits_130(monkeypatch, tmp_path) -> 
     result = CliRunner().invoke(main, ["index", str(tmp_path), "--no-embed"])
     assert result.exit_code == 130 and "interrupted" in result.output and "Aborted" not in result.output, \
         result.output
+
+
+def test_the_fill_reports_its_start_and_the_chunks_embedded(graph: Graph, git_repo, repo_name) -> None:
+    """Off a terminal the first `embed:` line came a minute in, at 100%: the stage's clock started at its first
+    report (after the first page) and the count was the reader's, which reads ahead of the model."""
+    from graphrag_code.embeddings import load_embedder
+    from graphrag_code.indexer import IndexSettings
+    from graphrag_code.vectors import fill_embeddings
+
+    for i in range(5):
+        git_repo.write(f"m{i}.py", f"def f{i}():\n    return {i}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings())
+    reports: list[tuple[str, int, int]] = []
+    summary = fill_embeddings(graph, repo_name, load_embedder(None), progress=lambda *r: reports.append(r),
+                              batch=2)
+    assert summary["chunks_embedded"] == 5
+    assert reports[0] == ("embed", 0, 5) and reports[-1] == ("embed", 5, 5), reports
+    assert [done for _, done, _ in reports] == [0, 2, 4, 5, 5], reports     # page by page, as embedded

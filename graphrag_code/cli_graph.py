@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -18,7 +20,7 @@ import click
 from .cli_cypher import print_explain
 from .config import Neo4jSettings
 from .db import Graph, Recorder
-from .errors import GraphragError, check_text
+from .errors import GraphragError, NotFound, check_text
 from .impact import DEFAULT_DEPTH, DEFAULT_TEST_DEPTH, Caller, ImpactResult, analyze_impact
 from .paths import (
     DEFAULT_MAX_HOPS,
@@ -29,12 +31,35 @@ from .paths import (
     PathResult,
     default_repository,
     find_paths,
+    repository,
 )
 
 
 # `impact --fail-on N` found more than N impacted: a verdict for CI, not a failure, so neither 1 (an unhandled
 # error) nor an error's code (2-7, errors.py); the README lists it with them
 FAIL_ON_EXIT_CODE = 8
+
+
+_FILE_ARG = re.compile(r"(?P<path>\.{1,2}(?:/.*)?|/.*?)(?P<line>:\d+)?")
+
+
+def _from_cwd(graph: Graph, repo: str, text: str) -> str:
+    """A file argument written as a path on this machine (``../app/x.py``, ``./x.py:12``, an absolute path) as
+    the repository-relative path the graph has; any other text unchanged. (`./x.py` had matched any file ending
+    in /x.py, and ``../`` and absolute paths nothing; eighth QA pass.)"""
+    m = _FILE_ARG.fullmatch(text)
+    if m is None or "#" in text:
+        return text
+    root = repository(graph, repo, complete=False).get("root")
+    if not root:
+        return text
+    place = Path(os.path.abspath(m["path"])).resolve()
+    try:
+        rel = place.relative_to(Path(root).resolve())
+    except ValueError:
+        raise NotFound(f"{m['path']} is {place}, outside {repo}'s indexed root {root}",
+                       hint="name a file of the repository (a path relative to here, or to its root)") from None
+    return rel.as_posix() + (m["line"] or "")
 
 
 def _reports_errors(fn: Callable) -> Callable:
@@ -156,6 +181,7 @@ def path_command(source: str, target: str, repo: str | None, max_hops: int, k: i
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = default_repository(graph, os.getcwd()) if repo is None else repo
+        source, target = _from_cwd(graph, repo, source), _from_cwd(graph, repo, target)
         result = find_paths(graph, repo, source, target, max_hops=max_hops, k=k)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
@@ -346,6 +372,7 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
     recorder = Recorder()
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = default_repository(graph, os.getcwd()) if repo is None else repo
+        target = _from_cwd(graph, repo, target) if target is not None else None
         result = analyze_impact(graph, repo, target, diff=rev, staged=staged, depth=depth, test_depth=test_depth)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

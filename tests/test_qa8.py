@@ -204,3 +204,25 @@ def test_the_fill_reports_its_start_and_the_chunks_embedded(graph: Graph, git_re
     assert summary["chunks_embedded"] == 5
     assert reports[0] == ("embed", 0, 5) and reports[-1] == ("embed", 5, 5), reports
     assert [done for _, done, _ in reports] == [0, 2, 4, 5, 5], reports     # page by page, as embedded
+
+
+def test_file_arguments_are_read_from_where_the_command_runs(graph: Graph, git_repo, repo_name, monkeypatch,
+                                                            tmp_path) -> None:
+    """From web/: `impact ../app/textutil.py` and its absolute path found nothing, and `./textutil.py` took
+    app/textutil.py (a suffix match) though web/ has none."""
+    git_repo.write("app/textutil.py", "def slug(s):\n    return s.lower()\n")
+    git_repo.write("web/view.py", "from app.textutil import slug\n\n\ndef show(s):\n    return slug(s)\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    monkeypatch.chdir(git_repo.root / "web")
+    runner = CliRunner()
+    for arg in ("../app/textutil.py", str(git_repo.root / "app" / "textutil.py"), "../app/textutil.py:2"):
+        result = runner.invoke(main, ["impact", arg, "--repo", repo_name, "--json"])
+        assert result.exit_code == 0, (arg, result.output)
+        callers = [c["node"]["qualified_name"] for c in json.loads(result.output)["callers"]["1"]]
+        assert callers == ["show"], (arg, callers)
+    wrong = runner.invoke(main, ["impact", "./textutil.py", "--repo", repo_name])
+    assert wrong.exit_code == 2 and "app/textutil.py" not in wrong.output, wrong.output
+    outside = runner.invoke(main, ["path", str(tmp_path / "x.py"), "slug", "--repo", repo_name])
+    assert outside.exit_code == 2 and "outside" in outside.output, outside.output
+    assert runner.invoke(main, ["path", "./view.py:5", "../app/textutil.py:2", "--repo", repo_name]).exit_code == 0

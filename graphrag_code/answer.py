@@ -132,8 +132,10 @@ class Answer:
         out = [self.text]
         if self.citations and self.mode == "llm":
             out += ["", "Citations:"] + [f"  {c.render()}" for c in self.citations]
-        elif self.citations:
-            out += ["", "Links:"] + [f"  [{c.n}] {c.url}" for c in self.citations if c.url]
+        elif self.citations:       # extractive: the text cites; a link whose file changed says what it opens
+            out += ["", "Links:"] + [f"  [{c.n}] {c.url}" + (f"  [working tree differs; {c.link_note()}]"
+                                                              if c.ok and c.worktree_changed else "")
+                                     for c in self.citations if c.url]
         elif self.mode == "llm" and self.sources and not self.refused:   # an empty or uncited reply: what it had
             out += ["", "Sources it was given (none cited):"] + [
                 f"  [{s.n}] {s.hit.location}" + (f" ({s.hit.qualified_name})" if s.hit.qualified_name else "")
@@ -328,7 +330,7 @@ def _flag_stale(ans: Answer) -> None:
     moved = [c for c in ans.citations if c.ok and c.worktree_changed]
     if moved:
         ans.notes.append("working tree differs at " + ", ".join(f"[{c.n}]" for c in moved)
-                         + " (the citations show the indexed commit)")
+                         + " (the cited lines are the indexed commit's; a file:// link opens the working tree)")
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -295,10 +295,10 @@ class Citation:
         if not self.ok:
             line += f"  [STALE: {self.reason}; lines not shown]"
         elif self.worktree_changed:    # status stays ok: the lines were verified at the indexed commit
-            line += f"  [working tree differs ({self.reason}); {self._link_note()}]"
+            line += f"  [working tree differs ({self.reason}); {self.link_note()}]"
         return line
 
-    def _link_note(self) -> str:
+    def link_note(self) -> str:
         """What the link of a citation whose working tree changed shows: a forge permalink is pinned to the
         indexed commit; a file:// link opens the working tree, so say how to see the indexed text."""
         if self.url and not self.url.startswith("file:"):

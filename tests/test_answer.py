@@ -449,7 +449,8 @@ def test_git_new_commit_keeps_the_indexed_commit_and_flags_the_working_tree(grap
     assert c.url == gh(commit, "app/auth.py", "L5-L10")
     assert c.render().endswith("[working tree differs (the working-tree file differs at these lines); "
                                "the link shows the indexed commit]")
-    assert "working tree differs at [2] (the citations show the indexed commit)" in a.notes
+    assert "working tree differs at [2] (the cited lines are the indexed commit's; a file:// link opens the " \
+           "working tree)" in a.notes
     assert not a.flagged and citation_metrics([a])["validity"] == 1.0
 
 
@@ -471,6 +472,10 @@ def test_a_file_link_of_a_changed_working_tree_says_it_opens_the_working_tree(gr
     assert "stale" not in c.render().lower() and c.to_dict()["rendered"] == c.render()
     shown = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True, cwd="/")
     assert shown.stdout == AUTH
+    # the extractive text's Links say so too (they listed the file:// link alone while a note said "the
+    # citations show the indexed commit"; eighth QA pass)
+    links = extractive(graph, repo_name, PICKS).render().split("Links:", 1)[1]
+    assert f"[2] {c.url}  [working tree differs; the link opens the working tree" in links and command in links
 
 
 def test_git_file_rewritten_in_the_working_tree_is_flagged(graph, indexed) -> None:

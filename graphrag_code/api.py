@@ -769,7 +769,9 @@ def _install_graph_routes(app: Flask, ctx: ApiContext) -> None:
         if not rows:
             return _error(404, "not_found", f"{args['path']!r} is not an indexed file of {repo!r}", "path")
         f = rows[0]
-        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"], blob=f["blob"])
+        chunks = ctx.graph.run("file_chunk_hashes", repo=repo, path=f["path"]) if not f["commit"] else None
+        lines = read_lines(f["root"], f["commit"], f["path"], args["start"], args["end"], blob=f["blob"],
+                           chunks=chunks)
         return jsonify({"repo": repo, "commit": f["commit"], "path": f["path"], "start": args["start"],
                         "end": args["end"], "lines": lines})
 

@@ -31,7 +31,6 @@ with status ok, which must be 100%) and coverage (share of claim sentences with 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shlex
@@ -44,7 +43,7 @@ from typing import Any, Protocol
 from urllib.parse import quote, unquote, urlsplit
 
 from .languages import language_for_path
-from .source import indexed_lines, is_safe_relative
+from .source import indexed_lines, is_safe_relative, lines_hash
 
 REFUSAL = "The retrieved code does not answer this question."
 CLAIM_MIN_WORDS = 6
@@ -334,13 +333,6 @@ def _git(root: str, *args: str) -> subprocess.CompletedProcess[bytes]:
     env["GIT_OPTIONAL_LOCKS"] = "0"
     return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, timeout=_GIT_TIMEOUT,
                           check=False)
-
-
-def lines_hash(lines: list[str], start: int, end: int) -> str | None:
-    """sha1 of lines start..end joined by newlines (the chunk's content_hash), or None when out of range."""
-    if start < 1 or end < start or end > len(lines):
-        return None
-    return hashlib.sha1("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
 
 
 class Verifier:

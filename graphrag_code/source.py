@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from . import secrets
 from .discovery import decode, git_blob_sha
@@ -73,7 +75,22 @@ def check_commit(root: str, commit: str) -> None:
                             hint=_REINDEX)
 
 
-def read_lines(root: str, commit: str | None, path: str, start: int, end: int, blob: str | None = None) -> list[str]:
+def lines_hash(lines: list[str], start: int, end: int) -> str | None:
+    """sha1 of lines start..end joined by newlines (the chunk's content_hash), or None when out of range."""
+    if start < 1 or end < start or end > len(lines):
+        return None
+    return hashlib.sha1("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
+
+
+def _vouched(lines: list[str], chunks: list[dict[str, Any]], start: int, end: int) -> bool:
+    """Whether every line of start..end lies in a chunk whose indexed content hash its current lines still have."""
+    good = [(c["start_line"], c["end_line"]) for c in chunks
+            if c.get("content_hash") and lines_hash(lines, c["start_line"], c["end_line"]) == c["content_hash"]]
+    return all(any(a <= n <= b for a, b in good) for n in range(start, end + 1))
+
+
+def read_lines(root: str, commit: str | None, path: str, start: int, end: int, blob: str | None = None,
+               chunks: list[dict[str, Any]] | None = None) -> list[str]:
     """Lines start..end (1-based, inclusive) as indexed: decoded and with secrets redacted, without their line
     terminators (LF or CRLF). A plain directory has no commit to read the indexed file from: with the indexed
     ``blob`` (its content hash) given, a file that changed or went away since is SourceChanged, never other
@@ -87,10 +104,12 @@ def read_lines(root: str, commit: str | None, path: str, start: int, end: int, b
         if plain and not (Path(root) / safe_relative(path)).exists():
             raise SourceChanged(f"{path} is gone from {root} since it was indexed", hint=_REINDEX) from None
         raise
-    if plain and git_blob_sha(data) != blob:
-        raise SourceChanged(f"{path} changed on disk since it was indexed: its indexed lines are not there any more",
-                            hint=_REINDEX)
     lines = indexed_lines(data)
+    # a changed file's lines still stand where the indexed chunks over them are unchanged (``chunks``: their
+    # ranges and content hashes), as ask's citations are checked; all of them otherwise (eighth QA pass)
+    if plain and git_blob_sha(data) != blob and not _vouched(lines, chunks or [], start, end):
+        raise SourceChanged(f"{path} changed on disk since it was indexed: its indexed lines {start}-{end} are not "
+                            f"all there any more", hint=_REINDEX)
     if end > len(lines):
         raise InputError(f"{path} has {len(lines)} lines; asked for {start}-{end}")
     # every line but an unterminated last one ended in "\n": a "\r" before it was part of the terminator

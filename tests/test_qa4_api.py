@@ -179,6 +179,11 @@ def test_source_of_a_plain_directory_refuses_lines_that_changed_since_indexing(g
     url = f"/v1/source?repo={repo_name}&path=auth.py&start=1&end=2"
     ok = client.get(url)
     assert ok.status_code == 200 and ok.json["lines"] == ["def sign(p, k):", "    return p"], ok.json
+    (tmp_path / "auth.py").write_text("def sign(p, k):\n    return p\n\n\ndef added():\n    return 1\n")
+    # lines below a function unchanged (their chunk's hash holds): served, as ask's citation of them is ok; it
+    # was a 409 for the whole file's hash (eighth QA pass)
+    below = client.get(url)
+    assert below.status_code == 200 and below.json["lines"] == ["def sign(p, k):", "    return p"], below.json
     (tmp_path / "auth.py").write_text("# inserted\ndef sign(p, k):\n    return p\n")
     changed = client.get(url)
     assert changed.status_code == 409 and changed.json["error"]["code"] == "source_changed", changed.json

@@ -14,7 +14,7 @@ from graphrag_code.discovery import (
     SKIP_REASONS, SourceFile, SourceReader, Snapshot, content_skip_reason, decode, git_blob_sha,
     path_skip_reason, snapshot,
 )
-from graphrag_code.errors import InputError, SourceError
+from graphrag_code.errors import InputError, SourceError, SourceMoved
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -332,7 +332,7 @@ def test_plain_directory_skips_dot_git_and_reports_file_changes(tmp_path: Path) 
     snap = snapshot(tmp_path)
     assert [f.path for f in snap.files] == ["a.py"]
     write(tmp_path, "a.py", "x = 22\n")
-    with SourceReader(snap) as reader, pytest.raises(SourceError, match="changed since"):
+    with SourceReader(snap) as reader, pytest.raises(SourceMoved, match="changed since"):
         reader.read(snap.files[0])
 
 

@@ -391,7 +391,7 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
     for n, h in enumerate(result.hits, 1):
         channels = ", ".join(f"{c}#{r}" for c, r in h.channels.items())
         kind = f"{h.kind}, part" if h.chunk_kind == "part" else h.kind     # one piece of a long definition
-        click.echo(f"{n:2d}. {h.repo + ':' if several else ''}{h.location}  {h.qualified_name or ''} [{kind}]  "
+        click.echo(f"{n:2d}. {h.repo + ':' if several else ''}{h.location}  {h.shown_name} [{kind}]  "
                    f"score {h.score:.4f}  ({channels})")
         for why_line in h.via[:2]:
             click.echo(f"      via {why_line}")

@@ -127,6 +127,13 @@ class Hit:
     def tokens(self) -> int:
         return len(_TOKEN.findall(self.text))
 
+    @property
+    def shown_name(self) -> str:
+        """The qualified name as its id spells it: a redefinition's `~2` (`View.as_view.view~2`) tells it from
+        the first of its name, and `path`/`impact` take it back."""
+        own = self.symbol_id.split("#", 1)[1] if self.symbol_id and "#" in self.symbol_id else ""
+        return own if own.startswith(self.qualified_name or "") and own else (self.qualified_name or "")
+
     def to_dict(self, with_text: bool = True) -> dict[str, Any]:
         d = asdict(self)
         d["location"] = self.location
@@ -437,10 +444,7 @@ class Searcher:
 def _via(row: dict, seed: Hit) -> str:
     """How graph expansion reached a hit: "caller of Foo.bar (line 12)"."""
     lines = f" (line {', '.join(map(str, row['lines']))})" if row["lines"] else ""
-    # the id's own name: a redefinition's `~2` (`View.as_view.view~2`) tells it from the first one of its name
-    own = seed.symbol_id.split("#", 1)[1] if seed.symbol_id and "#" in seed.symbol_id else ""
-    return f"{row['rel']} of {own if own.startswith(seed.qualified_name or '') else seed.qualified_name or seed.id}" \
-        f"{lines}"
+    return f"{row['rel']} of {seed.shown_name or seed.id}{lines}"
 
 
 def _best_part_per_symbol(hits: list[Hit]) -> list[Hit]:

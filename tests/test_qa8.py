@@ -133,6 +133,15 @@ def test_a_numbered_name_as_shown_is_accepted(graph: Graph, git_repo, repo_name)
         resolve_endpoint(graph, repo_name, "Signer.unsign~4")
     cli = CliRunner().invoke(main, ["path", "Signer.unsign~3", "check", "--repo", repo_name])
     assert cli.exit_code == 0 and "timed.py:9" in cli.output, cli.output
+    # a search row spells it so too (rows showed `Signer.unsign` for any of the three, their via lines `~3`)
+    from graphrag_code.search import Hit
+
+    def hit(symbol_id: str | None, qualified: str | None) -> Hit:
+        return Hit("c", repo_name, None, "timed.py", 8, 9, 1.0, symbol_id=symbol_id, qualified_name=qualified)
+
+    assert hit(f"{repo_name}:timed.py#Signer.unsign~3", "Signer.unsign").shown_name == "Signer.unsign~3"
+    assert hit(f"{repo_name}:timed.py#Signer.unsign", "Signer.unsign").shown_name == "Signer.unsign"
+    assert hit(None, "Intro").shown_name == "Intro"                # a section chunk: its title
 
 
 def test_declining_delete_keeps_the_repository_and_exits_0(graph: Graph, shop: str, monkeypatch) -> None:

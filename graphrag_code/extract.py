@@ -588,8 +588,8 @@ class _Builder:
         definition's, and those in a ``macro_rules!`` rule's expansion the macro's (see _token_calls)."""
         caller = self.caller_at(node)
         args = caps["args"][0]
-        for name, receiver, line, column, implicit in _token_calls(self.spec.name, args.text or b"",
-                                                                   args.start_point):
+        text = _run_tokens(node, args.text or b"")
+        for name, receiver, line, column, implicit in _token_calls(self.spec.name, text, args.start_point):
             self.result.calls.append(CallSite(caller, name, receiver, line, column, implicit=implicit))
 
     def add_macro_body(self, node: Node, caps: dict[str, list[Node]]) -> None:
@@ -1310,6 +1310,34 @@ _UNPARSED = {"rust": (re.compile(rb"\$(crate\b)?"), lambda m: b"crate " if m.gro
 _UNPARSED["cpp"] = _UNPARSED["c"]
 _TOKEN_DEPTH = 4         # macros in macros' arguments (`assert!(vec![f(1)].is_empty())`) followed this deep
 
+# Rust macros whose arguments are text, not code that runs where they are written: `stringify!(leaf(9))` is a
+# string, `quote! { fn f() { helper() } }` code generated for elsewhere
+_UNRUN_MACROS = frozenset({"stringify", "concat", "concat_idents", "include_str", "include_bytes", "env",
+                           "option_env", "compile_error", "quote", "quote_spanned", "parse_quote", "format_ident"})
+
+
+def _run_tokens(invocation: Node, text: bytes) -> bytes:
+    """The part of a Rust macro invocation's token tree ``text`` that is code run where it is written: none for
+    _UNRUN_MACROS, the scrutinee alone for ``matches!`` (its pattern, `Token(_)`, constructs nothing)."""
+    macro = invocation.child_by_field_name("macro") if invocation.type == "macro_invocation" else None
+    if macro is not None and macro.type == "scoped_identifier":
+        macro = macro.child_by_field_name("name")
+    name = _text(macro) if macro is not None else ""
+    if name in _UNRUN_MACROS:
+        return b""
+    if name == "matches":
+        depth = 0
+        for at in range(1, len(text) - 1):     # (ASCII delimiters: never a byte of a multibyte character)
+            char = text[at:at + 1]
+            if char in (b"(", b"[", b"{"):
+                depth += 1
+            elif char in (b")", b"]", b"}"):
+                depth -= 1
+            elif char == b"," and depth == 0:
+                return text[:at] + text[-1:]
+    return text
+
+
 _TokenCall = tuple[str, str | None, int, int, str | None]    # name, receiver, 1-based line, byte column, implicit
 
 
@@ -1343,8 +1371,8 @@ def _reparsed_calls(language: str, inner: bytes, at: tuple[int, int], wrap: tupl
     for kind, node, caps in _matches(language, sub)[1]:
         if kind in ("macro_args", "macro_body"):
             args = caps["args"][0]         # its text as written (`$`s included), not as parsed
-            found += _token_calls(language, inner[args.start_byte - len(head):args.end_byte - len(head)],
-                                  place(args.start_point), depth + 1)
+            text = _run_tokens(node, inner[args.start_byte - len(head):args.end_byte - len(head)])
+            found += _token_calls(language, text, place(args.start_point), depth + 1)
             continue
         start = caps["name"][0].start_byte - len(head) if "name" in caps else -1
         if kind not in ("call", "macro_call") or start < 0 or inner[start:start + 1] == b"$" or \

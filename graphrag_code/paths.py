@@ -386,9 +386,10 @@ _HOW_TEXT = {"exact_qualified": "exact qualified name", "suffix_qualified": "qua
 def _choose(query: str, cands: list[tuple[NodeRef, str]], what: str) -> Resolved:
     # definitions of one qualified name in one file (overloads, redefinitions) are one candidate: the last is
     # the one that runs (Python) or carries the body (TypeScript overloads); the others come along as variants
-    groups: dict[tuple[str, str | None], list[tuple[NodeRef, str]]] = {}
+    groups: dict[tuple[str, str | None, bool], list[tuple[NodeRef, str]]] = {}
     for c in cands:
-        groups.setdefault((c[0].path, c[0].qualified_name), []).append(c)
+        # (a macro and a function of one name are two things, never overloads: Rust's `check!` and `check()`)
+        groups.setdefault((c[0].path, c[0].qualified_name, c[0].kind == "macro"), []).append(c)
     reps = []
     for group in groups.values():
         group.sort(key=lambda c: c[0].start_line or 0)
@@ -421,7 +422,8 @@ def _same_name_variants(graph: Graph, repo: str, commit: str | None, node: NodeR
                      suffix="." + node.qualified_name, limit=500)
     found = [node_ref(r["node"], repo, commit) for r in rows]
     return sorted((n for n in found if n.path == node.path and n.qualified_name == node.qualified_name
-                   and n.id != node.id), key=lambda n: n.start_line or 0)
+                   and n.id != node.id and (n.kind == "macro") == (node.kind == "macro")),
+                  key=lambda n: n.start_line or 0)
 
 
 def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None = None,

@@ -527,8 +527,11 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
                 self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
             return
         if implicit == "macro":         # `square!(x)`: its macro_rules!, else one outside the repository
-            if hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "macro":
-                self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, hit[2])
+            found = self._macros(f, name)
+            method = "macro_alt" if len(found) > 1 else "same_file" if found and found[0][0] == f.path \
+                else "global_unique"
+            for path, i in found:
+                self._call_edge(src, self.files[path].ids[i], line, method)
             return
         if self._indirect_call(f, caller, name, receiver, src, line, hit, answer, implicit):
             return
@@ -592,8 +595,16 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = ("unresolved", "interface")   # no code of an interface runs: the callee is unindexed
         elif hit[0] != "unresolved" and self.files[hit[0]].ids[hit[1]] in self.protocol_stubs:
             hit = ("unresolved", "protocol")    # nor a Protocol's stub
-        elif hit[0] != "unresolved" and f.language == "rust" and self.files[hit[0]].defs[hit[1]][1] == "macro":
-            hit = ("unresolved", "unknown")     # a call without `!` never expands a macro_rules! of that name
+        elif hit[0] != "unresolved" and self.files[hit[0]].defs[hit[1]][1] == "macro" and \
+                (f.language == "rust" or self.files[hit[0]].ids[hit[1]] == src):
+            # a call without `!` never expands a macro_rules! of that name, nor a #define its own name
+            # (`#define compute(x) (trace(0), compute(x))` wraps the function): a function of that name, if any
+            hit = self._non_macro(f, name) or ("unresolved", "unknown")
+        if hit[0] == "unresolved" and f.language in ("c", "cpp") and str(hit[1]).startswith("ambiguous") and \
+                receiver is None and (found := self._macros(f, name)):
+            for path, i in found:      # a macro defined in each `#if` branch of a header: one of them expands
+                self._call_edge(src, self.files[path].ids[i], line, "macro_alt" if len(found) > 1 else "global_unique")
+            return
         if (hit[0] == "unresolved" or hit[2] in _GUESSES) and \
                 (self._union_call(f, caller, receiver, src, name, line, narrowed=narrowed) or
                  self._registry_call(f, caller, receiver, src, name, line)):
@@ -606,6 +617,21 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             dst = self.files[one[0]].ids[one[1]]
             self._call_edge(src, dst, line, one[2])
             self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation")
+
+    def _macros(self, f: FileFacts, name: str) -> list[tuple[str, int]]:
+        """The macros ``name!(...)`` may expand, by name alone (Rust resolves macros apart from other items, and a
+        `#[macro_export]` one at the crate's root whatever the `use` says): the file's own, else the repository's
+        top-level ones. Several (definitions in `#if` branches, or in several files): all of them."""
+        own = [(f.path, i) for i, d in enumerate(f.defs) if d[0] == name and d[1] == "macro"]
+        return own or [(p, i) for p, i in self.ix.global_top.get(name, ()) if self.files[p].defs[i][1] == "macro"]
+
+    def _non_macro(self, f: FileFacts, name: str) -> tuple[str, int, str] | None:
+        """A function (no macro) named ``name``: the file's top-level one, else the repository's only one."""
+        own = [i for i in self.ix.top.get(f.path, {}).get(name, ()) if f.defs[i][1] != "macro"]
+        if own:
+            return f.path, own[-1], "same_file"
+        others = [(p, i) for p, i in self.ix.global_top.get(name, ()) if self.files[p].defs[i][1] != "macro"]
+        return (*others[0], "global_unique") if len(others) == 1 else None
 
     def _resolve_bases(self, f: FileFacts) -> None:
         """INHERITS / IMPLEMENTS edges of the classes of ``f`` (a base no definition answers: unresolved)."""

@@ -20,6 +20,7 @@ CONFIDENCE = {
     "same_package": 0.85, "class_attr": 0.85, "inherited": 0.8, "global_unique": 0.6, "method_unique": 0.5,
     "receiver_name": 0.7, "receiver_name_of_several": 0.6, "receiver_name_suffix": 0.6,
     "overloads": 0.6,   # one of several overloads taking as many arguments as the call passes (_overload)
+    "macro_alt": 0.6,   # one of several macros of the invoked name (C `#if` branches, macros in several files)
     "extension": 0.85,  # C#: the extension method for the receiver's declared type (or a base of it)
     # answers of a language server (lsp.py): the definition it found; one of several (conditional) definitions;
     # the one implementation of the interface method it landed on; one of several implementations; an override

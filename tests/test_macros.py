@@ -5,6 +5,8 @@ so a function checked only inside `assert_eq!` had no test among its callers, an
 
 from __future__ import annotations
 
+import pytest
+
 from graphrag_code.db import Graph
 from graphrag_code.extract import extract
 from graphrag_code.impact import analyze_impact
@@ -144,3 +146,83 @@ def test_a_cpp_function_like_macro_is_a_definition_with_its_calls() -> None:
         (2, 17, "report", None, 0), (2, 44, "where", "util", 0),   # `#cond` is no call, `cond` a parameter
         (6, 4, "CHECK", None, 2), (7, 11, "ID", None, 2)]
 
+
+
+# -- what a QA pass of these found (eighth) ----------------------------------------------------------------------
+def _calls(files: dict[str, tuple[str, str]]) -> set[tuple[str, str, str, int]]:
+    """CALLS (caller, callee, callee's kind, line) that resolve() finds for ``files`` {path: (language, source)}."""
+    facts = {}
+    for path, (language, source) in files.items():
+        f = FileFacts(path, language, **extract(source.encode(), language).facts())
+        f.ids = symbol_ids("r", path, f.defs)
+        facts[path] = f
+    kinds = {i: d[1] for f in facts.values() for i, d in zip(f.ids, f.defs)}
+    res = resolve("r", facts)
+    return {(src.split("#")[1], dst.split("#")[1], kinds[dst], (props.get("lines") or [props.get("line")])[0])
+            for (kind, src, dst), props in res.edges.items() if kind == "CALLS"}
+
+
+def test_an_exported_macro_brought_in_by_use_is_called() -> None:
+    """`use crate::exported;` then `exported!(1)`: the call was dropped (no edge, not even unresolved), and impact
+    said COMPLETE with 0 callers."""
+    calls = _calls({
+        "src/lib.rs": ("rust", "mod macros;\npub mod user;\npub fn make(x: i32) -> i32 { x * 2 }\n"),
+        "src/macros.rs": ("rust", "#[macro_export]\nmacro_rules! exported {\n    ($x:expr) => { $crate::make($x) };\n}\n"),
+        "src/user.rs": ("rust", "use crate::exported;\n\npub fn u() -> i32 {\n    exported!(1)\n}\n")})
+    assert ("u", "exported", "macro", 4) in calls and ("exported", "make", "function", 3) in calls, calls
+
+
+@pytest.mark.parametrize("macro_first", [True, False])
+def test_a_macro_and_a_function_of_one_name_are_called_apart(macro_first: bool) -> None:
+    """Rust keeps macros apart from functions: `check(x) && check!(x)` calls both, whichever is defined last
+    (the last one had taken both calls)."""
+    macro = "macro_rules! check {\n    ($x:expr) => { validate($x) };\n}\n"
+    fn = "fn check(x: i32) -> bool { x > 0 }\n"
+    source = (macro + fn if macro_first else fn + macro) + \
+        "fn validate(x: i32) -> bool { x < 9 }\nfn run(x: i32) -> bool { check(x) && check!(x) }\n"
+    calls = {(a, b, kind) for a, b, kind, _ in _calls({"src/lib.rs": ("rust", source)})}
+    macro_id, fn_id = ("check", "check~2") if macro_first else ("check~2", "check")    # one qualified name
+    assert calls == {("run", fn_id, "function"), ("run", macro_id, "macro"), (macro_id, "validate", "function")}, \
+        calls
+
+
+def test_macro_text_that_does_not_run_there_makes_no_call() -> None:
+    """stringify!(leaf(9)) is a string, quote! code for elsewhere, matches!'s pattern constructs nothing: false
+    edges (to `leaf`, `helper`, the struct `Token`)."""
+    source = ("fn t(v: Tok) {\n    let q = stringify!(leaf(9));\n    let w = quote::quote! { fn x() { helper() } };\n"
+              "    if matches!(v.kind(), Token(_) | Other(a, b)) { go(1); }\n    let c = concat!(\"a\", f(1));\n}\n")
+    got = {(c.name, c.line) for c in extract(source.encode(), "rust").calls if c.implicit is None}
+    assert got == {("kind", 4), ("go", 4)}, got
+
+
+def test_a_c_wrapper_macro_calls_the_function_of_its_name_and_branches_are_both_called() -> None:
+    """`#define compute(x) (trace(0), compute(x))` wraps the function: the macro had called itself. A macro
+    defined in both branches of an #ifdef in a header: its use in another file was ambiguous, no edge."""
+    calls = _calls({
+        "a.c": ("c", "int trace(int t) { return t; }\nint compute(int v) { return v; }\n"
+                     "#define compute(x) (trace(0), compute(x))\n"),
+        "m.h": ("c", "int helper(int);\nint other(int);\n#ifdef FAST\n#define PICK(x) helper(x)\n#else\n"
+                     "#define PICK(x) other(x)\n#endif\n"),
+        "m.c": ("c", "#include \"m.h\"\nint use_pick(int v) {\n    return PICK(v);\n}\n")})
+    # the macro is compute~2 (the function, defined first, is compute)
+    assert {c for c in calls if c[0] == "compute~2"} == {("compute~2", "compute", "function", 3),
+                                                        ("compute~2", "trace", "function", 3)}, calls
+    assert {c for c in calls if c[0] == "use_pick"} == {("use_pick", "PICK", "macro", 3),
+                                                       ("use_pick", "PICK~2", "macro", 3)}, calls
+
+
+def test_a_macro_is_no_overload_of_the_function_of_its_name(graph: Graph, git_repo, repo_name) -> None:
+    """`impact` of the function `shadow` also took the macro `shadow` as 'another definition (overload or
+    redefinition)', and its callers with it."""
+    from graphrag_code.paths import resolve_endpoint
+
+    git_repo.write("src/lib.rs", "pub fn shadow() -> i32 { 1 }\n\nmacro_rules! shadow {\n    () => { 2 };\n}\n\n"
+                                 "pub fn a() -> i32 {\n    shadow()\n}\n\npub fn b() -> i32 {\n    shadow!()\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    fn = resolve_endpoint(graph, repo_name, f"{repo_name}:src/lib.rs#shadow")
+    assert fn.node.kind == "function" and fn.variants == []
+    result = analyze_impact(graph, repo_name, f"{repo_name}:src/lib.rs#shadow", depth=1)
+    assert [(c.node.qualified_name, c.lines) for c in result.callers] == [("a", [8])]
+    macro = analyze_impact(graph, repo_name, f"{repo_name}:src/lib.rs#shadow~2", depth=1)
+    assert [(c.node.qualified_name, c.lines) for c in macro.callers] == [("b", [12])]

@@ -586,11 +586,9 @@ class _Builder:
     def add_macro_args(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Rust: the calls written in a macro's arguments (``assert_eq!(total(&[o]), 3)``) are the enclosing
         definition's, and those in a ``macro_rules!`` rule's expansion the macro's (see _token_calls)."""
-        caller = self.caller_at(node)
         args = caps["args"][0]
-        text = _run_tokens(node, args.text or b"")
-        for name, receiver, line, column, implicit in _token_calls(self.spec.name, text, args.start_point):
-            self.result.calls.append(CallSite(caller, name, receiver, line, column, implicit=implicit))
+        self._add_token_calls(node, _token_calls(self.spec.name, _run_tokens(node, args.text or b""),
+                                                 args.start_point))
 
     def add_macro_body(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """The calls in a macro's expansion are the macro's: a Rust ``macro_rules!`` rule's, a C/C++ function-like
@@ -600,11 +598,14 @@ class _Builder:
             return
         args, params = caps["args"][0], node.child_by_field_name("parameters")
         skip = frozenset(_text(p) for p in params.named_children) if params is not None else frozenset()
-        caller = self.caller_at(node)
         at = (args.start_point.row, args.start_point.column)
-        for name, receiver, line, column, _ in _reparsed_calls(self.spec.name, args.text or b"", at, _C_BODY_WRAP,
-                                                               skip):
-            self.result.calls.append(CallSite(caller, name, receiver, line, column))
+        self._add_token_calls(node, _reparsed_calls(self.spec.name, args.text or b"", at, _C_BODY_WRAP, skip))
+
+    def _add_token_calls(self, node: Node, calls: list[_TokenCall]) -> None:
+        """Calls found in a macro's text, made by the definition around ``node``."""
+        caller = self.caller_at(node)
+        for name, receiver, line, column, implicit in calls:
+            self.result.calls.append(CallSite(caller, name, receiver, line, column, implicit=implicit))
 
     def add_macro_call(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Rust: ``square!(x)`` invokes a macro (``implicit`` "macro": it reaches a ``macro_rules!`` definition of
@@ -1299,7 +1300,6 @@ def _matches(language: str, tree: Tree) -> tuple[list, list]:
     return [m for m in defs if "name" in m[2]], refs
 
 
-# a macro's token tree parsed again: `(a, f(b))` and `[x; n]` as a call's arguments, `{ ... }` as a block
 # a Rust macro's token tree parsed again: `(a, f(b))` and `[x; n]` as a call's arguments, `{ ... }` as a block
 _TOKEN_WRAPS = {b"(": (b"fn _m() { _m(", b"); }"), b"[": (b"fn _m() { _m([", b"]); }"), b"{": (b"fn _m() {", b"}")}
 _C_BODY_WRAP = (b"void _m(void) {", b"\n;}")     # a C/C++ function-like macro's body, as statements

@@ -49,6 +49,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
 
     def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False) -> None:
         self.repo, self.files, self.ix = repo, files, _Index(files)
+        self.file_macros: dict[str, dict[str, list[tuple[str, int]]]] = {}   # path -> name -> its macros (_macros)
         # the languages whose stored answers count: a run with `--lsp python` after one with `--lsp go` keeps
         # the Go files' answers stored (a later `--lsp go` run reuses them) but resolves Go by names, as fresh
         wanted = frozenset(("all",) if use_lsp is True else use_lsp or ())
@@ -507,6 +508,15 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         implicit = implicit_of(call)
         src = f.ids[caller] if caller is not None else file_id(self.repo, f.path)
         # (a bare call in Java or C# names a method, never a parameter: they are apart)
+        # `square!(x)`: its macro_rules!, else one outside the repository; looked up among macros alone, before
+        # the name rules and parameters (whose lookups it does not need)
+        if implicit == "macro":
+            found = self._macros(f, name)
+            method = "macro_alt" if len(found) > 1 else "same_file" if found and found[0][0] == f.path \
+                else "global_unique"
+            for path, i in found:
+                self._call_edge(src, self.files[path].ids[i], line, method)
+            return
         holder = self._parameter_of(f, caller, name) if receiver is None and \
             f.language not in _APART_NAMESPACES else None
         if holder is not None and self._called_instance(f, caller, None, name):
@@ -525,13 +535,6 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
                 sites.outcomes[handed] = self._outcome(None, hit, False)
             if hit[0] != "unresolved" and hit[2] not in _GUESSES:
                 self._call_edge(src, self.files[hit[0]].ids[hit[1]], line, "decorator")
-            return
-        if implicit == "macro":         # `square!(x)`: its macro_rules!, else one outside the repository
-            found = self._macros(f, name)
-            method = "macro_alt" if len(found) > 1 else "same_file" if found and found[0][0] == f.path \
-                else "global_unique"
-            for path, i in found:
-                self._call_edge(src, self.files[path].ids[i], line, method)
             return
         if self._indirect_call(f, caller, name, receiver, src, line, hit, answer, implicit):
             return
@@ -622,7 +625,12 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         """The macros ``name!(...)`` may expand, by name alone (Rust resolves macros apart from other items, and a
         `#[macro_export]` one at the crate's root whatever the `use` says): the file's own, else the repository's
         top-level ones. Several (definitions in `#if` branches, or in several files): all of them."""
-        own = [(f.path, i) for i, d in enumerate(f.defs) if d[0] == name and d[1] == "macro"]
+        if f.path not in self.file_macros:        # once per file: a file makes many macro calls
+            self.file_macros[f.path] = defaultdict(list)
+            for i, d in enumerate(f.defs):
+                if d[1] == "macro":
+                    self.file_macros[f.path][d[0]].append((f.path, i))
+        own = self.file_macros[f.path].get(name, [])
         return own or [(p, i) for p, i in self.ix.global_top.get(name, ()) if self.files[p].defs[i][1] == "macro"]
 
     def _non_macro(self, f: FileFacts, name: str) -> tuple[str, int, str] | None:

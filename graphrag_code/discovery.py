@@ -28,6 +28,7 @@ import stat
 import subprocess
 import tempfile
 import threading
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -208,6 +209,52 @@ def decode(data: bytes) -> tuple[str, bool]:
     except UnicodeDecodeError:
         # "replace" never swallows an ASCII byte, so newlines and thus line numbers are kept.
         return data.decode("utf-8", "replace"), True
+
+
+class OffsetMap:
+    """Byte offsets in the text the indexer parsed back to offsets in the file's own bytes (the blob).
+
+    The parsed text is the file without its BOM, with secrets redacted and invalid bytes as U+FFFD: all three
+    keep the lines but move the bytes after them. A line that differs is aligned by what it shares with the
+    original at its start and end (one redaction or invalid sequence per line is exact; an offset inside a
+    replaced part goes to that part's start, or with ``end`` to its end)."""
+
+    def __init__(self, original: bytes, parsed: bytes) -> None:
+        self.bom = 3 if original.startswith(b"\xef\xbb\xbf") else 0
+        body = original[self.bom:]
+        if b"\r" in body and b"\n" not in body:
+            body = body.replace(b"\r", b"\n")       # as decode() does: same length
+        self.same = body == parsed
+        if not self.same:
+            self.parsed, self.original = parsed.split(b"\n"), body.split(b"\n")
+            self.starts = _line_starts(self.parsed)
+            self.original_starts = _line_starts(self.original)
+
+    @property
+    def identity(self) -> bool:
+        return self.same and not self.bom
+
+    def __call__(self, offset: int, end: bool = False) -> int:
+        if self.same or len(self.parsed) != len(self.original):
+            return self.bom + offset
+        i = bisect_right(self.starts, offset) - 1
+        p, o, col = self.parsed[i], self.original[i], offset - self.starts[i]
+        if p != o:
+            prefix = len(os.path.commonprefix([p, o]))
+            suffix = min(len(os.path.commonprefix([p[::-1], o[::-1]])), min(len(p), len(o)) - prefix)
+            if col >= len(p) - suffix:
+                col = len(o) - (len(p) - col)
+            elif col > prefix:
+                col = len(o) - suffix if end else prefix
+        return self.bom + self.original_starts[i] + col
+
+
+def _line_starts(lines: list[bytes]) -> list[int]:
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    return starts
 
 
 def git_blob_sha(data: bytes) -> str:

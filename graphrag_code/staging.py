@@ -74,6 +74,7 @@ def stage_file(f: discovery.SourceFile, data: bytes, ctx: StageContext, *, parse
     reason = discovery.content_skip_reason(f.path, data, include_generated=ctx.settings.include_generated)
     if reason is not None:
         return StagedFile(f.path, skip=reason[0])
+    original = data
     data, findings = secrets.redact_bytes(data)
     warnings = []
     if findings:
@@ -90,9 +91,22 @@ def stage_file(f: discovery.SourceFile, data: bytes, ctx: StageContext, *, parse
         extraction = _file_level(f.language, text, ctx.settings.chunk_tokens,
                                  "the parser crashed its process on this file; indexed as file chunks")
     warnings.extend(extraction.warnings)
+    _blob_offsets(extraction, original, text)
     staged = file_rows(f, text, extraction, warnings, len(findings), ctx)
     staged.secret_kinds = [x.kind for x in findings]
     return staged
+
+
+def _blob_offsets(ex: FileExtraction, original: bytes, text: str) -> None:
+    """Definitions' byte offsets as offsets into the file's own bytes, the blob at the indexed commit (they were
+    the parsed text's: after a BOM, an invalid byte or a redacted secret they cut the blob mid-token)."""
+    if not ex.definitions:
+        return
+    mapped = discovery.OffsetMap(original, text.encode("utf-8"))
+    if mapped.identity:
+        return
+    for d in ex.definitions:
+        d.start_byte, d.end_byte = mapped(d.start_byte), mapped(d.end_byte, end=True)
 
 
 def extract_file(lang: str, text: str, budget: int, path: str = "") -> FileExtraction:

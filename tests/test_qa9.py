@@ -35,3 +35,34 @@ def test_the_console_script_runs_the_command_line() -> None:
                            " from graphrag_code.entry import main; main()"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "graphrag-code, version" in proc.stdout, (proc.returncode, proc.stderr)
+
+
+OFFSET_FILES = {
+    "bom.py": b"\xef\xbb\xbfdef a():\n    return 1\n",
+    "inv.py": b"# \xff\xfe\ndef b():\n    return '\xe9'\n\n\ndef after():\n    return 2\n",
+    "sec.py": b'password = "s3cr3t-P4ssw0rd-xyz"\n\n\ndef c():\n    token = "sk_live_51Habc0123456789abcdefABCDEF"\n'
+              b'    return token\n\n\ndef d():\n    return 3\n',
+    "mac.py": b"def m():\r    return 1\r\rdef n():\r    return 2\r",
+}
+
+
+def test_symbol_byte_offsets_are_offsets_into_the_blob(graph, git_repo, repo_name) -> None:
+    """start_byte/end_byte were offsets into the text after the BOM was dropped, invalid bytes became U+FFFD
+    (3 bytes each) and secrets were redacted: blob[start:end] cut the definition mid-token (ninth QA pass)."""
+    from graphrag_code.indexer import index_repository
+
+    for path, data in OFFSET_FILES.items():
+        git_repo.write(path, data)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    rows = [n["props"] for n in graph.run("repo_dump", repo=repo_name)[0]["nodes"] if "Symbol" in n["labels"]]
+    got = {r["name"]: OFFSET_FILES[r["path"]][r["start_byte"]:r["end_byte"]] for r in rows}
+    assert got == {
+        "a": b"def a():\n    return 1",
+        "b": b"# \xff\xfe\ndef b():\n    return '\xe9'",     # (a comment right above is the definition's)
+        "after": b"def after():\n    return 2",
+        "c": b'def c():\n    token = "sk_live_51Habc0123456789abcdefABCDEF"\n    return token',
+        "d": b"def d():\n    return 3",
+        "m": b"def m():\r    return 1",
+        "n": b"def n():\r    return 2",
+    }, got

@@ -36,6 +36,8 @@ entry point).
 
 from __future__ import annotations
 
+import codecs
+import difflib
 import json
 import re
 import subprocess
@@ -275,14 +277,17 @@ class ImpactResult:
 
 # -- targets ------------------------------------------------------------------------------------------------------
 def _git(root: str, *args: str) -> str:
+    """git's output, its bytes that are not UTF-8 (a Latin-1 source file's lines, a file name) kept as surrogates
+    (``_unquote`` spells such a path as the index does): a diff of a Latin-1 file was a UnicodeDecodeError."""
     try:
         proc = subprocess.run(["git", "-c", "core.quotePath=false", *args], cwd=root, capture_output=True,
-                              text=True, check=False)
+                              check=False)
     except OSError as exc:
         raise SourceError(f"cannot run git in {root}: {exc}") from exc
     if proc.returncode != 0:
-        raise SourceError(f"git {' '.join(args)} failed in {root}: {proc.stderr.strip()}")
-    return proc.stdout
+        raise SourceError(f"git {' '.join(args)} failed in {root}: "
+                          f"{proc.stderr.decode('utf-8', 'replace').strip()}")
+    return proc.stdout.decode("utf-8", "surrogateescape")
 
 
 def _commit_of(root: str, rev: str) -> str:
@@ -301,10 +306,12 @@ def _commit_of(root: str, rev: str) -> str:
 
 
 def _unquote(path: str) -> str:
-    if path.startswith('"') and path.endswith('"'):
-        raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
-        return raw.encode("latin-1").decode("utf-8")
-    return path
+    """A path as a diff writes it (C-quoted when it holds a quote, a backslash or a control character, its other
+    bytes raw under core.quotePath=false) as the index spells it: a byte that is not UTF-8 as ``\\xe9``."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if len(raw) >= 2 and raw.startswith(b'"') and raw.endswith(b'"'):
+        raw = codecs.escape_decode(raw[1:-1])[0]
+    return raw.decode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True)
@@ -330,6 +337,9 @@ def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
     def flush() -> None:
         if current is None or current["path"] is None:
             return
+        if _cr_only(current, "ours"):
+            ranges[current["path"]].extend(_cr_hunks(current))
+            return
         start, count = current["start"], current["count"]
         if count == 0:
             if all(not t.strip() for t in current["theirs"]):
@@ -342,7 +352,7 @@ def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
             return
         ranges[current["path"]].append(Hunk(start, start + count - 1, blank))
 
-    for line in text.splitlines():
+    for line in _diff_lines(text):
         if line.startswith("diff --git "):
             flush()
             current = None
@@ -364,13 +374,58 @@ def parse_diff(text: str, side: str) -> tuple[dict[str, list[Hunk]], list[str]]:
                 continue
             start, count = (int(m[3]), int(m[4] or 1)) if side == "new" else (int(m[1]), int(m[2] or 1))
             current = {"path": new_path if side == "new" else old_path, "start": start, "count": count,
-                       "other": int(m[1]) if side == "new" else int(m[3]), "ours": [], "theirs": []}
+                       "other": int(m[1]) if side == "new" else int(m[3]), "ours": [], "theirs": [],
+                       "last": None, "no_eol": set()}
         elif current is not None and line[:1] == ours:
             current["ours"].append(line[1:])
+            current["last"] = "ours"
         elif current is not None and line[:1] == theirs:
             current["theirs"].append(line[1:])
+            current["last"] = "theirs"
+        elif current is not None and line.startswith("\\") and current["last"]:
+            current["no_eol"].add(current["last"])         # "\ No newline at end of file": of the line before
     flush()
     return dict(ranges), notes
+
+
+def _diff_lines(text: str) -> list[str]:
+    """A diff's lines: split at LF alone, as git counts lines (str.splitlines also splits at a form feed, a lone
+    CR, U+2028 ...: a changed line starting with a form feed read as a blank one, and its hunk was skipped)."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _cr_only(hunk: dict[str, Any], side: str) -> bool:
+    """Whether ``side`` of the hunk is a whole file whose lines end in lone CRs (classic Mac OS): one line to
+    git, and the lines the indexer counts (discovery.decode gives it LFs)."""
+    lines = hunk[side]
+    return len(lines) == 1 and "\r" in lines[0] and side in hunk["no_eol"] and \
+        (side == "theirs" or hunk["start"] == 1)
+
+
+def _cr_hunks(hunk: dict[str, Any]) -> list[Hunk]:
+    """The hunks of a file git sees as one line of lone-CR-separated lines, in the indexer's lines: the two
+    sides diffed again, line by line (git's hunk made every change one at line 1, its first definition)."""
+    ours = hunk["ours"][0].split("\r")
+    theirs = hunk["theirs"][0].split("\r") if _cr_only(hunk, "theirs") else hunk["theirs"]
+    other = 1 if _cr_only(hunk, "theirs") else hunk["other"]
+    out = []
+    for tag, j1, j2, i1, i2 in difflib.SequenceMatcher(None, theirs, ours, autojunk=False).get_opcodes():
+        if tag == "equal" or all(not t.strip() for t in theirs[j1:j2] + ours[i1:i2]):
+            continue
+        if i1 == i2:
+            removed = frozenset(other + j for j in range(j1, j2) if theirs[j].strip())
+            out.append(Hunk(max(i1, 1), i1 + 1, gap_of=removed))
+        else:
+            out.append(Hunk(i1 + 1, i2, frozenset(i + 1 for i in range(i1, i2) if not ours[i].strip())))
+    return out
+
+
+# the diff parse_diff reads, whatever the user's git config: a/ and b/ prefixes (diff.mnemonicPrefix made them
+# c/ and i/, diff.noprefix none: every changed file "not indexed", the verdict COMPLETE), the files' own text (a
+# textconv filter's lines are not the indexed ones), no color, no external diff tool
+_DIFF = ("diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
+         "--relative")
 
 
 def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None,
@@ -386,10 +441,10 @@ def _diff_targets(graph: Graph, repo: str, info: dict[str, Any], rev: str | None
     # --relative: paths relative to the indexed directory, as the graph's are, when it is a subdirectory of the
     # work tree (they were the top level's: every changed file "not indexed", and the verdict COMPLETE)
     if staged:
-        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--relative", "--cached", commit, "--"], "old"
+        args, side = [*_DIFF, "--cached", commit, "--"], "old"
     else:
         base = _commit_of(root, "HEAD" if rev is None else rev)
-        args, side = ["diff", "-U0", "--no-color", "--no-ext-diff", "--relative", base, commit, "--"], "new"
+        args, side = [*_DIFF, base, commit, "--"], "new"
     text = _git(root, *args)
     ranges, notes = parse_diff(text, side)
     head = _git(root, "rev-parse", "HEAD").strip()
@@ -479,7 +534,7 @@ def parse_removals(text: str) -> tuple[dict[str, list[tuple[int, int]]], dict[st
     gone: dict[str, str | None] = {}
     old: str | None = None
     copy = deleted = in_hunks = False
-    for line in text.splitlines():
+    for line in _diff_lines(text):
         if line.startswith("diff --git "):
             old, copy, deleted, in_hunks = None, False, False, False
         elif line.startswith("@@ "):

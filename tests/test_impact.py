@@ -1047,7 +1047,8 @@ def test_diff_revision_is_resolved_never_passed_as_an_option(shops, tmp_path) ->
         analyze_impact(graph, names["py"], diff="no-such-branch")
     head = py.git("rev-parse", "HEAD")
     r = analyze_impact(graph, names["py"], diff="HEAD")
-    assert r.diff["command"] == f"git diff -U0 --no-color --no-ext-diff --relative {head} {head} --" and not r.targets
+    assert r.diff["command"] == ("git diff -U0 --no-color --no-ext-diff --no-textconv --src-prefix=a/ "
+                                 f"--dst-prefix=b/ --relative {head} {head} --") and not r.targets
     for rev in ("", "  "):    # an unset $BASE: was HEAD against itself, nothing touched, COMPLETE
         with pytest.raises(InputError, match="an empty one"):
             analyze_impact(graph, names["py"], diff=rev)

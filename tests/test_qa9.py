@@ -66,3 +66,44 @@ def test_symbol_byte_offsets_are_offsets_into_the_blob(graph, git_repo, repo_nam
         "m": b"def m():\r    return 1",
         "n": b"def n():\r    return 2",
     }, got
+
+
+def test_impact_diff_of_odd_files_and_any_git_config(graph, git_repo, repo_name) -> None:
+    """Ninth QA pass: a diff of a Latin-1 file, or of a file whose name git quotes and that is not ASCII, crashed
+    (UnicodeDecodeError, a 500 from the API); diff.mnemonicPrefix / diff.noprefix made every changed file "not
+    indexed" and the verdict COMPLETE; a lone-CR file's every change touched its first definition (git sees one
+    line); a changed line starting with a form feed was read as blank and its hunk skipped."""
+    from graphrag_code.impact import analyze_impact
+    from graphrag_code.indexer import index_repository
+
+    quoted = 'café "v2".py'
+    v1 = {"lat.py": b'def lat():\n    return "caf\xe9"\n',
+          quoted: b"def quoted():\n    return 1\n",
+          "mac.py": b"def first():\r    return 1\r\r\rdef second():\r    return 2\r",
+          "ff.py": b"def before():\n    return 0\n\x0cdef target(a):\n    return a\n",
+          "b/deep.py": b"def deep():\n    return 1\n",
+          "u.py": b"from mac import second\nfrom ff import target\n\n\ndef user():\n    return second() + target(1)\n"}
+    for path, data in v1.items():
+        git_repo.write(path, data)
+    git_repo.commit("v1")
+    git_repo.write("lat.py", v1["lat.py"].replace(b"caf\xe9", b"caf\xe9s"))
+    git_repo.write(quoted, v1[quoted].replace(b"1", b"2"))
+    git_repo.write("mac.py", v1["mac.py"].replace(b"return 2", b"return 22"))
+    git_repo.write("ff.py", v1["ff.py"].replace(b"target(a)", b"target(a, b=2)"))
+    git_repo.write("b/deep.py", v1["b/deep.py"].replace(b"1", b"2"))
+    git_repo.commit("v2")
+    index_repository(graph, git_repo.root, name=repo_name)
+    for config in (None, "diff.mnemonicPrefix", "diff.noprefix"):
+        if config:
+            git_repo.git("config", config, "true")
+        r = analyze_impact(graph, repo_name, diff="HEAD~1")
+        assert sorted(t.node.qualified_name for t in r.targets) == ["deep", "lat", "quoted", "second", "target"], \
+            (config, [t.reason for t in r.targets], r.notes)
+        assert [c.node.display for c in r.callers] == ["user"], config
+        if config:
+            git_repo.git("config", "--unset", config)
+    assert analyze_impact(graph, repo_name, diff="HEAD~1").diff["hunks"]["mac.py"] == [[6, 6]]
+    git_repo.write("b/deep.py", b"def deep():\n    return 3\n")
+    git_repo.git("add", "b/deep.py")
+    git_repo.git("config", "diff.mnemonicPrefix", "true")        # --cached: c/ and i/
+    assert [t.node.qualified_name for t in analyze_impact(graph, repo_name, staged=True).targets] == ["deep"]

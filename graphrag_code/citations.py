@@ -43,7 +43,7 @@ from typing import Any, Protocol
 from urllib.parse import quote, unquote, urlsplit
 
 from .languages import language_for_path
-from .source import indexed_lines, is_safe_relative, lines_hash
+from .source import indexed_lines, is_safe_relative, lines_hash, same_text
 
 REFUSAL = "The retrieved code does not answer this question."
 CLAIM_MIN_WORDS = 6
@@ -388,7 +388,7 @@ class Verifier:
             current = self._read(info.root, None, c.path)
             if isinstance(current, str):
                 return "ok", "the file is gone from the working tree", True
-            if lines_hash(current, c.start_line, c.end_line) != c.content_hash:
+            if not same_text(current, c.start_line, c.end_line, c.content_hash):
                 return "ok", "the working-tree file differs at these lines", True
             return "ok", "", False
         lines = self._read(info.root, None, c.path)

@@ -82,6 +82,16 @@ def lines_hash(lines: list[str], start: int, end: int) -> str | None:
     return hashlib.sha1("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
 
 
+def same_text(lines: list[str], start: int, end: int, content_hash: str) -> bool:
+    """Whether lines start..end are the indexed ones: the same hash, or the same once a CRLF checkout of LF
+    lines (`text eol=crlf`, core.autocrlf) has its carriage returns dropped; git calls such a checkout clean."""
+    if lines_hash(lines, start, end) == content_hash:
+        return True
+    part = lines[start - 1:end]
+    return any(line.endswith("\r") for line in part) and \
+        lines_hash([line.removesuffix("\r") for line in part], 1, len(part)) == content_hash
+
+
 def _vouched(lines: list[str], chunks: list[dict[str, Any]], start: int, end: int) -> bool:
     """Whether every line of start..end lies in a chunk whose indexed content hash its current lines still have."""
     good = [(c["start_line"], c["end_line"]) for c in chunks

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 
 def test_ctrl_c_while_the_command_line_imports_exits_130_without_a_traceback() -> None:
     """The console script imported graphrag_code.cli (about a second) before any handler existed: a Ctrl-C
@@ -107,3 +109,37 @@ def test_impact_diff_of_odd_files_and_any_git_config(graph, git_repo, repo_name)
     git_repo.git("add", "b/deep.py")
     git_repo.git("config", "diff.mnemonicPrefix", "true")        # --cached: c/ and i/
     assert [t.node.qualified_name for t in analyze_impact(graph, repo_name, staged=True).targets] == ["deep"]
+
+
+@pytest.mark.parametrize("setting", ["attributes", "autocrlf"])
+def test_a_crlf_checkout_of_lf_blobs_is_no_changed_working_tree(graph, git_repo, repo_name, setting) -> None:
+    """With `*.py text eol=crlf` or core.autocrlf=true (Windows' default) git calls the checkout clean, yet every
+    citation of `ask` said "the working-tree file differs at these lines" and linked the working tree (ninth QA
+    pass): its lines keep their CRs, the indexed ones (the LF blob's) have none."""
+    import json
+
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+    from graphrag_code.indexer import index_repository
+
+    if setting == "attributes":
+        git_repo.write(".gitattributes", "*.py text eol=crlf\n")
+    else:
+        git_repo.git("config", "core.autocrlf", "true")
+    git_repo.write("a.py", "def g():\n    return 1\n\n\ndef caller():\n    return g()\n")
+    git_repo.commit("v1")
+    (git_repo.root / "a.py").unlink()
+    git_repo.git("checkout", "a.py")
+    assert b"\r\n" in (git_repo.root / "a.py").read_bytes() and git_repo.git("status", "--porcelain") == ""
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = CliRunner().invoke(main, ["ask", "what calls g?", "--repo", repo_name, "--no-llm", "--json"])
+    assert result.exit_code == 0, result.output
+    citations = json.loads(result.output)["citations"]
+    assert citations and all(c["status"] == "ok" and not c["worktree_changed"] and not c["reason"]
+                             for c in citations), citations
+
+    (git_repo.root / "a.py").write_bytes(b"def g():\r\n    return 2\r\n\r\n\r\ndef caller():\r\n    return g()\r\n")
+    result = CliRunner().invoke(main, ["ask", "what calls g?", "--repo", repo_name, "--no-llm", "--json"])
+    by_line = {c["start_line"]: c for c in json.loads(result.output)["citations"]}
+    assert by_line[1]["worktree_changed"] and not by_line[5]["worktree_changed"], by_line

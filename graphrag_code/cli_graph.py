@@ -48,7 +48,7 @@ def _from_cwd(graph: Graph, repo: str, text: str) -> str:
     the repository-relative path the graph has; any other text unchanged. (`./x.py` had matched any file ending
     in /x.py, and ``../`` and absolute paths nothing; eighth QA pass.)"""
     m = _FILE_ARG.fullmatch(text)
-    if m is None or "#" in text:
+    if m is None or ("#" in text and not Path(m["path"]).is_file()):     # `./h#sh.py` is a file; ids have no ./
         return text
     root = repository(graph, repo, complete=False).get("root")
     if not root:

@@ -436,11 +436,14 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
     odd = None if m else _ANY_FILE_LINE.match(text)
     if odd and any(r["exact"] for r in _file_rows(graph, repo, odd["path"])):
         return _resolve_file_line(graph, repo, commit, text, odd["path"], int(odd["line"]))
+    no_id = None
     if "#" in text:                                                  # an id, with or without "repo:"
         node_id = text if text.startswith(repo + ":") else f"{repo}:{text}"
         rows = graph.run("symbol_lookup_id", repo=repo, id=node_id)
         if rows:
             node = node_ref(rows[0]["node"], repo, commit)
+            if node.label == "File" and allow_file:      # `h#sh.py` is a file's id too: as its path, every definition
+                return Resolved(text, node, "file", "file path", [node])
             variants = _same_name_variants(graph, repo, commit, node)
             reason = "exact id" + (f"; {len(variants)} other definition(s) of {node.qualified_name} in {node.path} "
                                    f"(overloads or redefinitions) are searched too" if variants else "")
@@ -450,7 +453,8 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
         if other and not text.startswith(repo + ":"):      # another repository's id, given with --repo/repo
             raise NotFound(f"no symbol with id {text!r} in {repo}: that id names repository {other!r}",
                            hint=f"ids in {repo} start with '{repo}:'; pass the repository the id names")
-        raise NotFound(f"no symbol with id {node_id!r} in {repo}")
+        # not an id: a name with a `#` (`Store.#bump`, JavaScript's private methods) or a file:line of a path with one
+        no_id = NotFound(f"no symbol with id {node_id!r} in {repo}", hint="and no symbol of that name")
     if m and _looks_like_path(m["path"]):
         return _resolve_file_line(graph, repo, commit, text, m["path"], int(m["line"]))
     if allow_file and _looks_like_path(text):
@@ -485,6 +489,8 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
     if numbered:              # `TimestampSigner.unsign~3`, as search and impact show a repeated qualified name
         return _numbered(graph, repo, commit, text, numbered[1])
     cands = _by_name(graph, repo, commit, text)
+    if not cands and no_id is not None:
+        raise no_id
     if not cands:
         hint = "names are matched exactly (qualified name, its suffix, or the bare name); ids look like path#Q.name"
         if allow_file:

@@ -143,3 +143,37 @@ def test_a_crlf_checkout_of_lf_blobs_is_no_changed_working_tree(graph, git_repo,
     result = CliRunner().invoke(main, ["ask", "what calls g?", "--repo", repo_name, "--no-llm", "--json"])
     by_line = {c["start_line"]: c for c in json.loads(result.output)["citations"]}
     assert by_line[1]["worktree_changed"] and not by_line[5]["worktree_changed"], by_line
+
+
+def test_names_and_paths_with_a_hash_sign(graph, git_repo, repo_name, monkeypatch) -> None:
+    """Any text with `#` was taken for an id (ninth QA pass): `impact 'h#sh.py'` found the file's id and answered
+    for its module-level code alone (0 callers, COMPLETE), `./h#sh.py` was never made repository-relative, and
+    JavaScript's private methods could not be named as the output names them (`Store.#bump`)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+    from graphrag_code.indexer import index_repository
+    from graphrag_code.paths import resolve_endpoint
+
+    git_repo.write("h#sh.py", "def hf():\n    return 1\n")
+    git_repo.write("u.py", "from importlib import import_module\n\n\ndef uses():\n    return hf()\n\n\n"
+                           "def hf_user():\n    return hf()\n")
+    git_repo.write("store.js", "class Store {\n  #bump(n) {\n    return n + 1;\n  }\n  add(n) {\n"
+                               "    return this.#bump(n);\n  }\n}\n\nfunction useStore() {\n  const s = new Store();\n  return s.add(1);\n}\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    monkeypatch.chdir(git_repo.root)
+    for target in ("h#sh.py", "./h#sh.py", f"{repo_name}:h#sh.py"):
+        result = CliRunner().invoke(main, ["impact", target, "--repo", repo_name, "--json"])
+        assert result.exit_code == 0, (target, result.output)
+        out = json.loads(result.output)
+        assert [t["node"]["qualified_name"] for t in out["targets"]] == [None, "hf"], target    # the file, its def
+        assert sorted(c["node"]["qualified_name"] for c in out["callers"]["1"]) == ["hf_user", "uses"], target
+    for name in ("Store.#bump", "#bump"):
+        assert resolve_endpoint(graph, repo_name, name, allow_file=True).node.qualified_name == "Store.#bump", name
+    result = CliRunner().invoke(main, ["path", "useStore", "Store.#bump", "--repo", repo_name, "--json"])
+    assert result.exit_code == 0 and "store.js:6" in result.output, result.output
+    result = CliRunner().invoke(main, ["impact", "nothing#here", "--repo", repo_name])
+    assert result.exit_code == 2 and f"no symbol with id '{repo_name}:nothing#here'" in result.output, result.output

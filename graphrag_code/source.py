@@ -17,10 +17,12 @@ _REINDEX = "re-index the repository: `graphrag-code index` or POST /v1/repositor
 
 
 def is_safe_relative(path: str) -> bool:
-    """Relative, no `..` or `.` segments, no backslashes or NULs: safe to hand to the filesystem or git."""
+    """Relative, no `..` or `.` segments, no NULs: safe to hand to the filesystem or git. A backslash is a
+    separator only where the OS makes it one (Windows); elsewhere it is a character git allows in a name, and
+    such an indexed file was cited as an "unsafe path" and refused by /v1/source (ninth QA pass)."""
     p = PurePosixPath(path)
-    return bool(path) and not p.is_absolute() and "\\" not in path and "\x00" not in path and \
-        all(part not in ("..", ".") for part in p.parts)
+    return bool(path) and not p.is_absolute() and ("\\" not in path or os.sep == "/") and "\x00" not in path \
+        and all(part not in ("..", ".") for part in p.parts)
 
 
 def safe_relative(path: str) -> str:

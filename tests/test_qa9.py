@@ -177,3 +177,23 @@ def test_names_and_paths_with_a_hash_sign(graph, git_repo, repo_name, monkeypatc
     assert result.exit_code == 0 and "store.js:6" in result.output, result.output
     result = CliRunner().invoke(main, ["impact", "nothing#here", "--repo", repo_name])
     assert result.exit_code == 2 and f"no symbol with id '{repo_name}:nothing#here'" in result.output, result.output
+
+
+def test_a_file_name_with_a_backslash_is_cited_and_served(graph, git_repo, repo_name, client) -> None:
+    """git allows a backslash in a name and the indexer indexed such a file, but every citation of it was
+    "stale: unsafe path" and /v1/source refused it as not relative (ninth QA pass). On POSIX it is a character."""
+    import json
+
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("back\\slash.py", "def backslash_helper():\n    return 1\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    resp = client.get("/v1/source", query_string={"repo": repo_name, "path": "back\\slash.py", "start": 1, "end": 2})
+    assert resp.status_code == 200 and resp.json["lines"] == ["def backslash_helper():", "    return 1"], resp.json
+    result = CliRunner().invoke(main, ["ask", "backslash_helper", "--repo", repo_name, "--no-llm", "--json"])
+    cited = [c for c in json.loads(result.output)["citations"] if c["path"] == "back\\slash.py"]
+    assert cited and all(c["status"] == "ok" for c in cited), cited

@@ -95,10 +95,20 @@ def same_text(lines: list[str], start: int, end: int, content_hash: str) -> bool
 
 
 def _vouched(lines: list[str], chunks: list[dict[str, Any]], start: int, end: int) -> bool:
-    """Whether every line of start..end lies in a chunk whose indexed content hash its current lines still have."""
-    good = [(c["start_line"], c["end_line"]) for c in chunks
-            if c.get("content_hash") and lines_hash(lines, c["start_line"], c["end_line"]) == c["content_hash"]]
-    return all(any(a <= n <= b for a, b in good) for n in range(start, end + 1))
+    """Whether every line of start..end lies in a chunk whose indexed content hash its current lines still have,
+    or, blank, between chunks (no chunk held it when indexed: it was blank) above an unchanged chunk, or below
+    one with none after it: unmoved (ninth QA pass: a blank line between two unchanged functions was a 409)."""
+    spans = sorted((c["start_line"], c["end_line"], bool(c.get("content_hash")) and
+                    lines_hash(lines, c["start_line"], c["end_line"]) == c["content_hash"]) for c in chunks)
+
+    def ok(n: int) -> bool:
+        if any(a <= n <= b for a, b, good in spans if good):
+            return True
+        if any(a <= n <= b for a, b, _good in spans) or n > len(lines) or lines[n - 1].strip():
+            return False
+        below = [good for a, _b, good in spans if a > n]
+        return below[0] if below else any(good for _a, b, good in spans if b < n)
+    return all(ok(n) for n in range(start, end + 1))
 
 
 def read_lines(root: str, commit: str | None, path: str, start: int, end: int, blob: str | None = None,
@@ -120,8 +130,8 @@ def read_lines(root: str, commit: str | None, path: str, start: int, end: int, b
     # a changed file's lines still stand where the indexed chunks over them are unchanged (``chunks``: their
     # ranges and content hashes), as ask's citations are checked; all of them otherwise (eighth QA pass)
     if plain and git_blob_sha(data) != blob and not _vouched(lines, chunks or [], start, end):
-        raise SourceChanged(f"{path} changed on disk since it was indexed: its indexed lines {start}-{end} are not "
-                            f"all there any more", hint=_REINDEX)
+        raise SourceChanged(f"{path} changed on disk since it was indexed, and so did lines {start}-{end} "
+                            f"(or what they are indexed with)", hint=_REINDEX)
     if end > len(lines):
         raise InputError(f"{path} has {len(lines)} lines; asked for {start}-{end}")
     # every line but an unterminated last one ended in "\n": a "\r" before it was part of the terminator

@@ -197,3 +197,26 @@ def test_a_file_name_with_a_backslash_is_cited_and_served(graph, git_repo, repo_
     result = CliRunner().invoke(main, ["ask", "backslash_helper", "--repo", repo_name, "--no-llm", "--json"])
     cited = [c for c in json.loads(result.output)["citations"] if c["path"] == "back\\slash.py"]
     assert cited and all(c["status"] == "ok" for c in cited), cited
+
+
+def test_source_of_a_plain_directory_serves_unmoved_blank_lines(graph, client, repo_name, tmp_path) -> None:
+    """Lines 1-4 of a file whose last function changed: 1 and 3-4 lie in unchanged chunks, 2 is a blank line no
+    chunk holds; it was a 409 saying the indexed lines 'are not all there any more' (ninth QA pass)."""
+    from graphrag_code.indexer import index_repository
+
+    (tmp_path / "a.py").write_text("import os\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    index_repository(graph, tmp_path, name=repo_name)
+    (tmp_path / "a.py").write_text("import os\n\ndef f():\n    return 1\n\n\ndef g():\n    return 3\n")
+
+    def get(start: int, end: int):
+        return client.get("/v1/source", query_string={"repo": repo_name, "path": "a.py", "start": start, "end": end})
+    for start, end in ((1, 4), (2, 2), (3, 4)):
+        resp = get(start, end)
+        assert resp.status_code == 200, (start, end, resp.json)
+    assert get(3, 5).status_code == 409          # 5 is blank, but the chunk below it changed: it may have moved
+    assert get(1, 4).json["lines"] == ["import os", "", "def f():", "    return 1"]
+    assert get(7, 8).status_code == 409
+    (tmp_path / "a.py").write_text("import os\n\ndef f():\n    return 1\n\n# new\ndef g():\n    return 2\n")
+    assert get(6, 6).status_code == 409          # a line no chunk held is not blank any more
+    (tmp_path / "a.py").write_text("import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    assert get(2, 2).status_code == 409          # a blank line inserted: the chunk below it moved

@@ -56,6 +56,7 @@ SKIP_REASONS: dict[str, str] = {
     "submodule": "git submodule; index it as its own repository",
     "unreadable": "could not be read, or not a regular file",
     "undecodable-path": "a file name that is not UTF-8: Neo4j stores text only (reported with \\x escapes)",
+    "lfs-pointer": "a Git LFS pointer: the file's content is stored outside git (run `git lfs pull` first)",
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -182,6 +183,8 @@ def content_skip_reason(path: str, data: bytes, *, include_generated: bool = Fal
     """(reason, detail) when the bytes show a file should not be indexed: binary, minified, generated."""
     if b"\0" in data[:8192]:
         return "binary", "NUL byte in the first 8 KiB"
+    if len(data) < 1024 and data.startswith(b"version https://git-lfs.github.com/spec/"):
+        return "lfs-pointer", "content not fetched"      # indexed as code, it was one of "syntax errors"
     if PurePosixPath(path).suffix.lower() in _MINIFIABLE_SUFFIXES:
         lines = data.count(b"\n") + 1
         longest = max(len(line) for line in data.split(b"\n"))

@@ -220,3 +220,17 @@ def test_source_of_a_plain_directory_serves_unmoved_blank_lines(graph, client, r
     assert get(6, 6).status_code == 409          # a line no chunk held is not blank any more
     (tmp_path / "a.py").write_text("import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n")
     assert get(2, 2).status_code == 409          # a blank line inserted: the chunk below it moved
+
+
+def test_a_git_lfs_pointer_is_skipped_with_its_reason(graph, git_repo, repo_name) -> None:
+    """A Git LFS pointer (`model.py` whose content lives on an LFS server) was indexed as Python with syntax
+    errors (ninth QA pass): a skip with its reason, as every other file not indexed."""
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("model.py", "version https://git-lfs.github.com/spec/v1\noid sha256:" + "ab" * 32 +
+                   "\nsize 1234567\n")
+    git_repo.write("real.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    summary = index_repository(graph, git_repo.root, name=repo_name)
+    assert summary.skipped.get("lfs-pointer") == ["model.py"], summary.skipped
+    assert summary.files_parsed == 1

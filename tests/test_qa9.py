@@ -234,3 +234,24 @@ def test_a_git_lfs_pointer_is_skipped_with_its_reason(graph, git_repo, repo_name
     summary = index_repository(graph, git_repo.root, name=repo_name)
     assert summary.skipped.get("lfs-pointer") == ["model.py"], summary.skipped
     assert summary.files_parsed == 1
+
+
+def test_a_transient_error_inside_a_statement_is_retried(graph, monkeypatch) -> None:
+    """Graph.run translated the driver's errors inside the managed transaction, so the driver never saw a
+    transient one and never retried it: a deadlock between two index runs ended one with exit 3 (ninth QA pass).
+    A real DeadlockDetected error raised by the first attempt's statement; the retry runs it on the real server."""
+    import neo4j
+    from neo4j import exceptions as neo4j_errors
+
+    real_run, attempts = neo4j.ManagedTransaction.run, []
+
+    def run_once_deadlocked(self, query, parameters=None, **kwargs):
+        attempts.append(query)
+        if len(attempts) == 1:
+            raise neo4j_errors.Neo4jError._hydrate_neo4j(code="Neo.TransientError.Transaction.DeadlockDetected",
+                                                         message="deadlock (raised by the test)")
+        return real_run(self, query, parameters, **kwargs)
+
+    monkeypatch.setattr(neo4j.ManagedTransaction, "run", run_once_deadlocked)
+    rows = graph.run("meta_get", key="schema")
+    assert len(attempts) == 2 and rows and rows[0]["schema_version"], (attempts, rows)

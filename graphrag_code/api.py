@@ -668,10 +668,11 @@ def _install_question_routes(app: Flask, ctx: ApiContext) -> None:
         with ctx.graph.trace(recorder), _reranker_slot(ctx) as (reranker, skipped):
             use_vectors = args.get("vectors", True) and ctx.embedder is not None
             channels = channels_for(ctx.embedder if use_vectors else None)
-            result = Searcher(ctx.graph, ctx.embedder if use_vectors else None, reranker).search(
+            searcher = Searcher(ctx.graph, ctx.embedder if use_vectors else None, reranker)
+            result = ctx.graph.consistent(lambda: searcher.search(
                 args["query"], Filters(repo=args.get("repo"), path_glob=args.get("path"), language=args.get("language"),
                                        kind=args.get("kind"), include_tests=args.get("include_tests")),
-                SearchOptions(k=args.get("k", 10), hops=args.get("hops"), channels=channels))
+                SearchOptions(k=args.get("k", 10), hops=args.get("hops"), channels=channels)))
         if skipped:
             result.notes.append(skipped)
         out = result.to_dict(with_text=args.get("with_text", True))
@@ -733,7 +734,8 @@ def _install_graph_routes(app: Flask, ctx: ApiContext) -> None:
         args = _json_body(ENDPOINTS["paths"])
         repo = the_repo(ctx.graph, args.get("repo"))
         extra = {k: args[k] for k in ("max_hops", "k") if k in args}
-        return jsonify(find_paths(ctx.graph, repo, args["source"], args["target"], **extra).to_dict())
+        return jsonify(ctx.graph.consistent(
+            lambda: find_paths(ctx.graph, repo, args["source"], args["target"], **extra)).to_dict())
 
     @app.post("/v1/impact")
     def impact() -> Response:
@@ -746,13 +748,13 @@ def _install_graph_routes(app: Flask, ctx: ApiContext) -> None:
             raise InputError("give a 'target' or a 'diff'")
         repo = the_repo(ctx.graph, args.get("repo"))
         extra = {"depth": args["depth"]} if "depth" in args else {}
-        return jsonify(analyze_impact(ctx.graph, repo, args.get("target"), diff=args.get("diff"),
-                                      **extra).to_dict())
+        return jsonify(ctx.graph.consistent(lambda: analyze_impact(ctx.graph, repo, args.get("target"),
+                                                                   diff=args.get("diff"), **extra)).to_dict())
 
     @app.get("/v1/symbols/<path:symbol_id>")
     def symbol(symbol_id: str) -> Response:
         check_repo(symbol_id.split(":", 1)[0], "symbol_id")
-        rows = ctx.graph.run("symbol_detail", id=symbol_id)
+        rows = ctx.graph.consistent(lambda: ctx.graph.run("symbol_detail", id=symbol_id))
         if not rows:
             shown = symbol_id if len(symbol_id) <= 300 else f"{symbol_id[:300]}… ({len(symbol_id)} characters)"
             return _error(404, "not_found", f"no symbol {shown!r}")     # not a 100 KB id echoed back whole

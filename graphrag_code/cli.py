@@ -371,7 +371,8 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         if repo is not None:     # --repo "" too: "not indexed", not every repository
             repository(graph, repo)      # NotFound, as `impact` says, instead of "No results."
         searcher = Searcher(graph, embedder, ranker)
-        result = searcher.search(query, filters, SearchOptions(k=k, hops=hops, channels=channels_for(embedder)))
+        result = graph.consistent(lambda: searcher.search(query, filters, SearchOptions(
+            k=k, hops=hops, channels=channels_for(embedder))))
         # across repositories each hit says whose it is, also when all come from one of them
         several = repo is None and len(graph.run("repo_list")) > 1
     if why:

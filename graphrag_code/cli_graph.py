@@ -182,7 +182,7 @@ def path_command(source: str, target: str, repo: str | None, max_hops: int, k: i
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = default_repository(graph, os.getcwd()) if repo is None else repo
         source, target = _from_cwd(graph, repo, source), _from_cwd(graph, repo, target)
-        result = find_paths(graph, repo, source, target, max_hops=max_hops, k=k)
+        result = graph.consistent(lambda: find_paths(graph, repo, source, target, max_hops=max_hops, k=k))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
@@ -373,7 +373,8 @@ def impact_command(target: str | None, repo: str | None, rev: str | None, staged
     with Graph(Neo4jSettings.from_env(), tracer=recorder) as graph:
         repo = default_repository(graph, os.getcwd()) if repo is None else repo
         target = _from_cwd(graph, repo, target) if target is not None else None
-        result = analyze_impact(graph, repo, target, diff=rev, staged=staged, depth=depth, test_depth=test_depth)
+        result = graph.consistent(lambda: analyze_impact(graph, repo, target, diff=rev, staged=staged, depth=depth,
+                                                         test_depth=test_depth))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

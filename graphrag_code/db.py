@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j import exceptions as neo4j_errors
@@ -18,7 +18,7 @@ from neo4j import exceptions as neo4j_errors
 from . import cypher
 from .config import SCHEMA_VERSION, Neo4jSettings
 from .errors import (ConfigError, DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch,
-                     TransactionTooLarge)
+                     SnapshotMoved, TransactionTooLarge)
 
 
 @dataclass
@@ -41,6 +41,7 @@ class TraceEvent:
 
 
 Tracer = Callable[[TraceEvent], None]
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -79,6 +80,9 @@ def _translate(exc: Exception, name: str) -> DatabaseError:
                                         "other jobs on the server, give it more (`graphrag-code neo4j start --heap "
                                         "4g --tx-memory 3g`), or, for an index swap, lower GRAPHRAG_SWAP_MAX_ROWS / "
                                         "GRAPHRAG_SWAP_BATCH_ROWS")
+    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code == "Neo.ClientError.Statement.EntityNotFound":
+        return SnapshotMoved(f"{name}: an index run replaced what this read was reading ({exc.message})",
+                             hint="run it again")
     if isinstance(exc, neo4j_errors.Neo4jError):
         return DatabaseError(f"{name}: {exc.code}: {exc.message}")
     return DatabaseError(f"{name}: {exc.__class__.__name__}: {exc}")
@@ -199,6 +203,25 @@ class Graph:
             raise
         except Exception as exc:
             raise _translate(exc, name) from exc
+
+    def consistent(self, read: Callable[[], T], attempts: int = 3) -> T:
+        """``read()``, a request's several statements, on one snapshot of the repositories. Neo4j reads are read
+        committed: statements, or the rows of one, that straddle a swap's commit mixed two commits (a hit of
+        one commit's lines under the other's SHA; ninth QA pass). So the repositories' snapshot markers are read
+        before and after, and a read a swap committed under is run again, as is one whose nodes a swap deleted
+        under it (SnapshotMoved); at most ``attempts`` times in all. (A swap in several transactions is a
+        documented mix of old and new files while it runs: retrying would not end it.)"""
+        for attempt in range(1, attempts + 1):
+            before = self.run("repo_versions")
+            try:
+                result = read()
+            except SnapshotMoved:
+                if attempt == attempts:
+                    raise
+                continue
+            if self.run("repo_versions") == before:
+                break
+        return result
 
     def run_schema(self, name: str, /, **params: Any) -> None:
         """Schema statements cannot share a transaction with data: each runs auto-committed."""

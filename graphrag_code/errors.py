@@ -83,6 +83,11 @@ class DatabaseUnavailable(DatabaseError):
     code = "database_unavailable"
 
 
+class SnapshotMoved(DatabaseError):
+    """A swap committed under a read and deleted a node it was reading (Neo4j's EntityNotFound): read again."""
+    code = "snapshot_moved"
+
+
 class SchemaMismatch(DatabaseError):
     exit_code = 4
     http_status = 409

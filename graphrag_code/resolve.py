@@ -649,10 +649,14 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             if target is None:
                 self.out.unresolved.setdefault(src, []).append(f"{relation.lower()} {name}@{line}:unknown")
                 continue
-            dst = self.files[target[0]].ids[target[1]]
-            if dst != src:
-                self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
-                                                    "resolved_by": target[2]})
+            # to every part of a C# partial class (one class in several files): the subclass overrides the methods
+            # of each, and dispatch, impact and path go from a method to its class's subclasses (ninth QA pass: an
+            # override of a method of another part had no caller, and impact said COMPLETE)
+            for part_path, part in self._parts(target[0], target[1]):
+                dst = self.files[part_path].ids[part]
+                if dst != src:
+                    self._add_edge(relation, src, dst, {"line": line, "confidence": CONFIDENCE[target[2]],
+                                                        "resolved_by": target[2]})
 
 
 def resolve(repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False) -> Resolution:

@@ -66,6 +66,7 @@ class DispatchRules:
             if stop is not None and stop(cpath, members):
                 continue
             todo.extend(subclasses.get(cls, []))
+            todo.extend(self.files[p].ids[c] for p, c in self._parts(cpath, ci)[1:])   # a C# partial subclass
             yield cpath, ci, members
 
     def _lsp_hierarchy(self, subclasses: dict[str, list[str]]) -> None:

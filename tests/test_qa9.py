@@ -255,3 +255,132 @@ def test_a_transient_error_inside_a_statement_is_retried(graph, monkeypatch) -> 
     monkeypatch.setattr(neo4j.ManagedTransaction, "run", run_once_deadlocked)
     rows = graph.run("meta_get", key="schema")
     assert len(attempts) == 2 and rows and rows[0]["schema_version"], (attempts, rows)
+
+
+P1_CS = """namespace N
+{
+    public partial class A
+    {
+        public void Run()
+        {
+            Hook();
+        }
+
+        protected virtual void Hook() { }
+    }
+}
+"""
+P2_CS = """namespace N
+{
+    public partial class A
+    {
+        public void Other() { }
+    }
+
+    public class B : A
+    {
+        protected override void Hook() { Other(); }
+    }
+}
+"""
+
+
+def test_a_subclass_of_a_csharp_partial_class_overrides_the_methods_of_every_part(graph, git_repo,
+                                                                                   repo_name) -> None:
+    """B : A inherited only the part of A its name resolved to (P2.cs), which does not declare Hook: A.Run's
+    call of Hook had no dispatch edge to B.Hook, and `impact N.B.Hook` said 0 callers, COMPLETE (ninth QA pass)."""
+    from graphrag_code.impact import analyze_impact
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("P1.cs", P1_CS)
+    git_repo.write("P2.cs", P2_CS)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    edges = graph.run("repo_dump", repo=repo_name)[0]["edges"]
+    inherits = sorted(e["dst"].split(":", 1)[1] for e in edges if e["type"] == "INHERITS")
+    assert inherits == ["P1.cs#N.A", "P2.cs#N.A"], inherits
+    calls = {(e["src"].split("#")[1], e["dst"].split("#")[1], e["props"]["resolved_by"])
+             for e in edges if e["type"] == "CALLS"}
+    assert ("N.A.Run", "N.B.Hook", "dispatch") in calls, calls
+    r = analyze_impact(graph, repo_name, "N.B.Hook")
+    assert [c.node.display for c in r.callers] == ["N.A.Run"], [c.node.display for c in r.callers]
+
+
+def test_a_read_a_swap_committed_under_is_run_again(graph, git_repo, repo_name) -> None:
+    """Neo4j reads are read committed: a request's statements that straddle a swap's commit mixed two commits
+    (search hits of one commit's lines under the other's SHA; ninth QA pass). Graph.consistent sees the swap by the
+    repository's snapshot marker and reads again. Here the first attempt's swap is a real index run of a new
+    commit, between its two statements."""
+    from graphrag_code.errors import SnapshotMoved
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    first = git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    attempts = []
+
+    def read() -> tuple[str, str]:
+        before = graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"]
+        attempts.append(before)
+        if len(attempts) == 1:
+            git_repo.write("a.py", "# moved\ndef f():\n    return 1\n")
+            git_repo.commit("v2")
+            index_repository(graph, git_repo.root, name=repo_name)
+        return before, graph.run("repo_get", repo=repo_name)[0]["repo"]["commit"]
+
+    seen = graph.consistent(read)
+    assert len(attempts) == 2 and attempts[0] == first and seen[0] == seen[1] != first, (attempts, seen)
+
+    calls = []
+
+    def deleted_under() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise SnapshotMoved("a node was deleted under the read (raised by the test)")
+        return "read"
+    assert graph.consistent(deleted_under) == "read" and len(calls) == 3
+
+    def always_moved() -> str:
+        calls.append(1)
+        raise SnapshotMoved("a node was deleted under the read (raised by the test)")
+    calls.clear()
+    with pytest.raises(SnapshotMoved):
+        graph.consistent(always_moved)
+    assert len(calls) == 3
+
+
+def test_entity_not_found_is_translated_to_snapshot_moved() -> None:
+    from neo4j import exceptions as neo4j_errors
+
+    from graphrag_code.db import _translate
+    from graphrag_code.errors import SnapshotMoved
+
+    exc = neo4j_errors.Neo4jError._hydrate_neo4j(code="Neo.ClientError.Statement.EntityNotFound",
+                                                 message="Node 7672 was unexpectedly deleted")
+    assert isinstance(_translate(exc, "call_paths"), SnapshotMoved)
+
+
+def test_the_api_reads_search_paths_impact_and_symbols_on_one_snapshot(graph, git_repo, repo_name, client,
+                                                                       monkeypatch) -> None:
+    from graphrag_code.db import Graph
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("a.py", "def f():\n    return 1\n\n\ndef g():\n    return f()\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    real, used = Graph.consistent, []
+
+    def recorded(self, read, attempts=3):
+        used.append(request_path())
+        return real(self, read, attempts)
+
+    from flask import request
+
+    def request_path() -> str:
+        return request.path
+    monkeypatch.setattr(Graph, "consistent", recorded)
+    assert client.post("/v1/search", json={"query": "f", "repo": repo_name}).status_code == 200
+    assert client.post("/v1/paths", json={"source": "g", "target": "f", "repo": repo_name}).status_code == 200
+    assert client.post("/v1/impact", json={"target": "f", "repo": repo_name}).status_code == 200
+    assert client.get(f"/v1/symbols/{repo_name}:a.py%23f").status_code == 200
+    assert used == ["/v1/search", "/v1/paths", "/v1/impact", f"/v1/symbols/{repo_name}:a.py#f"], used

@@ -600,7 +600,7 @@ def _index_run(run: _Run, root: Path, snap: "discovery.Snapshot", started: float
     resolution = resolve(repo, run.facts, use_lsp=tuple(settings.lsp_languages or ()))
     run._lap("resolve")
 
-    props = _repo_props(snap, settings, extractor, len(kept) + len(unchanged))
+    props = _repo_props(snap, settings, extractor, len(kept) + len(unchanged), run.run_id)
     props["lsp_mode"] = lsp_mode
     props["lsp"] = ", ".join(f"{g}: {r['server']}" for g, r in run.summary.lsp["groups"].items() if r["asked"]) \
         if run.summary.lsp else None
@@ -636,6 +636,11 @@ def _begin(run: _Run, root: Path) -> tuple[list[dict], bool]:
         raise IndexingError(f"repository {repo!r} is being deleted (or a delete stopped half-way)",
                             hint=f"let the delete finish, or run `graphrag-code delete {shlex.quote(repo)}` again; "
                                  f"then index")
+    # repo_begin waits for the node's lock: a swap of another run may have committed meanwhile, and its snapshot,
+    # not the one read before, is what this run builds on and reports (a no-op printed the old commit's counts)
+    now = graph.run("repo_get", repo=repo)
+    if _snapshot_run(now) != _snapshot_run(previous):
+        previous = now
     while graph.run("pending_clear", repo=repo, limit=settings.swap_batch_rows)[0]["deleted"]:
         pass
     if recovering:      # a file the dead run was replacing in slices: removed whole, then indexed again as new
@@ -660,6 +665,10 @@ def _promote(run: _Run, touched: set[str], resolution: Resolution, props: dict, 
         if not graph.run("repo_get", repo=repo):    # deleted meanwhile: a swap in several may have promoted some
             delete_repository(graph, repo)
         raise
+
+
+def _snapshot_run(rows: list[dict]) -> str | None:
+    return rows[0]["repo"].get("snapshot_run") if rows else None
 
 
 def _wait_for_swap(graph: Graph, repo: str, progress: Progress) -> list[dict]:
@@ -707,8 +716,10 @@ def _lsp_stage(run: _Run, root: Path, snap: "discovery.Snapshot", changed: set[s
     return rows
 
 
-def _repo_props(snap: "discovery.Snapshot", settings: IndexSettings, extractor: str, files: int) -> dict:
-    return {"commit": snap.commit, "snapshot_id": snap.snapshot_id, "branch": snap.branch,
+def _repo_props(snap: "discovery.Snapshot", settings: IndexSettings, extractor: str, files: int, run_id: str) -> dict:
+    """The Repository node's properties a run sets when its snapshot goes live; ``snapshot_run``, the run's id,
+    tells one snapshot from the next (``indexed_at`` has whole seconds)."""
+    return {"commit": snap.commit, "snapshot_id": snap.snapshot_id, "snapshot_run": run_id, "branch": snap.branch,
             "remote_url": snap.remote_url, "indexed_at": _now(), "schema_version": SCHEMA_VERSION,
             "extractor_version": extractor, "embedding_model": settings.embedding_model,
             "dirty": snap.dirty, "files": files}
@@ -718,7 +729,8 @@ def _finish_noop(run: _Run, graph: Graph, snap: "discovery.Snapshot", settings: 
                  files: int, started: float, previous: list[dict]) -> IndexSummary:
     """Nothing indexed changed: move the commit, report the live counts (those the last swap stored with the
     snapshot, or counted when an older version indexed it)."""
-    if not graph.run("repo_finish", repo=run.repo, run=run.run_id, props=_repo_props(snap, settings, extractor, files)):
+    if not graph.run("repo_finish", repo=run.repo, run=run.run_id, props=_repo_props(snap, settings, extractor, files,
+                                                                                         run.run_id)):
         now = graph.run("repo_get", repo=run.repo)
         run._claim(now[0]["repo"] if now else None)
     s = run.summary

@@ -384,3 +384,25 @@ def test_the_api_reads_search_paths_impact_and_symbols_on_one_snapshot(graph, gi
     assert client.post("/v1/impact", json={"target": "f", "repo": repo_name}).status_code == 200
     assert client.get(f"/v1/symbols/{repo_name}:a.py%23f").status_code == 200
     assert used == ["/v1/search", "/v1/paths", "/v1/impact", f"/v1/symbols/{repo_name}:a.py#f"], used
+
+
+def test_a_run_that_waited_for_another_runs_swap_reports_the_snapshot_it_finished_on(graph, git_repo, repo_name,
+                                                                                     monkeypatch) -> None:
+    """The later of two runs read the repository before repo_begin waited for the earlier run's swap: finding
+    nothing to do, it printed the counts of the commit before (ninth QA pass). The read before the wait is given
+    here as it was then: the first commit's row, while the graph holds the second's."""
+    from graphrag_code import indexer
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("a.py", "def f():\n    return 1\n")
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    stale = graph.run("repo_get", repo=repo_name)
+    git_repo.write("b.py", "def g():\n    return 2\n\n\ndef h():\n    return g()\n")
+    second = git_repo.commit("v2")
+    first_run = index_repository(graph, git_repo.root, name=repo_name)
+    monkeypatch.setattr(indexer, "_wait_for_swap", lambda *args: stale)
+    later = index_repository(graph, git_repo.root, name=repo_name)
+    assert later.files_parsed == 0 and later.commit == second
+    assert (later.symbols, later.edges) == (first_run.symbols, first_run.edges) == (3, later.edges), \
+        (later.symbols, first_run.symbols)

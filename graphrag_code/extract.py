@@ -170,6 +170,15 @@ def _test_title(runner: str, title: Node) -> str:
     return " ".join(f"{runner} {re.sub(r'[.#]', ' ', text)}".split())[:100]
 
 
+def _ruby_singleton(node: Node) -> bool:
+    """A Ruby method of the class itself: `def self.x`, or `def x` inside `class << self`."""
+    if node.type == "singleton_method":
+        return True
+    body = node.parent
+    return node.type == "method" and body is not None and body.parent is not None and \
+        body.parent.type == "singleton_class"
+
+
 def _find_body(node: Node, depth: int = 3) -> Node | None:
     body = node.child_by_field_name("body")
     if body is not None or depth == 0:
@@ -306,6 +315,7 @@ class _Builder:
             **({"underlying": _go_underlying(node)} if self.spec.name == "go" and kind == "type" else {}),
             partial=self.spec.name == "csharp" and any(c.type == "modifier" and _text(c) == "partial"
                                                         for c in node.children),
+            singleton=self.spec.name == "ruby" and _ruby_singleton(node),
         )
         if "owner" in caps or owner:
             definition.qualified_name = f"{owner or _text(caps['owner'][0])}.{name}"

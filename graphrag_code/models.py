@@ -79,6 +79,7 @@ class Definition:
     # Go named slice and map types (`type byName []*Command`): the underlying type (``[]Command``, ``{}Command``)
     underlying: str = ""
     partial: bool = False    # a C# `partial` class, struct or interface (its other parts are in other files)
+    singleton: bool = False  # Ruby: a method of the class itself (`def self.x`, in `class << self`), beside `def x`
 
 
 @dataclass
@@ -206,6 +207,7 @@ class FileExtraction:
             **({"aliases": self.aliases} if self.aliases else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"reads": reads} if (reads := self._reads()) else {}),
+            **({"singletons": ones} if (ones := [i for i, d in enumerate(self.definitions) if d.singleton]) else {}),
             **({"property_names": named} if (named := [[i, n] for i, d in enumerate(self.definitions)
                                                        for n in d.property_names]) else {}),
             **({"narrowed": narrowed} if (narrowed := [[k, c.narrowed] for k, c in enumerate(self.calls)

@@ -404,8 +404,9 @@ def _choose(query: str, cands: list[tuple[NodeRef, str]], what: str) -> Resolved
         reason += (f"; ambiguous: {len(ties)} candidates rank equally ({', '.join(t.id for t in ties[:6])}"
                    f"{', ...' if len(ties) > 6 else ''}); chose the first by kind and path")
     if variants:
-        reason += (f"; {len(variants) + 1} definitions of {best.qualified_name} in {best.path} (overloads or "
-                   f"redefinitions): all are searched, the last (the one that runs) is shown")
+        reason += (f"; {len(variants) + 1} definitions of {best.qualified_name} in {best.path} (overloads, "
+                   f"redefinitions, a Ruby class method beside an instance method): all are searched, the last "
+                   f"is shown")
     if not best.is_test and any(c.is_test for c, _ in cands):
         reason += "; non-test preferred over test candidates"
     if len(reps) > len(ties):

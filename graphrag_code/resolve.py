@@ -75,6 +75,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
+        self.singletons: set[tuple[str, int]] = set()            # Ruby: class methods (FileFacts.singletons)
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
         self.wrappers: dict[str, str] = {}          # function -> the wrapper its decorator replaced it with
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
@@ -115,6 +116,26 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
     def resolve_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None):
         """What ``receiver.name()`` (``name()`` without one) called in definition ``caller`` of ``f`` reaches:
         (path, def index, how), or ("unresolved", why). The receiver rules run in order, the first answer wins."""
+        hit = self._resolve_call(f, caller, name, receiver)
+        if self.singletons and f.language == "ruby" and hit[0] != "unresolved":
+            return self._ruby_side(f, caller, receiver, hit)
+        return hit
+
+    def _ruby_side(self, f: FileFacts, caller: int | None, receiver: str | None, hit: tuple) -> tuple:
+        """A Ruby class may have a class method and an instance method of one name (`def self.x` and `def x`),
+        both live: `Klass.x` (class_attr) and a bare or `self.` call in a class method run the class method, other
+        calls the instance one (the last of the name had every call; ninth QA pass)."""
+        path, i, how = hit
+        g = self.files[path]
+        name, _kind, _q, cls = g.defs[i][:4]
+        same = [j for j, d in enumerate(g.defs) if d[3] == cls and d[0] == name] if cls is not None else []
+        if len(same) < 2:
+            return hit
+        wanted = how == "class_attr" or (receiver in (None, "self") and (f.path, caller) in self.singletons)
+        chosen = [j for j in same if ((path, j) in self.singletons) == wanted]
+        return (path, chosen[-1], how) if chosen else hit
+
+    def _resolve_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None):
         if receiver and f.language == "cpp" and "->" in receiver:
             receiver = receiver.replace("->", ".")        # `parent_->LookupRule()`, `builder_->status_->Info()`
         if receiver is None:
@@ -494,6 +515,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.returns.update(((path, i), rtype) for i, rtype in f.returns)
         self.var_types[path] = {i: values for i, values in f.var_types}
         self.properties.update(f.ids[i] for i in f.properties)
+        self.singletons.update((path, i) for i in f.singletons)
         self.properties.update(f.ids[i] for i, _name in f.property_names)
         for i, fewest, most in f.overloads:
             self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))

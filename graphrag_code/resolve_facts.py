@@ -107,6 +107,7 @@ class FileFacts:
     returns: list[list] = field(default_factory=list)        # [[def index, class name or "[]" + name], ...]
     var_types: list[list] = field(default_factory=list)      # [[def index, {variable: assigned value}], ...]
     properties: list[int] = field(default_factory=list)  # indexes of property getters (read = called)
+    singletons: list[int] = field(default_factory=list)  # Ruby: indexes of class methods (Definition.singleton)
     default_export: str = ""  # JavaScript/TypeScript: `module.exports = Layer` / `export default Layer` -> "Layer"
     narrowed: list[list] = field(default_factory=list)   # [[call index, "class:A"], ...] (CallSite.narrowed)
     reflective: list[list] = field(default_factory=list)  # [[call index, object, prefix, returned]] (CallSite.reflective)

@@ -451,3 +451,58 @@ public class Safe {
     assert ("Safe.lookup", "Attributes.get") not in calls and ("Safe.check", "Safe.Protocol.equals") not in calls, \
         calls
     assert ("Open.read", "Attributes.get") in calls, calls
+
+
+def test_a_ruby_class_method_and_an_instance_method_of_one_name_each_get_their_calls() -> None:
+    """`def self.offset` beside `def offset`: every call went to the last of the name, the instance method, and
+    `Other.build(1)` inside the instance `build` was a call of itself (tzinfo's set_timezone_offset; ninth QA
+    pass). A constant receiver, or a bare or `self.` call in a class method, runs the class method."""
+    from test_resolve import _calls_from, _extracted
+
+    from graphrag_code.resolve import resolve
+
+    files = _extracted({"ts.rb": """class Stamp
+  def self.offset(a, b)
+    helper(a)
+  end
+
+  def offset(b)
+    helper(b)
+  end
+
+  def self.helper(x)
+    x
+  end
+
+  def helper(x)
+    x
+  end
+
+  class << self
+    def make(x)
+      offset(x, 1)
+    end
+  end
+end
+
+class Other
+  def self.build(x)
+    x
+  end
+
+  def build
+    Other.build(1)
+  end
+end
+
+def go
+  Stamp.offset(1, 2)
+  Stamp.make(3)
+end
+"""}, "ruby")
+    res = resolve("r", files)
+    assert _calls_from(res, "ts.rb#go") == {("Stamp.offset", "class_attr"), ("Stamp.make", "class_attr")}
+    assert _calls_from(res, "ts.rb#Other.build~2") == {("Other.build", "class_attr")}
+    assert {dst for dst, _how in _calls_from(res, "ts.rb#Stamp.offset")} == {"Stamp.helper"}
+    assert {dst for dst, _how in _calls_from(res, "ts.rb#Stamp.offset~2")} == {"Stamp.helper~2"}
+    assert {dst for dst, _how in _calls_from(res, "ts.rb#Stamp.make")} == {"Stamp.offset"}

@@ -159,6 +159,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = self._type_hit(f, caller, chain)
             if hit:
                 return hit
+        if f.language == "php" and (hit := self.php_function(f"{receiver}\\{name}")):
+            return hit[0], hit[1], "module_attr"          # `\App\helper_fn()`: receiver `App`
         if receiver == "Self" and f.language == "rust":   # `Self::new()`: the type of the `impl` around
             impl = caller
             while impl is not None and f.defs[impl][1] != "impl":

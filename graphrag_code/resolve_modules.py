@@ -153,6 +153,11 @@ class ModuleRules:
                 self._bind_package(f, module, targets, binds)
             if not targets and f.language == "rust" and self._rust_module(f, module) is not None:
                 continue              # a module of this crate that is not indexed (`#[path]`, generated): no guess
+            function = self.php_function(module) if not targets and f.language == "php" else None
+            if function:              # `use function App\helper_fn;`: a function its namespace declares
+                binds[alias or name or module.rsplit("\\", 1)[-1]] = ("symbol", *function)
+                self._import_edge(src, [function[0]], line, name)
+                continue
             if not targets:
                 ext = module.split("/")[0] if f.language in SCRIPT_LANGUAGES else module
                 self.out.external_modules.add(ext)
@@ -258,6 +263,16 @@ class ModuleRules:
                 if not exported or self._binds(self.files[p], i) or
                 self.files[p].defs[i][2] in (f"exports.{name}", f"module.exports.{name}")]
         return hits[-1] if hits else None
+
+    def php_function(self, qualified: str) -> tuple[str, int] | None:
+        """The function ``App\\helper_fn`` (a `use function` import, a call `\\App\\helper_fn()`): declared in a
+        file of namespace ``App``, at its top or in its `namespace App { }` block. Both lost their callers (ninth QA
+        pass): the import was looked for as a class's file, the call's namespace as a receiver."""
+        namespace, _, name = qualified.strip("\\").rpartition("\\")
+        hits = [(p, i) for p in self.ix.php_namespaces.get(namespace, []) if namespace
+                for i, d in enumerate(self.files[p].defs) if d[0] == name and d[1] == "function" and
+                (d[3] is None or self.files[p].defs[d[3]][1] == "module")]
+        return hits[0] if len(hits) == 1 else None
 
     # -- names --------------------------------------------------------------------------------------------------
     def lookup_name(self, f: FileFacts, caller: int | None, name: str) -> tuple[str, int, str] | None:

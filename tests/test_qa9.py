@@ -506,3 +506,25 @@ end
     assert {dst for dst, _how in _calls_from(res, "ts.rb#Stamp.offset")} == {"Stamp.helper"}
     assert {dst for dst, _how in _calls_from(res, "ts.rb#Stamp.offset~2")} == {"Stamp.helper~2"}
     assert {dst for dst, _how in _calls_from(res, "ts.rb#Stamp.make")} == {"Stamp.offset"}
+
+
+def test_a_php_namespaced_function_imported_or_fully_qualified_gets_its_calls() -> None:
+    """`use function App\\helper_fn; helper_fn();` and `\\App\\helper_fn();` were unresolved (`unknown`) while a
+    file that imported nothing had its edge by the unique name (ninth QA pass): a correct import lost the caller."""
+    from test_resolve import _calls_from, _extracted
+
+    from graphrag_code.resolve import resolve
+
+    files = _extracted({
+        "src/Writer.php": "<?php\nnamespace App;\n\nfunction helper_fn(): int\n{\n    return 1;\n}\n\n"
+                          "function other(): int\n{\n    return \\App\\helper_fn();\n}\n",
+        "src/Sub/Deep.php": "<?php\nnamespace App\\Sub {\n    function deep(): int { return 2; }\n}\n",
+        "src/Caller.php": "<?php\nnamespace Other;\n\nuse function App\\helper_fn;\nuse function App\\Sub\\deep as d;"
+                          "\n\nclass Caller\n{\n    public function a(): int\n    {\n        return helper_fn() + "
+                          "\\App\\helper_fn() + d() + \\App\\Sub\\deep();\n    }\n}\n",
+        "src/Twin.php": "<?php\nnamespace Twin;\n\nfunction helper_fn(): int\n{\n    return 3;\n}\n",
+    }, "php")
+    res = resolve("r", files)
+    assert {k[2] for k in res.edges if k[0] == "CALLS" and k[1] == "r:src/Caller.php#Caller.a"} == {
+        "r:src/Writer.php#helper_fn", "r:src/Sub/Deep.php#App\\Sub.deep"}
+    assert {dst for dst, _how in _calls_from(res, "src/Writer.php#other")} == {"helper_fn"}

@@ -80,6 +80,10 @@ def _translate(exc: Exception, name: str) -> DatabaseError:
                                         "other jobs on the server, give it more (`graphrag-code neo4j start --heap "
                                         "4g --tx-memory 3g`), or, for an index swap, lower GRAPHRAG_SWAP_MAX_ROWS / "
                                         "GRAPHRAG_SWAP_BATCH_ROWS")
+    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code == "Neo.TransientError.General.DatabaseUnavailable":
+        # the server answers while its database starts (or stops): away, for the client as for the retries
+        return DatabaseUnavailable(f"Neo4j's database is not available ({name}: {exc.message})",
+                                   hint="it may be starting: retry in a few seconds (`graphrag-code neo4j status`)")
     if isinstance(exc, neo4j_errors.Neo4jError) and exc.code == "Neo.ClientError.Statement.EntityNotFound":
         return SnapshotMoved(f"{name}: an index run replaced what this read was reading ({exc.message})",
                              hint="run it again")

@@ -360,6 +360,20 @@ def test_entity_not_found_is_translated_to_snapshot_moved() -> None:
     assert isinstance(_translate(exc, "call_paths"), SnapshotMoved)
 
 
+def test_a_database_that_is_starting_is_unavailable_not_a_database_error() -> None:
+    """/readyz showed the driver's words while Neo4j booted ('meta_get: Neo.TransientError.General.
+    DatabaseUnavailable: ...'): every other 503 says Neo4j is unavailable and logs the cause (ninth QA pass)."""
+    from neo4j import exceptions as neo4j_errors
+
+    from graphrag_code.db import _translate
+    from graphrag_code.errors import DatabaseUnavailable
+
+    exc = neo4j_errors.Neo4jError._hydrate_neo4j(code="Neo.TransientError.General.DatabaseUnavailable",
+                                                 message="The database is not currently available to serve your "
+                                                         "request")
+    assert isinstance(_translate(exc, "meta_get"), DatabaseUnavailable)
+
+
 def test_the_api_reads_search_paths_impact_and_symbols_on_one_snapshot(graph, git_repo, repo_name, client,
                                                                        monkeypatch) -> None:
     from graphrag_code.db import Graph

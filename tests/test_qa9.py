@@ -16,6 +16,10 @@ def test_ctrl_c_while_the_command_line_imports_exits_130_without_a_traceback() -
     script = textwrap.dedent("""
         import importlib.abc, os, signal, sys
 
+        # as on a terminal: a job started in the background by a shell without job control (CI) inherits SIGINT
+        # ignored, and Python then raises no KeyboardInterrupt for it
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
         class Interrupt(importlib.abc.MetaPathFinder):
             def find_spec(self, name, path, target=None):
                 if name == "graphrag_code.cli_answer":

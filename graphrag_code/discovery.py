@@ -232,13 +232,15 @@ class OffsetMap:
             self.parsed, self.original = parsed.split(b"\n"), body.split(b"\n")
             self.starts = _line_starts(self.parsed)
             self.original_starts = _line_starts(self.original)
+        # lines that do not pair up (never, as every change keeps them): the BOM's shift alone
+        self.shift_only = self.same or len(self.parsed) != len(self.original)
 
     @property
     def identity(self) -> bool:
         return self.same and not self.bom
 
     def __call__(self, offset: int, end: bool = False) -> int:
-        if self.same or len(self.parsed) != len(self.original):
+        if self.shift_only:
             return self.bom + offset
         i = bisect_right(self.starts, offset) - 1
         p, o, col = self.parsed[i], self.original[i], offset - self.starts[i]

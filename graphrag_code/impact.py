@@ -406,9 +406,9 @@ def _cr_only(hunk: dict[str, Any], side: str) -> bool:
 def _cr_hunks(hunk: dict[str, Any]) -> list[Hunk]:
     """The hunks of a file git sees as one line of lone-CR-separated lines, in the indexer's lines: the two
     sides diffed again, line by line (git's hunk made every change one at line 1, its first definition)."""
-    ours = hunk["ours"][0].split("\r")
-    theirs = hunk["theirs"][0].split("\r") if _cr_only(hunk, "theirs") else hunk["theirs"]
-    other = 1 if _cr_only(hunk, "theirs") else hunk["other"]
+    ours, cr_theirs = hunk["ours"][0].split("\r"), _cr_only(hunk, "theirs")
+    theirs = hunk["theirs"][0].split("\r") if cr_theirs else hunk["theirs"]
+    other = 1 if cr_theirs else hunk["other"]
     out = []
     for tag, j1, j2, i1, i2 in difflib.SequenceMatcher(None, theirs, ours, autojunk=False).get_opcodes():
         if tag == "equal" or all(not t.strip() for t in theirs[j1:j2] + ours[i1:i2]):

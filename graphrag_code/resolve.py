@@ -76,6 +76,9 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self._typing_depth = 0
         self.properties: set[str] = set()                        # ids of property getters
         self.singletons: set[tuple[str, int]] = set()            # Ruby: class methods (FileFacts.singletons)
+        # Ruby: a method of a class that also has a method of the other kind of its name -> (the last class method,
+        # the last instance method) of that name (_ruby_side)
+        self.ruby_twins: dict[tuple[str, int], tuple[int, int]] = {}
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
         self.wrappers: dict[str, str] = {}          # function -> the wrapper its decorator replaced it with
         self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
@@ -117,7 +120,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         """What ``receiver.name()`` (``name()`` without one) called in definition ``caller`` of ``f`` reaches:
         (path, def index, how), or ("unresolved", why). The receiver rules run in order, the first answer wins."""
         hit = self._resolve_call(f, caller, name, receiver)
-        if self.singletons and f.language == "ruby" and hit[0] != "unresolved":
+        if self.ruby_twins and f.language == "ruby" and hit[0] != "unresolved":
             return self._ruby_side(f, caller, receiver, hit)
         return hit
 
@@ -126,14 +129,24 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         both live: `Klass.x` (class_attr) and a bare or `self.` call in a class method run the class method, other
         calls the instance one (the last of the name had every call; ninth QA pass)."""
         path, i, how = hit
-        g = self.files[path]
-        name, _kind, _q, cls = g.defs[i][:4]
-        same = [j for j, d in enumerate(g.defs) if d[3] == cls and d[0] == name] if cls is not None else []
-        if len(same) < 2:
+        twins = self.ruby_twins.get((path, i))
+        if twins is None:
             return hit
         wanted = how == "class_attr" or (receiver in (None, "self") and (f.path, caller) in self.singletons)
-        chosen = [j for j in same if ((path, j) in self.singletons) == wanted]
-        return (path, chosen[-1], how) if chosen else hit
+        return path, twins[0] if wanted else twins[1], how
+
+    def _ruby_twins(self, f: FileFacts) -> None:
+        """``singletons`` and ``ruby_twins`` of a Ruby file with class methods, once (not per call)."""
+        ones = set(f.singletons)
+        self.singletons.update((f.path, i) for i in ones)
+        sides: dict[tuple[int, str], list[list[int]]] = {}
+        for j, d in enumerate(f.defs):
+            if d[3] is not None and d[1] == "method":
+                sides.setdefault((d[3], d[0]), [[], []])[0 if j in ones else 1].append(j)
+        for class_side, instance_side in sides.values():
+            if class_side and instance_side:
+                for j in class_side + instance_side:
+                    self.ruby_twins[(f.path, j)] = (class_side[-1], instance_side[-1])
 
     def _resolve_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None):
         if receiver and f.language == "cpp" and "->" in receiver:
@@ -153,7 +166,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             self._guessed_receiver(f, caller, name, receiver, spec)
 
     def _language_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
-        """Ruby's ``Request.new(env)`` and Rust's ``Self::new()``."""
+        """Ruby's ``Request.new(env)``, PHP's ``\\App\\helper_fn()`` and Rust's ``Self::new()``."""
         if name == "new" and f.language == "ruby" and _CHAIN.fullmatch(chain := receiver.replace("::", ".")):
             # `Request.new(env)`, `Rack::Request.new`: constructs the class (as `new Request()` elsewhere)
             hit = self._type_hit(f, caller, chain)
@@ -517,7 +530,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.returns.update(((path, i), rtype) for i, rtype in f.returns)
         self.var_types[path] = {i: values for i, values in f.var_types}
         self.properties.update(f.ids[i] for i in f.properties)
-        self.singletons.update((path, i) for i in f.singletons)
+        if f.singletons:
+            self._ruby_twins(f)
         self.properties.update(f.ids[i] for i, _name in f.property_names)
         for i, fewest, most in f.overloads:
             self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))

@@ -135,6 +135,8 @@ def _print_summary(s: dict) -> None:
         click.echo(f"  swap: {s['swap_transactions']} transactions (too large for one: readers saw the repository "
                    f"partly updated meanwhile; GRAPHRAG_SWAP_MAX_ROWS)")
     workers = f"; files parsed by {s['workers']} worker processes" if s.get("workers") else ""
+    if s.get("resolve_processes", 1) > 1:
+        workers += f"; calls resolved by {s['resolve_processes']} processes"
     click.echo(f"  {s['seconds']:.1f}s (" + ", ".join(f"{k} {v:.1f}s" for k, v in s["stage_seconds"].items())
                + workers + ")")
     if s.get("lsp"):
@@ -210,8 +212,9 @@ def _print_vectors(v: dict) -> None:
                    "request); files left unasked keep their tree-sitter edges. Only with --lsp.")
 @click.option("--workers", type=click.IntRange(0, 64), default=None, envvar="GRAPHRAG_INDEX_WORKERS",
               show_envvar=True, metavar="N",
-              help="Processes that parse the changed files (0: parse in this process). Default: one per core, at "
-                   "most 4, when there are 2 MB or more to parse; fewer files stay in this process.")
+              help="Processes that parse the changed files (0: parse in this process), and that share resolving "
+                   "the calls (0 or 1: this process alone). Default: one per core, at most 4, when there are 2 MB "
+                   "or more to parse, and one per 3,000 call sites to resolve; less stays in this process.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (every skipped path included).")
 @click.option("--replace", is_flag=True,
               help="Index PATH even when the repository of that name was indexed from another directory "

@@ -30,6 +30,7 @@ from .config import SCHEMA_VERSION, IndexSettings, check_repo_name
 from .db import Graph, Tx
 from .errors import DatabaseUnavailable, GraphragError, IndexingError, InputError, TransactionTooLarge, check_text
 from .resolve import FileFacts, Resolution, file_id, resolve, symbol_ids
+from .resolve_parallel import processes_for
 from .staging import extractor_key
 
 Progress = Callable[[str, int, int], None]   # (stage, done, total)
@@ -74,6 +75,7 @@ class IndexSummary:
     swap_transactions: int = 0         # 1: the swap was one transaction; more: too large for one (docs/design.md)
     recovered: bool = False            # this run completed a swap in several transactions that another run left
     workers: int = 0                   # worker processes that parsed the files (0: the indexer's own process)
+    resolve_processes: int = 1         # processes that shared the call-site resolution (resolve_parallel)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -597,7 +599,10 @@ def _index_run(run: _Run, root: Path, snap: "discovery.Snapshot", started: float
     lsp_rows = _lsp_stage(run, root, snap, kept, touched)
     if nothing and not lsp_rows and same_mode and not recovering:
         return _finish_noop(run, graph, snap, settings, extractor, len(unchanged), started, previous)
-    resolution = resolve(repo, run.facts, use_lsp=tuple(settings.lsp_languages or ()))
+    processes = processes_for(settings.workers, sum(len(f.calls) for f in run.facts.values()))
+    resolution = resolve(repo, run.facts, use_lsp=tuple(settings.lsp_languages or ()), processes=processes)
+    run.summary.resolve_processes = processes
+    run.summary.warnings += [{"path": "", "warning": w} for w in resolution.warnings]
     run._lap("resolve")
 
     props = _repo_props(snap, settings, extractor, len(kept) + len(unchanged), run.run_id)

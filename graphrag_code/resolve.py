@@ -28,6 +28,7 @@ from .resolve_classes import ClassRules
 from .resolve_dispatch import DispatchRules
 from .resolve_indirect import IndirectRules
 from .resolve_modules import ModuleRules
+from .resolve_parallel import site_pass
 from .resolve_types import TypeRules
 
 # the resolver's inputs and outputs, for the indexer and the tools
@@ -47,8 +48,11 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
     """The resolution of one repository's facts: state, the receiver rules of ``resolve_call``, the pass over the
     call sites, and the edges (the other rules are in the parts it is made of)."""
 
-    def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False) -> None:
+    def __init__(self, repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False,
+                 processes: int = 1) -> None:
         self.repo, self.files, self.ix = repo, files, _Index(files)
+        self.processes = processes                               # for the call-site pass (resolve_parallel)
+        self._log: list[tuple] | None = None                     # a child's writes, for its parent to replay
         self.file_macros: dict[str, dict[str, list[tuple[str, int]]]] = {}   # path -> name -> its macros (_macros)
         # the languages whose stored answers count: a run with `--lsp python` after one with `--lsp go` keeps
         # the Go files' answers stored (a later `--lsp go` run reuses them) but resolves Go by names, as fresh
@@ -64,7 +68,12 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.attr_names: dict[tuple[str, int], set[str]] = {}    # (path, class index) -> its untyped attributes
         self.returns: dict[tuple[str, int], str] = {}                   # (path, def index) -> returned class
         self.var_types: dict[str, dict[int, dict[str, str]]] = {}       # path -> def index -> {variable: value}
-        self._receivers: dict[tuple[str, int | None, str], tuple[str, int] | None] = {}   # receiver_class memo
+        # receiver_class's answers: (class, the chain's depth below it) where no step was cut short, else by the
+        # depth it was asked from; _deepest and _cut say how deep a chain went and how often one was cut short
+        # (_too_deep), _guards_at the _cut a recursion guard answered at
+        self._receivers: dict[tuple[str, int | None, str], tuple[tuple[str, int] | None, int]] = {}
+        self._receivers_cut: dict[tuple[str, int | None, str, int], tuple[str, int] | None] = {}
+        self._deepest, self._guards_at = 0, None
         self._bases_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}   # _bases, once the bases are bound
         self._member_memo: dict[tuple[str, int, str], tuple[str, int] | None] = {}   # class_member, likewise
         self.overloads: dict[tuple[str, str], list[tuple[int, int, int]]] = {}   # (path, qualified) -> overloads
@@ -74,6 +83,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
+        self._cut = 0                                            # inferences cut short (TypeRules._too_deep)
         self.properties: set[str] = set()                        # ids of property getters
         self.singletons: set[tuple[str, int]] = set()            # Ruby: class methods (FileFacts.singletons)
         # Ruby: a method of a class that also has a method of the other kind of its name -> (the last class method,
@@ -357,6 +367,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
 
     # -- edges --------------------------------------------------------------------------------------------------
     def _add_edge(self, etype: str, src: str, dst: str, props: dict, merge_line: bool = False) -> None:
+        if self._log is not None:        # a share of the call-site pass in a child process (resolve_parallel)
+            self._log.append(("edge", etype, src, dst, dict(props), merge_line))
         key = (etype, src, dst)
         old = self.out.edges.get(key)
         if old is None:
@@ -474,6 +486,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         """Keep a call no definition was found for on its caller, as ``receiver.name@line:reason``."""
         label = f"{receiver}.{name}" if receiver else name
         self.out.unresolved.setdefault(src, []).append(f"{label}@{line}:{reason}")
+        if self._log is not None:
+            self._log.append(("unresolved", src, f"{label}@{line}:{reason}"))
         self.out.stats[f"unresolved:{reason.split(':')[0]}"] += 1
 
     def run(self) -> Resolution:
@@ -497,13 +511,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
                      if implicit_of(call) == "callback"]
         # calls handed a function, whose outcome _settle_callbacks reads
         sites = _Sites({(path, *self.files[path].calls[k][6:8]) for path, k in callbacks})
-        for path in sorted(self.files):
-            f = self.files[path]
-            answers = ((f.lsp or {}).get("answers") or []) if self.lsp_wants(f.language) else []
-            narrowed = dict(f.narrowed)
-            for k, call in enumerate(f.calls):
-                if implicit_of(call) != "callback":   # _settle_callbacks, once every call handed one is resolved
-                    self._resolve_site(f, k, answers[k] if k < len(answers) else None, narrowed.get(k), sites)
+        self.out.warnings += site_pass(self, sorted(self.files), sites, self.processes)
         self._parameter_calls(sites.parameter_calls, self._settle_callbacks(callbacks, sites.outcomes))
         self._attribute_hooks()
         self._unfollowed_lookups()
@@ -516,6 +524,16 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         if self.go_implementers:
             self._go_dispatch()
         return self.out
+
+    def _sites_of(self, paths: list[str], sites: _Sites) -> None:
+        """The call-site pass over the files ``paths``, in order (``resolve_parallel`` hands each process a share)."""
+        for path in paths:
+            f = self.files[path]
+            answers = ((f.lsp or {}).get("answers") or []) if self.lsp_wants(f.language) else []
+            narrowed = dict(f.narrowed)
+            for k, call in enumerate(f.calls):
+                if implicit_of(call) != "callback":   # _settle_callbacks, once every call handed one is resolved
+                    self._resolve_site(f, k, answers[k] if k < len(answers) else None, narrowed.get(k), sites)
 
     def _read_facts(self, f: FileFacts) -> None:
         """A file's facts into the resolver's repository-wide tables."""
@@ -702,8 +720,9 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
                                                         "resolved_by": target[2]})
 
 
-def resolve(repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False) -> Resolution:
+def resolve(repo: str, files: dict[str, FileFacts], use_lsp: bool | tuple[str, ...] = False,
+            processes: int = 1) -> Resolution:
     """Edges of the whole repository; with ``use_lsp`` (True, or the ``--lsp`` languages) the language-server
-    answers stored in the facts win
-    over name-based resolution where they name a definition."""
-    return _Resolver(repo, files, use_lsp).run()
+    answers stored in the facts win over name-based resolution where they name a definition. ``processes``:
+    how many share the call-site pass (``resolve_parallel.processes_for``); the result is the same."""
+    return _Resolver(repo, files, use_lsp, processes).run()

@@ -137,6 +137,7 @@ class Resolution:
     unresolved: dict[str, list[str]] = field(default_factory=dict)
     external_modules: set[str] = field(default_factory=set)
     stats: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    warnings: list[str] = field(default_factory=list)     # how the resolving went, for the run's summary
 
 
 def symbol_ids(repo: str, path: str, defs: list[list]) -> list[str]:

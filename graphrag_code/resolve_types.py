@@ -16,6 +16,9 @@ from .resolve_facts import (
     _TYPE_KINDS,
 )
 
+_UNKNOWN = object()      # receiver_class: not asked yet (None is an answer)
+_MAX_TYPING_DEPTH = 4    # steps of one inference chain (_too_deep)
+
 
 def _item_prefix(items: bool, subscript: bool) -> str:
     """The kind prefix of an item of a value (``extract_types._value_of``): iterated, subscripted, or both."""
@@ -121,7 +124,7 @@ class TypeRules:
     def _foreign_type(self, typed: tuple[str, int | None, str]) -> bool:
         """Whether a declared type (path, scope, type) names a class that is not the repository's."""
         path, scope, value = typed
-        if not value or value.startswith(("call:", "member:", "value:", "wraps:", "is:")) or self._typing_depth > 4:
+        if not value or value.startswith(("call:", "member:", "value:", "wraps:", "is:")) or self._too_deep():
             return False
         f = self.files[path]
         self._typing_depth += 1         # a chain (`a.B`) is looked up through calls that may ask again
@@ -161,7 +164,7 @@ class TypeRules:
         kind, _, chain = value.partition(":")
         if kind == "class":
             return self._foreign_type((f.path, scope, chain))
-        if kind != "call" or self._typing_depth > 4:     # `a = b.f(); b = a.g()`: no endless round
+        if kind != "call" or self._too_deep():     # `a = b.f(); b = a.g()`: no endless round
             return False
         owner, _, last = chain.rpartition(".")
         self._typing_depth += 1
@@ -224,10 +227,39 @@ class TypeRules:
         or a function around it unless a nearer one shadows it; then each attribute (``ctx.command``,
         ``self.type``) through the attribute types of that class or its bases. A receiver that is one call is
         what the call returns; one that indexes (``subscriptions[i]``) an item of what it indexes."""
-        key = (f.path, caller, receiver)
-        if key not in self._receivers:
-            self._receivers[key] = self._receiver_class(f, caller, receiver)
-        return self._receivers[key]
+        depth, key = self._typing_depth, (f.path, caller, receiver)
+        kept = self._receivers.get(key)
+        if kept is not None and depth + kept[1] <= _MAX_TYPING_DEPTH:   # asked from here, no step would be cut
+            self._deepest = max(self._deepest, depth + kept[1])
+            return kept[0]
+        cut_short = self._receivers_cut.get((*key, depth), _UNKNOWN)
+        if cut_short is not _UNKNOWN:
+            self._cut += 1
+            return cut_short
+        cut, deepest, self._deepest = self._cut, self._deepest, depth
+        found = self._receiver_class(f, caller, receiver)
+        if self._cut == cut:
+            self._receivers[key] = (found, self._deepest - depth)
+        elif not self._guarded(cut):
+            # cut short: the answer of this depth (asked from a shallower one, the chain goes further)
+            self._receivers_cut[(*key, depth)] = found
+        self._deepest = max(deepest, self._deepest)
+        return found
+
+    def _too_deep(self) -> bool:
+        """Whether a chain of inferences (a value through calls, attributes, declarations) is too long to follow
+        further. Counted in ``_cut``: ``receiver_class`` keeps only answers no step of which was cut short, so an
+        answer never depends on the order the call sites are resolved in (``resolve_parallel`` relies on it)."""
+        self._deepest = max(self._deepest, self._typing_depth)
+        if self._typing_depth > _MAX_TYPING_DEPTH:
+            self._cut += 1
+            return True
+        return False
+
+    def _guarded(self, cut: int) -> bool:
+        """Whether a recursion guard (``_guessing``) answered since ``_cut`` was ``cut``: such an answer depends on
+        the questions being decided further up, and is not kept at all."""
+        return self._guards_at is not None and self._guards_at > cut
 
     def _receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
         if not LANGUAGES[f.language].self_names and f.language != "go":   # Go: typed receivers and parameters
@@ -396,7 +428,7 @@ class TypeRules:
             return self._type_named(f, scope, chain)
         if kind == "name":
             return self._named_value_class(f, scope, chain, items, subscript)
-        if self._typing_depth > 4:        # `x = x.parent` and the like
+        if self._too_deep():              # `x = x.parent` and the like
             return None
         self._typing_depth += 1
         try:
@@ -410,7 +442,7 @@ class TypeRules:
         found = self._declared(f, scope, chain)
         typed = self._declared_type(f, found, chain) if found else None
         if typed is None and found and found[1] == "var" and found[2].startswith(("call:", "attr:", "each:")) and \
-                "|" not in found[2] and (items or subscript) and self._typing_depth <= 4:
+                "|" not in found[2] and (items or subscript) and not self._too_deep():
             # `children := cmd.Commands(); for _, c := range children`: an item of what the call returns;
             # `const list = globalState.pendingUnobservations; list[i]`: of what the attribute holds
             self._typing_depth += 1
@@ -523,7 +555,7 @@ class TypeRules:
         """``_typed`` of ``T.x``: the type of attribute ``x`` of the class ``T`` names."""
         owner, _, attr = member.rpartition(".")
         cls = self._type_named(f, scope, owner)
-        typed = self._attribute_type(*cls, attr) if cls and self._typing_depth <= 4 else None
+        typed = self._attribute_type(*cls, attr) if cls and not self._too_deep() else None
         if typed is None:
             return None
         self._typing_depth += 1              # `self.x = other.x`, `other: Same`: each step is one more level
@@ -552,7 +584,7 @@ class TypeRules:
         YDecoder``: ``typeof X`` is read as ``X``, as Python's ``Type[X]``). ``new`` of an object that is no class
         object would not run, so the declared type says which class is made."""
         found = self._declared(f, scope, name)
-        typed = self._declared_type(f, found, name) if found and self._typing_depth <= 4 else None
+        typed = self._declared_type(f, found, name) if found and not self._too_deep() else None
         if typed is None:
             return None
         self._typing_depth += 1
@@ -638,7 +670,11 @@ class TypeRules:
             return None
         last = receiver.split(".")[-1].strip("_")
         key = (f.path, caller, receiver)
-        if not last.isidentifier() or key in self._guessing:    # _foreign may resolve a chain that leads here
+        if not last.isidentifier():
+            return None
+        if key in self._guessing:         # _foreign may resolve a chain that leads here
+            self._cut += 1
+            self._guards_at = self._cut
             return None
         words = last.lower().split("_")
         test = is_test_path(f.language, f.path)

@@ -1,0 +1,202 @@
+"""The call-site pass, most of resolution's time, shared among processes.
+
+The files, in resolution order, are cut into contiguous shares of about equal numbers of calls. The resolver
+forks a child for every share but the first, resolves the first itself, then replays each child's writes in
+share order. Each call site's outcome is a function of the repository's facts and of the tables the passes
+before it built (its memos only cache such answers: ``TypeRules.receiver_class`` keeps an answer cut short by the
+inference depth under that depth), so a share resolved in a child gives what it gives in the parent. The child
+records every edge it adds and every unresolved call it keeps, in order; replaying them after the parent's own
+share gives the serial pass's result exactly, down to the order of lines and lists
+(tests/test_resolve_parallel.py compares them on every language's fixtures).
+
+A child that fails, dies or stays silent too long costs time, not edges: its share is resolved in the parent.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import select
+import signal
+import struct
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .resolve import _Resolver, _Sites
+
+# call sites per process below which a fork, and sending its result back, cost more than the share saves
+# (a site takes 50-100 microseconds: 3,000 are 0.15-0.3 s; bench/README.md)
+MIN_SITES_PER_PROCESS = 3000
+MAX_PROCESSES = 4
+_HEADER = struct.Struct("!Q")
+# a child still silent this long after the parent finished its own share (of the same size) is given up on
+_GRACE_SECONDS, _GRACE_FACTOR = 60.0, 10.0
+
+
+def can_fork() -> bool:
+    """Linux only: a forked child shares the resolver's tables copy-on-write (macOS's fork is unsafe once system
+    frameworks run threads; Windows has none)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
+
+
+def processes_for(workers: int | None, sites: int) -> int:
+    """Processes for the call-site pass over ``sites`` call sites: ``workers`` (``--workers``; 0 or 1: this
+    process alone), by default one per core (at most four); never more than one per MIN_SITES_PER_PROCESS sites."""
+    if not can_fork():
+        return 1
+    if workers is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        workers = min(cores, MAX_PROCESSES)
+    return max(1, min(workers, sites // MIN_SITES_PER_PROCESS))
+
+
+def shares(paths: list[str], sizes: dict[str, int], n: int) -> list[list[str]]:
+    """``paths`` cut, in order, into at most ``n`` non-empty runs of about equal total ``sizes``."""
+    total = sum(sizes[p] for p in paths)
+    out: list[list[str]] = [[]]
+    done = 0
+    for path in paths:
+        if out[-1] and len(out) < n and done >= total * len(out) / n:
+            out.append([])
+        out[-1].append(path)
+        done += sizes[path]
+    return out
+
+
+@dataclass
+class _Child:
+    pid: int
+    fd: int
+    share: list[str]
+    chunks: list[bytes] = field(default_factory=list)
+    exit_status: int | None = None
+
+
+def site_pass(resolver: "_Resolver", paths: list[str], sites: "_Sites", processes: int) -> list[str]:
+    """Run ``resolver._sites_of`` over ``paths`` in up to ``processes`` processes; returns warnings (a child
+    whose share the parent had to resolve itself)."""
+    parts = shares(paths, {p: len(resolver.files[p].calls) for p in paths}, processes) if processes > 1 else [paths]
+    if len(parts) == 1:
+        resolver._sites_of(paths, sites)
+        return []
+    children: list[_Child] = []
+    warnings: list[str] = []
+    try:
+        for share in parts[1:]:
+            children.append(_fork(resolver, share, sites))
+        started = time.monotonic()
+        resolver._sites_of(parts[0], sites)
+        grace = max(_GRACE_SECONDS, _GRACE_FACTOR * (time.monotonic() - started))
+        for child in children:
+            result = _receive(child, time.monotonic() + grace)
+            if isinstance(result, str):
+                warnings.append(f"resolving calls in a second process failed ({result}); its "
+                                f"{len(child.share)} files were resolved in the indexer's process")
+                resolver._sites_of(child.share, sites)
+            else:
+                _replay(resolver, sites, result)
+    finally:
+        for child in children:
+            _reap(child)
+    return warnings
+
+
+def _fork(resolver: "_Resolver", share: list[str], sites: "_Sites") -> _Child:
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                            # the child: never returns
+        os.close(read_fd)
+        _child_main(resolver, share, sites, write_fd)
+    os.close(write_fd)
+    return _Child(pid, read_fd, share)
+
+
+def _child_main(resolver: "_Resolver", share: list[str], sites: "_Sites", fd: int) -> None:
+    status = 1
+    try:
+        # no collection: a finalizer of the parent's objects (a driver's socket) must not run here; Ctrl-C is the
+        # parent's to handle (it reaps this process)
+        gc.disable()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        out = resolver.out
+        base = (dict(out.stats), set(out.external_modules), len(resolver.dispatched), len(resolver.lsp_abstract),
+                set(resolver.reflected), set(sites.outcomes), len(sites.parameter_calls))
+        resolver._log = []
+        resolver._sites_of(share, sites)
+        result = {
+            "log": resolver._log,
+            "stats": {k: v - base[0].get(k, 0) for k, v in out.stats.items()},
+            "external_modules": out.external_modules - base[1],
+            "dispatched": resolver.dispatched[base[2]:],
+            "lsp_abstract": resolver.lsp_abstract[base[3]:],
+            "reflected": resolver.reflected - base[4],
+            "outcomes": {k: v for k, v in sites.outcomes.items() if k not in base[5]},
+            "parameter_calls": sites.parameter_calls[base[6]:],
+        }
+        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(_HEADER.pack(len(data)) + data)
+        while view:
+            view = view[os.write(fd, view):]
+        status = 0
+    except BaseException:        # noqa: BLE001 - whatever it was, the parent resolves the share itself
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _receive(child: _Child, deadline: float) -> dict[str, Any] | str:
+    """The child's result, or why there is none."""
+    while True:
+        ready, _, _ = select.select([child.fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            _reap(child)
+            return "it did not answer in time"
+        chunk = os.read(child.fd, 1 << 20)
+        if not chunk:
+            break
+        child.chunks.append(chunk)
+    data = b"".join(child.chunks)
+    if len(data) < _HEADER.size or len(data) != _HEADER.size + _HEADER.unpack_from(data)[0]:
+        _reap(child, wait=True)
+        return f"it exited with status {child.exit_status} before sending all of its result"
+    try:
+        return pickle.loads(data[_HEADER.size:])
+    except Exception as exc:     # noqa: BLE001 - a garbled result is a failed child
+        return f"its result could not be read: {exc}"
+
+
+def _reap(child: _Child, wait: bool = False) -> None:
+    """Close the child's pipe and wait for it: it has closed its end (``wait``), or it is killed if it still
+    runs (its result read, or given up on)."""
+    if child.fd >= 0:
+        os.close(child.fd)
+        child.fd = -1
+    if child.pid:
+        pid, status = os.waitpid(child.pid, 0 if wait else os.WNOHANG)
+        if pid == 0:
+            os.kill(child.pid, signal.SIGKILL)
+            pid, status = os.waitpid(child.pid, 0)
+        child.exit_status = os.waitstatus_to_exitcode(status)
+        child.pid = 0
+
+
+def _replay(resolver: "_Resolver", sites: "_Sites", result: dict[str, Any]) -> None:
+    """Apply a child's share to the parent's resolution as if the parent had resolved it next."""
+    out = resolver.out
+    for op in result["log"]:
+        if op[0] == "edge":
+            resolver._add_edge(*op[1:])
+        else:
+            out.unresolved.setdefault(op[1], []).append(op[2])
+    for key, delta in result["stats"].items():
+        out.stats[key] += delta
+    out.external_modules |= result["external_modules"]
+    resolver.dispatched += result["dispatched"]
+    resolver.lsp_abstract += result["lsp_abstract"]
+    resolver.reflected |= result["reflected"]
+    sites.outcomes.update(result["outcomes"])
+    sites.parameter_calls += result["parameter_calls"]

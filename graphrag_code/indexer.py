@@ -495,17 +495,19 @@ def _edge_digests(repo: str, owner: dict[str, str], edges: dict[tuple[str, str, 
     ``owner`` gets one, also when nothing leaves it). Ids enter it without the repository's name, so that a
     repository indexed under another name has the same digests."""
     prefix = repo + ":"
+    cut = len(prefix)
 
     def rel(node_id: str) -> str:
-        return node_id[len(prefix):] if node_id.startswith(prefix) else node_id
+        return node_id[cut:] if node_id.startswith(prefix) else node_id
 
+    # repr of tuples, not JSON: the same text for the same values in half the time (a 100k-line repository's
+    # digests: 0.13 s against 0.25 s, the largest part of a 3-file change's swap besides Neo4j's own)
     parts: dict[str, list[str]] = defaultdict(list)
     for (etype, src, dst), props in edges.items():
-        props = {k: rel(v) if isinstance(v, str) else v for k, v in props.items()}   # via: an id too
-        parts[owner.get(src, "")].append(json.dumps([etype, rel(src), rel(dst), props], sort_keys=True,
-                                                    separators=(",", ":")))
+        fields = sorted((k, rel(v) if isinstance(v, str) else v) for k, v in props.items())   # via: an id too
+        parts[owner.get(src, "")].append(repr((etype, rel(src), rel(dst), fields)))
     for node, calls in unresolved.items():
-        parts[owner.get(node, "")].append(json.dumps(["?", rel(node), calls], separators=(",", ":")))
+        parts[owner.get(node, "")].append(repr(("?", rel(node), calls)))
     return {path: hashlib.sha1("\n".join(sorted(parts.get(path, ()))).encode("utf-8")).hexdigest()
             for path in set(owner.values())}
 

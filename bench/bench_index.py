@@ -15,7 +15,9 @@ Per corpus, in one process:
     parsed and written); best of ``--index-runs`` (default 3).
 (c) a no-op re-index of the same commit; best of ``--noop-runs`` (default 3).
 (d) combo100k and django only: a new commit that appends a function to 3 Python files, re-indexed and timed,
-    then the original commit is restored (git reset --hard) and re-indexed (timed as ``restore``).
+    then the same change again with its calls resolved in one process (``--workers 0``; the ratio to the
+    default, which shares the call-site pass among processes: resolve_parallel), then the original commit is
+    restored (git reset --hard) and re-indexed (timed as ``restore``).
 
 ``django`` (Django 5.1.4's sdist, ~470k lines of Python) runs only when named (``--only django``): its swap is
 too large for one transaction of the local server and runs in several (docs/design.md).
@@ -481,10 +483,20 @@ def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str
                             f"    return repr(value).strip()\n", encoding="utf-8")
         _git(root, "add", *CHANGE_FILES[name])
         _git(root, "commit", "-q", "--no-verify", "-m", "bench: append a function to 3 files", env=env)
+        changed = _git(root, "rev-parse", "HEAD")
         run = run_index(graph, sampler, root, repo)
         out.update(run.report("change3"))
         out["change3_edges_created"] = run.summary.edges_created
         out["change3_edges_deleted"] = run.summary.edges_deleted
+        out["change3_resolve_processes"] = run.summary.resolve_processes
+        # the same change again, the calls resolved in one process (--workers 0: 3 files parse in-process anyway)
+        _git(root, "reset", "-q", "--hard", original)
+        run_index(graph, sampler, root, repo)
+        _git(root, "reset", "-q", "--hard", changed)
+        alone = run_index(graph, sampler, root, repo, workers=0)
+        out["change3_one_process_seconds"] = round(alone.seconds, 3)
+        out["change3_one_process_resolve_seconds"] = alone.summary.stage_seconds.get("resolve")
+        out["change3_one_process_ratio"] = round(alone.seconds / run.seconds, 2)
     finally:
         _git(root, "reset", "-q", "--hard", original)
     run = run_index(graph, sampler, root, repo)
@@ -694,6 +706,11 @@ ROWS = [
     ("peak RSS MB (Neo4j)", ("index_resources", "neo4j_peak_rss_mb"), "{:.0f}"),
     ("no-op re-index s", "noop_seconds", "{:.2f}"),
     ("3-file change s", "change3_seconds", "{:.2f}"),
+    ("  its resolve s", ("change3_stage_seconds", "resolve"), "{:.2f}"),
+    ("  processes resolving", "change3_resolve_processes", "{:d}"),
+    ("  same change, 1 process resolving s", "change3_one_process_seconds", "{:.2f}"),
+    ("  its resolve s", "change3_one_process_resolve_seconds", "{:.2f}"),
+    ("  ratio 1 process / shared", "change3_one_process_ratio", "{:.2f}x"),
     ("  restore (3 files back) s", "restore_seconds", "{:.2f}"),
     ("symbols", ("indexed", "symbols"), "{:d}"),
     ("chunks", ("indexed", "chunks"), "{:d}"),

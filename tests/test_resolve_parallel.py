@@ -157,6 +157,27 @@ def test_every_language_fixture_shared_among_processes_resolves_as_in_one(fixtur
     assert every_site_shared["edge"] > 50
 
 
+def test_language_server_answers_shared_among_processes_resolve_as_in_one(every_site_shared) -> None:
+    """Answers naming an abstract method (lsp_abstract: its overrides get lsp_hierarchy edges afterwards) and a
+    library module (external_modules), in files of several shares."""
+    from test_lsp import _facts as lsp_facts
+
+    base = lsp_facts("a/m.py", [["Base", "class", "Base", None, 1, 3], ["run", "method", "Base.run", 0, 2, 3],
+                                ["Sub", "class", "Sub", None, 4, 6], ["run", "method", "Sub.run", 2, 5, 6]], [])
+    base.bases, base.abstract = [[2, "Base", "INHERITS", 4]], [1]
+    files = {"a/m.py": base}
+    for i in range(6):
+        files[f"u{i}.py"] = lsp_facts(f"u{i}.py", [["go", "function", "go", None, 1, 3]],
+                                      [[0, "run", "b", 2, 6], [0, "dumps", "json", 3, 6]],
+                                      [["sym", ["r:a/m.py#Base.run"], []], ["ext", [f"json{i}"]]])
+    one = _whole(resolve("r", files, use_lsp=True))
+    assert ("CALLS", "r:u5.py#go", "r:a/m.py#Sub.run") in dict(one[0])
+    assert one[3] == {f"json{i}" for i in range(6)}
+    for processes in (2, 3):
+        assert _whole(resolve("r", files, use_lsp=True, processes=processes)) == one, processes
+    assert every_site_shared.get("lsp_abstract") and every_site_shared.get("external_modules"), every_site_shared
+
+
 def _failing_child(monkeypatch, how: str) -> None:
     parent = os.getpid()
     sites_of = _Resolver._sites_of

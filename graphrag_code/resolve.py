@@ -504,6 +504,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         subclasses = self._subclasses()     # before the calls: a method the receiver's class lacks is a subclass's
         self.protocol_stubs = self._protocol_stubs(subclasses)
         self.subclass_map = subclasses
+        self._warm_bases()
         self._collect_inserts()
         self._collect_passed_items()
         self._collect_decorations()
@@ -524,6 +525,18 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         if self.go_implementers:
             self._go_dispatch()
         return self.out
+
+    def _warm_bases(self) -> None:
+        """Every class's bases, kept (``_bases``) before any call site asks, in file order: bound through a call
+        (``class X(ns.Base)``, ``ns = make()``), a base asked for first deep in an inference chain was cut short
+        there (``_too_deep``) and kept so, and the members, externality and dispatch read from it depended on which
+        call site asked first (a review of ``resolve_parallel``: one process and two disagreed)."""
+        for path in sorted(self.files):
+            f = self.files[path]
+            owners = {owner for owner, *_rest in f.bases}
+            for i, d in enumerate(f.defs):
+                if i in owners or d[1] in _TYPE_KINDS:
+                    self._bases(path, i)
 
     def _sites_of(self, paths: list[str], sites: _Sites) -> None:
         """The call-site pass over the files ``paths``, in order (``resolve_parallel`` hands each process a share)."""

@@ -254,3 +254,151 @@ def test_the_indexer_shares_the_calls_and_writes_the_same_graph(tmp_path, neo4j_
 
     assert len(graphs[0]["edges"]) > 40
     assert _normalized(graphs[0], names[0]) == _normalized(graphs[1], names[1])
+
+
+# -- found by a review of resolve_parallel -----------------------------------------------------------------------
+
+def test_a_base_bound_through_a_call_chain_resolves_alike_whoever_asks_first(tmp_path, every_site_shared) -> None:
+    """``class X(ns.Base)`` with ``ns`` made four calls away: a site deep in an inference chain that asked for
+    X's bases first had them cut short and kept (``_bases``), so one process left x.inherited() unresolved and
+    two found Outer.Base.inherited. Every class's bases are now computed before the call sites (``_warm_bases``)."""
+    chain = "".join(f"def m{i}():\n    return m{i - 1}()\n\n\n" for i in range(2, 6))
+    (tmp_path / "model.py").write_text(
+        "class Outer:\n    class Base:\n        def inherited(self):\n            return 1\n\n\n"
+        "def m1() -> Outer:\n    return Outer()\n\n\n" + chain + "ns = m5()\n\n\n"
+        "class X(ns.Base):\n    def own(self):\n        return 2\n\n\n"
+        "def get_x() -> X:\n    return X()\n\n\n"
+        "class Other:\n    def inherited(self):\n        return 3\n")
+    (tmp_path / "a_first.py").write_text(
+        "from model import get_x\n\n\ndef site_a():\n    obj = get_x()\n    v = obj.thing\n    return v.zzz()\n")
+    (tmp_path / "z_last.py").write_text("from model import X\n\n\ndef site_b(x: X):\n    return x.inherited()\n")
+    facts = _facts(tmp_path)
+    one = _whole(resolve("r", facts))
+    assert ("CALLS", "r:z_last.py#site_b", "r:model.py#Outer.Base.inherited") in dict(one[0])
+    assert _whole(resolve("r", facts, processes=2)) == one
+
+
+@pytest.fixture
+def few_descriptors():
+    """Room for descriptors past 1023 (select() cannot watch those), if the hard limit allows."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1300:
+        pytest.skip(f"the hard limit on open files is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1300), hard))
+    held = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        yield held[-1]
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_child_pipe_past_descriptor_1023_is_read(package_facts, every_site_shared, few_descriptors) -> None:
+    """A long-running API server may hold a thousand descriptors: select() raised ValueError on the pipe and
+    the whole resolution failed."""
+    assert few_descriptors >= 1100
+    res = resolve("r", package_facts, processes=2)
+    assert _whole(res)[:4] == _whole(resolve("r", package_facts))[:4] and not res.warnings
+    assert every_site_shared["edge"]
+
+
+@pytest.mark.parametrize("call", ["fork", "pipe"])
+def test_no_process_or_pipe_to_be_had_resolves_the_share_in_the_parent(package_facts, monkeypatch, call) -> None:
+    """EAGAIN from fork (a pids limit), EMFILE from pipe: the run failed, leaking both ends of each pipe."""
+    import errno
+
+    one = _whole(resolve("r", package_facts))
+    before = set(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(resolve_parallel, "MIN_SITES_PER_PROCESS", 1)
+
+    def refused(*args):
+        code = errno.EAGAIN if call == "fork" else errno.EMFILE
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(os, call, refused)
+    res = resolve("r", package_facts, processes=3)
+    assert _whole(res)[:4] == one[:4]
+    assert len(res.warnings) == 2 and all(("no process" if call == "fork" else "no pipe") in w
+                                          for w in res.warnings), res.warnings
+    assert set(os.listdir("/proc/self/fd")) <= before
+
+
+def test_ctrl_c_just_after_the_fork_never_lets_the_child_run_the_callers_code(tmp_path) -> None:
+    """Ctrl-C reaches the whole process group: a KeyboardInterrupt in a child before it reached _child_main's
+    handler unwound it into the caller's code (an indexer would have recorded a failure over the parent's Neo4j
+    connection). Simulated by raising it from the child's first os.close; SIGINT is now held across the fork."""
+    import subprocess
+    import sys
+
+    _package(tmp_path / "pkg_root")
+    script = f"""
+import os, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from pathlib import Path
+from graphrag_code import resolve_parallel
+from graphrag_code.resolve import resolve
+from test_resolve_parallel import _facts
+resolve_parallel.MIN_SITES_PER_PROCESS = 1
+facts = _facts(Path({str(tmp_path / "pkg_root")!r}))
+parent, close = os.getpid(), os.close
+def interrupted(fd):
+    if os.getpid() != parent:
+        os.close = close
+        raise KeyboardInterrupt
+    close(fd)
+os.close = interrupted
+try:
+    res = resolve("r", facts, processes=3)
+    print("resolved in", "parent" if os.getpid() == parent else "CHILD", len(res.warnings), flush=True)
+except BaseException as exc:
+    print("raised in", "parent" if os.getpid() == parent else "CHILD", type(exc).__name__, flush=True)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines() == ["resolved in parent 2"], (done.stdout, done.stderr[-2000:])
+
+
+def test_a_job_never_waits_for_another_jobs_child(package_facts, monkeypatch) -> None:
+    """Two resolutions in two threads (the API runs each index job in one): a child forked by one job while the
+    other held an open pipe kept that pipe's write end, and the other job read until the end of the pipe, that
+    is until the first job's slow child exited. It now reads the length the child's header announces."""
+    import threading
+
+    monkeypatch.setattr(resolve_parallel, "MIN_SITES_PER_PROCESS", 1)
+    parent, pipe, sites_of = os.getpid(), os.pipe, _Resolver._sites_of
+    window = threading.Event()
+
+    def slow_pipe():
+        fds = pipe()
+        if threading.current_thread().name == "fast":
+            window.set()
+            time.sleep(0.3)                 # the slow job forks now, inheriting this pipe's write end
+        return fds
+
+    def slow_share(self, paths, sites):
+        if os.getpid() != parent and self.repo == "slow":
+            time.sleep(30)
+        return sites_of(self, paths, sites)
+
+    monkeypatch.setattr(os, "pipe", slow_pipe)
+    monkeypatch.setattr(_Resolver, "_sites_of", slow_share)
+    took: dict[str, float] = {}
+
+    def job(repo: str, wait: threading.Event | None) -> None:
+        if wait is not None:
+            wait.wait()
+        started = time.monotonic()
+        resolve(repo, package_facts, processes=2)
+        took[repo] = time.monotonic() - started
+
+    slow = threading.Thread(target=job, args=("slow", window), name="slow")
+    fast = threading.Thread(target=job, args=("r", None), name="fast")
+    slow.start()
+    fast.start()
+    fast.join()
+    slow.join()
+    assert took["r"] < 15 < took["slow"], took

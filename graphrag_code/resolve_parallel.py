@@ -22,7 +22,7 @@ import signal
 import struct
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class _Child:
     pid: int
     fd: int
     share: list[str]
-    chunks: list[bytes] = field(default_factory=list)
+    failed: str | None = None            # why it never started (the parent resolves its share)
     exit_status: int | None = None
 
 
@@ -92,7 +92,7 @@ def site_pass(resolver: "_Resolver", paths: list[str], sites: "_Sites", processe
         resolver._sites_of(parts[0], sites)
         grace = max(_GRACE_SECONDS, _GRACE_FACTOR * (time.monotonic() - started))
         for child in children:
-            result = _receive(child, time.monotonic() + grace)
+            result = child.failed or _receive(child, time.monotonic() + grace)
             if isinstance(result, str):
                 warnings.append(f"resolving calls in a second process failed ({result}); its "
                                 f"{len(child.share)} files were resolved in the indexer's process")
@@ -106,11 +106,31 @@ def site_pass(resolver: "_Resolver", paths: list[str], sites: "_Sites", processe
 
 
 def _fork(resolver: "_Resolver", share: list[str], sites: "_Sites") -> _Child:
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                            # the child: never returns
+    """A child resolving ``share``, or one that ``failed`` to start (no process or pipe to be had: the parent
+    resolves the share)."""
+    try:
+        read_fd, write_fd = os.pipe()
+    except OSError as exc:
+        return _Child(0, -1, share, failed=f"no pipe: {exc}")
+    # Ctrl-C (to the whole process group) held until the child ignores it: caught between fork and
+    # _child_main, its KeyboardInterrupt would unwind the child into the indexer's own handlers
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(read_fd)
-        _child_main(resolver, share, sites, write_fd)
+        os.close(write_fd)
+        return _Child(0, -1, share, failed=f"no process: {exc}")
+    if pid == 0:                                            # the child: never returns
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent's to handle: it reaps this process
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            os.close(read_fd)
+            _child_main(resolver, share, sites, write_fd)
+        finally:
+            os._exit(1)
+    signal.pthread_sigmask(signal.SIG_SETMASK, held)      # the parent: Ctrl-C as before (a pending one now)
     os.close(write_fd)
     return _Child(pid, read_fd, share)
 
@@ -118,10 +138,8 @@ def _fork(resolver: "_Resolver", share: list[str], sites: "_Sites") -> _Child:
 def _child_main(resolver: "_Resolver", share: list[str], sites: "_Sites", fd: int) -> None:
     status = 1
     try:
-        # no collection: a finalizer of the parent's objects (a driver's socket) must not run here; Ctrl-C is the
-        # parent's to handle (it reaps this process)
+        # no collection: a finalizer of the parent's objects (a driver's socket) must not run here
         gc.disable()
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
         out = resolver.out
         base = (dict(out.stats), set(out.external_modules), len(resolver.dispatched), len(resolver.lsp_abstract),
                 set(resolver.reflected), set(sites.outcomes), len(sites.parameter_calls))
@@ -149,22 +167,24 @@ def _child_main(resolver: "_Resolver", share: list[str], sites: "_Sites", fd: in
 
 
 def _receive(child: _Child, deadline: float) -> dict[str, Any] | str:
-    """The child's result, or why there is none."""
-    while True:
-        ready, _, _ = select.select([child.fd], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
+    """The child's result, or why there is none. Read up to the length its header announces, not to the end of
+    the pipe: another thread's fork (a second index job of the API) may hold a copy of its write end."""
+    poller = select.poll()                  # not select(): a descriptor past 1023 is out of its range
+    poller.register(child.fd, select.POLLIN)
+    data, wanted = bytearray(), None
+    while wanted is None or len(data) < wanted:
+        if not poller.poll(max(0, int((deadline - time.monotonic()) * 1000))):
             _reap(child)
             return "it did not answer in time"
         chunk = os.read(child.fd, 1 << 20)
         if not chunk:
-            break
-        child.chunks.append(chunk)
-    data = b"".join(child.chunks)
-    if len(data) < _HEADER.size or len(data) != _HEADER.size + _HEADER.unpack_from(data)[0]:
-        _reap(child, wait=True)
-        return f"it exited with status {child.exit_status} before sending all of its result"
+            _reap(child, wait=True)
+            return f"it exited with status {child.exit_status} before sending all of its result"
+        data += chunk
+        if wanted is None and len(data) >= _HEADER.size:
+            wanted = _HEADER.size + _HEADER.unpack_from(data)[0]
     try:
-        return pickle.loads(data[_HEADER.size:])
+        return pickle.loads(memoryview(data)[_HEADER.size:wanted])
     except Exception as exc:     # noqa: BLE001 - a garbled result is a failed child
         return f"its result could not be read: {exc}"
 
@@ -176,12 +196,15 @@ def _reap(child: _Child, wait: bool = False) -> None:
         os.close(child.fd)
         child.fd = -1
     if child.pid:
-        pid, status = os.waitpid(child.pid, 0 if wait else os.WNOHANG)
-        if pid == 0:
-            os.kill(child.pid, signal.SIGKILL)
-            pid, status = os.waitpid(child.pid, 0)
-        child.exit_status = os.waitstatus_to_exitcode(status)
-        child.pid = 0
+        pid, child.pid = child.pid, 0
+        try:
+            done, status = os.waitpid(pid, 0 if wait else os.WNOHANG)
+            if done == 0:
+                os.kill(pid, signal.SIGKILL)
+                done, status = os.waitpid(pid, 0)
+            child.exit_status = os.waitstatus_to_exitcode(status)
+        except (ChildProcessError, ProcessLookupError):   # reaped already (SIGCHLD ignored by an embedder)
+            pass
 
 
 def _replay(resolver: "_Resolver", sites: "_Sites", result: dict[str, Any]) -> None:

@@ -114,6 +114,31 @@ def _env_workers() -> int | None:
     return workers
 
 
+# a container's CPU limit (docker --cpus): cgroup v2's "quota period" file, or v1's two files
+_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+_CFS_QUOTA, _CFS_PERIOD = Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
+
+
+def available_cores() -> int:
+    """The cores this process may use: its CPU affinity, bounded by a cgroup CPU quota (a container given two
+    CPUs of a 16-core host may run on all 16, but only two at a time: four worker processes were slower there
+    than one)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        if _CPU_MAX.exists():
+            quota, period = _CPU_MAX.read_text().split()[:2]
+        else:
+            quota, period = _CFS_QUOTA.read_text().strip(), _CFS_PERIOD.read_text().strip()
+        if quota not in ("max", "-1") and int(period) > 0:
+            cores = min(cores, -(-int(quota) // int(period)))     # 1.5 CPUs: 2 processes
+    except (OSError, ValueError):
+        pass                                                   # no cgroup files: the affinity alone
+    return max(1, cores)
+
+
 @dataclass(frozen=True)
 class Settings:
     neo4j: Neo4jSettings = field(default_factory=Neo4jSettings.from_env)

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .config import DEFAULT_EMBEDDING_MODEL
+from .config import DEFAULT_EMBEDDING_MODEL, available_cores
 from .errors import ConfigError, GraphragError
 
 log = logging.getLogger(__name__)
@@ -64,11 +64,8 @@ class Embedder(Protocol):
 
 
 def default_threads() -> int:
-    """CPU cores this process may run on (cgroup/affinity aware), the intra-op thread count we use by default."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    """CPU cores this process may run on (affinity and cgroup quota), the intra-op thread count we use by default."""
+    return available_cores()
 
 
 def _sha256_file(path: Path) -> str:

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .config import available_cores
+
 if TYPE_CHECKING:
     from .resolve import _Resolver, _Sites
 
@@ -45,12 +47,12 @@ def can_fork() -> bool:
 
 def processes_for(workers: int | None, sites: int) -> int:
     """Processes for the call-site pass over ``sites`` call sites: ``workers`` (``--workers``; 0 or 1: this
-    process alone), by default one per core (at most four); never more than one per MIN_SITES_PER_PROCESS sites."""
+    process alone), by default one per core (``config.available_cores``, at most four); never more than one per
+    MIN_SITES_PER_PROCESS sites."""
     if not can_fork():
         return 1
     if workers is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        workers = min(cores, MAX_PROCESSES)
+        workers = min(available_cores(), MAX_PROCESSES)
     return max(1, min(workers, sites // MIN_SITES_PER_PROCESS))
 
 

@@ -13,7 +13,6 @@ import dataclasses
 import hashlib
 import json
 import multiprocessing
-import os
 import posixpath
 import re
 import tomllib
@@ -25,7 +24,7 @@ from dataclasses import dataclass, field
 
 from . import discovery, secrets
 from .chunking import chunk_file, file_chunks
-from .config import EXTRACTOR_VERSION, IndexSettings
+from .config import EXTRACTOR_VERSION, IndexSettings, available_cores
 from .extract import extract
 from .languages import LANGUAGES, is_test_path, parse_go_mod, refine_language
 from .models import FileExtraction
@@ -221,7 +220,7 @@ def _stage_batch(batch: list[tuple[discovery.SourceFile, bytes]]) -> list[Staged
 def auto_workers(total_bytes: int) -> int:
     """Worker processes for a run that parses ``total_bytes``: one per core (at most 4) when there are at least
     two cores and enough to parse to pay for starting them, else 0 (parse in this process)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = available_cores()
     if cores < 2 or total_bytes < PARALLEL_MIN_BYTES:
         return 0
     return min(cores, 4)

@@ -14,6 +14,7 @@ A child that fails, dies or stays silent too long costs time, not edges: its sha
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import pickle
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 MIN_SITES_PER_PROCESS = 3000
 MAX_PROCESSES = 4
 _HEADER = struct.Struct("!Q")
+_PR_SET_PDEATHSIG = 1
 # a child still silent this long after the parent finished its own share (of the same size) is given up on
 _GRACE_SECONDS, _GRACE_FACTOR = 60.0, 10.0
 
@@ -117,6 +119,7 @@ def _fork(resolver: "_Resolver", share: list[str], sites: "_Sites") -> _Child:
     # Ctrl-C (to the whole process group) held until the child ignores it: caught between fork and
     # _child_main, its KeyboardInterrupt would unwind the child into the indexer's own handlers
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError as exc:
@@ -128,6 +131,7 @@ def _fork(resolver: "_Resolver", share: list[str], sites: "_Sites") -> _Child:
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent's to handle: it reaps this process
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            _die_with(parent)
             os.close(read_fd)
             _child_main(resolver, share, sites, write_fd)
         finally:
@@ -135,6 +139,18 @@ def _fork(resolver: "_Resolver", share: list[str], sites: "_Sites") -> _Child:
     signal.pthread_sigmask(signal.SIG_SETMASK, held)      # the parent: Ctrl-C as before (a pending one now)
     os.close(write_fd)
     return _Child(pid, read_fd, share)
+
+
+def _die_with(parent: int) -> None:
+    """Be killed when the indexer dies (``kill -9``, an OOM kill): else the child resolves its whole share for
+    nobody before its write fails (Linux's PR_SET_PDEATHSIG; without it, that is what happens)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:             # it died before the request took effect
+        os._exit(1)
 
 
 def _child_main(resolver: "_Resolver", share: list[str], sites: "_Sites", fd: int) -> None:

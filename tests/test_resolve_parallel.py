@@ -426,3 +426,50 @@ def test_a_containers_cpu_quota_bounds_the_processes(tmp_path, monkeypatch) -> N
     assert resolve_parallel.processes_for(None, 100 * resolve_parallel.MIN_SITES_PER_PROCESS) == 3
     from graphrag_code import staging
     assert staging.auto_workers(10 * staging.PARALLEL_MIN_BYTES) == 3
+
+
+def test_a_child_dies_with_the_indexer(tmp_path) -> None:
+    """kill -9 of the indexer (or the OOM killer): its resolving child went on with its whole share for nobody,
+    then failed to write. It is now killed with its parent (PR_SET_PDEATHSIG)."""
+    import signal
+    import subprocess
+    import sys
+
+    _package(tmp_path / "pkg_root")
+    script = f"""
+import os, sys, time
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from pathlib import Path
+from graphrag_code import resolve_parallel
+from graphrag_code.resolve import _Resolver, resolve
+from test_resolve_parallel import _facts
+resolve_parallel.MIN_SITES_PER_PROCESS = 1
+facts = _facts(Path({str(tmp_path / "pkg_root")!r}))
+parent, sites_of = os.getpid(), _Resolver._sites_of
+def slow(self, paths, sites):
+    if os.getpid() != parent:
+        print("child", os.getpid(), flush=True)
+        time.sleep(60)
+    else:
+        time.sleep(60)
+    return sites_of(self, paths, sites)
+_Resolver._sites_of = slow
+resolve("r", facts, processes=2)
+"""
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("child "), line
+        child = int(line.split()[1])
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and Path(f"/proc/{child}").exists() and \
+                Path(f"/proc/{child}/stat").read_text().split()[2] != "Z":
+            time.sleep(0.1)
+        gone = not Path(f"/proc/{child}").exists() or Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
+        if not gone:
+            os.kill(child, signal.SIGKILL)
+        assert gone, "the child outlived its parent"
+    finally:
+        proc.kill()

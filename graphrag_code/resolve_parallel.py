@@ -4,7 +4,8 @@ The files, in resolution order, are cut into contiguous shares of about equal nu
 forks a child for every share but the first, resolves the first itself, then replays each child's writes in
 share order. Each call site's outcome is a function of the repository's facts and of the tables the passes
 before it built (its memos only cache such answers: ``TypeRules.receiver_class`` keeps an answer cut short by the
-inference depth under that depth), so a share resolved in a child gives what it gives in the parent. The child
+inference depth under that depth, and every class's bases are computed before the pass, ``_warm_bases``), so a
+share resolved in a child gives what it gives in the parent. The child
 records every edge it adds and every unresolved call it keeps, in order; replaying them after the parent's own
 share gives the serial pass's result exactly, down to the order of lines and lists
 (tests/test_resolve_parallel.py compares them on every language's fixtures).

@@ -15,9 +15,10 @@ Per corpus, in one process:
     parsed and written); best of ``--index-runs`` (default 3).
 (c) a no-op re-index of the same commit; best of ``--noop-runs`` (default 3).
 (d) combo100k and django only: a new commit that appends a function to 3 Python files, re-indexed and timed,
-    then the same change again with its calls resolved in one process (``--workers 0``; the ratio to the
-    default, which shares the call-site pass among processes: resolve_parallel), then the original commit is
-    restored (git reset --hard) and re-indexed (timed as ``restore``).
+    alternately with its calls resolved as the indexer chooses (the call-site pass shared among processes:
+    resolve_parallel) and in one process (``--workers 0``), each from the original commit's graph; best of
+    ``--change-runs`` (default 3) each, and their ratio. Then the original commit is restored (git reset --hard)
+    and re-indexed (timed as ``restore``).
 
 ``django`` (Django 5.1.4's sdist, ~470k lines of Python) runs only when named (``--only django``): its swap is
 too large for one transaction of the local server and runs in several (docs/design.md).
@@ -469,11 +470,16 @@ def best_of(runs: list[Run]) -> Run:
     return min(runs, key=lambda r: r.seconds)
 
 
-def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str, out: dict, name: str) -> None:
-    """Append a function to 3 Python files in a new commit, re-index, then restore the original commit."""
+def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str, out: dict, name: str,
+                      runs: int = 3) -> None:
+    """Append a function to 3 Python files in a new commit and re-index, alternately with the calls resolved as
+    the indexer chooses (shared among processes) and in one process (``--workers 0``; 3 files parse in-process
+    either way), ``runs`` times each, each from the original commit; best of each. Then restore the original."""
     original = _git(root, "rev-parse", "HEAD")
     env = {**corpora.GIT_IDENTITY, "GIT_AUTHOR_DATE": "2024-01-02T00:00:00+0000",
            "GIT_COMMITTER_DATE": "2024-01-02T00:00:00+0000"}
+    shared: list[Run] = []
+    alone: list[Run] = []
     try:
         for i, rel in enumerate(CHANGE_FILES[name], 1):
             path = root / rel
@@ -484,19 +490,24 @@ def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str
         _git(root, "add", *CHANGE_FILES[name])
         _git(root, "commit", "-q", "--no-verify", "-m", "bench: append a function to 3 files", env=env)
         changed = _git(root, "rev-parse", "HEAD")
-        run = run_index(graph, sampler, root, repo)
+        for n in range(runs):
+            for workers, into in ((None, shared), (0, alone)):
+                if n or into is alone:           # back to the original commit's graph first
+                    _git(root, "reset", "-q", "--hard", original)
+                    run_index(graph, sampler, root, repo)
+                    _git(root, "reset", "-q", "--hard", changed)
+                sampler.wait_quiet(2.0)
+                into.append(run_index(graph, sampler, root, repo, workers=workers))
+        run, one = best_of(shared), best_of(alone)
         out.update(run.report("change3"))
+        out["change3_runs"] = [round(r.seconds, 3) for r in shared]
         out["change3_edges_created"] = run.summary.edges_created
         out["change3_edges_deleted"] = run.summary.edges_deleted
         out["change3_resolve_processes"] = run.summary.resolve_processes
-        # the same change again, the calls resolved in one process (--workers 0: 3 files parse in-process anyway)
-        _git(root, "reset", "-q", "--hard", original)
-        run_index(graph, sampler, root, repo)
-        _git(root, "reset", "-q", "--hard", changed)
-        alone = run_index(graph, sampler, root, repo, workers=0)
-        out["change3_one_process_seconds"] = round(alone.seconds, 3)
-        out["change3_one_process_resolve_seconds"] = alone.summary.stage_seconds.get("resolve")
-        out["change3_one_process_ratio"] = round(alone.seconds / run.seconds, 2)
+        out["change3_one_process_seconds"] = round(one.seconds, 3)
+        out["change3_one_process_runs"] = [round(r.seconds, 3) for r in alone]
+        out["change3_one_process_resolve_seconds"] = one.summary.stage_seconds.get("resolve")
+        out["change3_one_process_ratio"] = round(one.seconds / run.seconds, 2)
     finally:
         _git(root, "reset", "-q", "--hard", original)
     run = run_index(graph, sampler, root, repo)
@@ -538,7 +549,7 @@ def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.
     if name in CHANGE_FILES:
         print(f"[bench] {name}: 3-file change ...", file=sys.stderr, flush=True)
         sampler.wait_quiet(args.quiet_timeout)
-        three_file_change(graph, sampler, root, repo, out, name)
+        three_file_change(graph, sampler, root, repo, out, name, args.change_runs)
     if name in args.profile:
         print(f"[bench] {name}: profiled full index ...", file=sys.stderr, flush=True)
         out["profile"] = profile_index(graph, root, repo, args)
@@ -796,6 +807,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--parse-runs", type=int, default=3)
     ap.add_argument("--index-runs", type=int, default=3)
     ap.add_argument("--noop-runs", type=int, default=3)
+    ap.add_argument("--change-runs", type=int, default=3,
+                    help="3-file changes timed, each way (calls resolved shared and in one process); best of each")
     ap.add_argument("--quiet-timeout", type=float, default=None,
                     help="before each timed run, wait up to this many seconds for other processes to go idle "
                          "(default 10, --quick 2)")

@@ -248,8 +248,9 @@ class TypeRules:
 
     def _too_deep(self) -> bool:
         """Whether a chain of inferences (a value through calls, attributes, declarations) is too long to follow
-        further. Counted in ``_cut``: ``receiver_class`` keeps only answers no step of which was cut short, so an
-        answer never depends on the order the call sites are resolved in (``resolve_parallel`` relies on it)."""
+        further. Counted in ``_cut`` (and the depth reached in ``_deepest``): ``receiver_class`` keeps an answer cut
+        short only under the depth it was asked from, so an answer never depends on the order the call sites are
+        resolved in (``resolve_parallel`` relies on it)."""
         self._deepest = max(self._deepest, self._typing_depth)
         if self._typing_depth > _MAX_TYPING_DEPTH:
             self._cut += 1

@@ -179,8 +179,8 @@ def _child_main(resolver: "_Resolver", share: list[str], sites: "_Sites", fd: in
         while view:
             view = view[os.write(fd, view):]
         status = 0
-    except BaseException:        # noqa: BLE001 - whatever it was, the parent resolves the share itself
-        status = 1
+    except BaseException:        # noqa: BLE001 - whatever it was (status 1), the parent resolves the share itself
+        pass
     finally:
         os._exit(status)
 

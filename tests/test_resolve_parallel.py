@@ -328,24 +328,34 @@ def test_no_process_or_pipe_to_be_had_resolves_the_share_in_the_parent(package_f
     assert set(os.listdir("/proc/self/fd")) <= before
 
 
+def _resolving_script(tmp_path: Path, body: str) -> list[str]:
+    """A command resolving ``_package`` with shares of any size in a fresh interpreter (``facts``, ``parent``,
+    ``resolve``, ``_Resolver`` defined), then running ``body``: for what must not happen inside pytest's process."""
+    import sys
+
+    _package(tmp_path / "pkg_root")
+    preamble = f"""
+import os, sys, time
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from pathlib import Path
+from graphrag_code import resolve_parallel
+from graphrag_code.resolve import _Resolver, resolve
+from test_resolve_parallel import _facts
+resolve_parallel.MIN_SITES_PER_PROCESS = 1
+facts = _facts(Path({str(tmp_path / "pkg_root")!r}))
+parent = os.getpid()
+"""
+    return [sys.executable, "-c", preamble + body]
+
+
 def test_ctrl_c_just_after_the_fork_never_lets_the_child_run_the_callers_code(tmp_path) -> None:
     """Ctrl-C reaches the whole process group: a KeyboardInterrupt in a child before it reached _child_main's
     handler unwound it into the caller's code (an indexer would have recorded a failure over the parent's Neo4j
     connection). Simulated by raising it from the child's first os.close; SIGINT is now held across the fork."""
     import subprocess
-    import sys
 
-    _package(tmp_path / "pkg_root")
-    script = f"""
-import os, sys
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-from pathlib import Path
-from graphrag_code import resolve_parallel
-from graphrag_code.resolve import resolve
-from test_resolve_parallel import _facts
-resolve_parallel.MIN_SITES_PER_PROCESS = 1
-facts = _facts(Path({str(tmp_path / "pkg_root")!r}))
-parent, close = os.getpid(), os.close
+    script = _resolving_script(tmp_path, """
+close = os.close
 def interrupted(fd):
     if os.getpid() != parent:
         os.close = close
@@ -357,8 +367,8 @@ try:
     print("resolved in", "parent" if os.getpid() == parent else "CHILD", len(res.warnings), flush=True)
 except BaseException as exc:
     print("raised in", "parent" if os.getpid() == parent else "CHILD", type(exc).__name__, flush=True)
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+""")
+    done = subprocess.run(script, capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines() == ["resolved in parent 2"], (done.stdout, done.stderr[-2000:])
 
 
@@ -433,43 +443,36 @@ def test_a_child_dies_with_the_indexer(tmp_path) -> None:
     then failed to write. It is now killed with its parent (PR_SET_PDEATHSIG)."""
     import signal
     import subprocess
-    import sys
 
-    _package(tmp_path / "pkg_root")
-    script = f"""
-import os, sys, time
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-from pathlib import Path
-from graphrag_code import resolve_parallel
-from graphrag_code.resolve import _Resolver, resolve
-from test_resolve_parallel import _facts
-resolve_parallel.MIN_SITES_PER_PROCESS = 1
-facts = _facts(Path({str(tmp_path / "pkg_root")!r}))
-parent, sites_of = os.getpid(), _Resolver._sites_of
+    script = _resolving_script(tmp_path, """
+sites_of = _Resolver._sites_of
 def slow(self, paths, sites):
     if os.getpid() != parent:
         print("child", os.getpid(), flush=True)
-        time.sleep(60)
-    else:
-        time.sleep(60)
+    time.sleep(60)
     return sites_of(self, paths, sites)
 _Resolver._sites_of = slow
 resolve("r", facts, processes=2)
-"""
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+""")
+    proc = subprocess.Popen(script, stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         assert line.startswith("child "), line
         child = int(line.split()[1])
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+        def gone() -> bool:           # exited (a zombie until init reaps it)
+            try:
+                return Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
+            except FileNotFoundError:
+                return True
+
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and Path(f"/proc/{child}").exists() and \
-                Path(f"/proc/{child}/stat").read_text().split()[2] != "Z":
+        while time.monotonic() < deadline and not gone():
             time.sleep(0.1)
-        gone = not Path(f"/proc/{child}").exists() or Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
-        if not gone:
+        outlived = not gone()
+        if outlived:
             os.kill(child, signal.SIGKILL)
-        assert gone, "the child outlived its parent"
+        assert not outlived, "the child outlived its parent"
     finally:
         proc.kill()

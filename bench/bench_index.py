@@ -17,8 +17,9 @@ Per corpus, in one process:
 (d) combo100k and django only: a new commit that appends a function to 3 Python files, re-indexed and timed,
     alternately with its calls resolved as the indexer chooses (the call-site pass shared among processes:
     resolve_parallel) and in one process (``--workers 0``), each from the original commit's graph; best of
-    ``--change-runs`` (default 3) each, and their ratio. Then the original commit is restored (git reset --hard)
-    and re-indexed (timed as ``restore``).
+    ``--change-runs`` (default 3) each, and their ratio; then the same change as a user runs it,
+    ``graphrag-code index --no-embed`` in a new process (interpreter start and imports included), best of as
+    many runs. Then the original commit is restored (git reset --hard) and re-indexed (timed as ``restore``).
 
 ``django`` (Django 5.1.4's sdist, ~470k lines of Python) runs only when named (``--only django``): its swap is
 too large for one transaction of the local server and runs in several (docs/design.md).
@@ -508,11 +509,36 @@ def three_file_change(graph: TimedGraph, sampler: Sampler, root: Path, repo: str
         out["change3_one_process_runs"] = [round(r.seconds, 3) for r in alone]
         out["change3_one_process_resolve_seconds"] = one.summary.stage_seconds.get("resolve")
         out["change3_one_process_ratio"] = round(one.seconds / run.seconds, 2)
+        cli = []
+        for _ in range(runs):
+            _git(root, "reset", "-q", "--hard", original)
+            run_index(graph, sampler, root, repo)
+            _git(root, "reset", "-q", "--hard", changed)
+            sampler.wait_quiet(2.0)
+            cli.append(_cli_index_seconds(root, repo, len(CHANGE_FILES[name])))
+        out["change3_cli_seconds"] = min(cli)
+        out["change3_cli_runs"] = cli
     finally:
         _git(root, "reset", "-q", "--hard", original)
     run = run_index(graph, sampler, root, repo)
     out["restore_seconds"] = round(run.seconds, 3)
     out["restore_files_parsed"] = run.summary.files_parsed
+
+
+def _cli_index_seconds(root: Path, repo: str, changed: int) -> float:
+    """Wall seconds of ``graphrag-code index ROOT --name REPO --no-embed`` in a new process, as a user runs it:
+    the interpreter's start and the command line's imports included (the in-process runs leave them out)."""
+    script = Path(sys.executable).with_name("graphrag-code")
+    t0 = time.perf_counter()
+    done = subprocess.run([str(script), "index", str(root), "--name", repo, "--no-embed", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    seconds = round(time.perf_counter() - t0, 3)
+    if done.returncode != 0:
+        raise RuntimeError(f"graphrag-code index exited {done.returncode}: {done.stderr[-2000:]}")
+    parsed = json.loads(done.stdout)["files_parsed"]
+    if parsed != changed:
+        raise RuntimeError(f"graphrag-code index parsed {parsed} files, not the {changed} changed ones")
+    return seconds
 
 
 def bench_corpus(graph: TimedGraph, sampler: Sampler, name: str, args: argparse.Namespace) -> dict:
@@ -722,6 +748,7 @@ ROWS = [
     ("  same change, 1 process resolving s", "change3_one_process_seconds", "{:.2f}"),
     ("  its resolve s", "change3_one_process_resolve_seconds", "{:.2f}"),
     ("  ratio 1 process / shared", "change3_one_process_ratio", "{:.2f}x"),
+    ("  same change by the CLI, new process s", "change3_cli_seconds", "{:.2f}"),
     ("  restore (3 files back) s", "restore_seconds", "{:.2f}"),
     ("symbols", ("indexed", "symbols"), "{:d}"),
     ("chunks", ("indexed", "chunks"), "{:d}"),
@@ -765,6 +792,10 @@ def verdicts(results: list[dict]) -> list[str]:
             ok = "OK  " if r["change3_seconds"] < TARGET_CHANGE_SECONDS else "MISS"
             out.append(f"{ok} {r['corpus']}: 3-file change {r['change3_seconds']:.2f} s "
                        f"(target < {TARGET_CHANGE_SECONDS:.0f} s)")
+        if "change3_cli_seconds" in r:
+            ok = "OK  " if r["change3_cli_seconds"] < TARGET_CHANGE_SECONDS else "MISS"
+            out.append(f"{ok} {r['corpus']}: 3-file change by `graphrag-code index --no-embed` in a new process "
+                       f"{r['change3_cli_seconds']:.2f} s (target < {TARGET_CHANGE_SECONDS:.0f} s)")
     return out
 
 

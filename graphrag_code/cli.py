@@ -7,6 +7,7 @@ on stderr and the error's exit code; anything else is a bug and keeps its traceb
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import logging
 import os
@@ -20,15 +21,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import __version__
-from .cli_answer import ask_command
 from .cli_cypher import cypher_command, print_explain
-from .cli_graph import impact_command, path_command
 from .cli_neo4j import neo4j_group
 from .config import (DEFAULT_BOLT_PORT, DEFAULT_CHUNK_TOKENS, DEFAULT_HTTP_PORT, DEFAULT_MAX_FILE_BYTES, PROJECT_ROOT,
-                     IndexSettings, Neo4jSettings, check_repo_name)
+                     RERANKERS, IndexSettings, Neo4jSettings, check_repo_name)
 from .db import Graph, Recorder
 from .errors import ConfigError, GraphragError, InputError, LLMUnavailable, check_text
-from .rerankers import RERANKERS, make_reranker
 
 if TYPE_CHECKING:       # the commands import the indexer when they run, not with this module
     from .indexer import IndexSummary
@@ -37,7 +35,26 @@ SAMPLE_CYPHER = ("MATCH (r:Repository {id: $repo})-[:CONTAINS]->(f:File)-[:CONTA
                  "-[c:CALLS]->(t:Symbol) RETURN f, s, c, t LIMIT 50")
 
 
+# commands whose modules are imported when they are run or listed (--help): `index`, `status` and the rest need
+# neither impact analysis nor the answer pipeline, and importing them cost every command about 0.15 s
+_LAZY_COMMANDS = {"ask": ("cli_answer", "ask_command"), "path": ("cli_graph", "path_command"),
+                  "impact": ("cli_graph", "impact_command")}
+
+
 class GraphragGroup(click.Group):
+    def __init__(self, *args: Any, lazy_commands: dict[str, tuple[str, str]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = lazy_commands or {}      # name -> (module of this package, its command)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands and cmd_name not in self.commands:
+            module, attr = self.lazy_commands[cmd_name]
+            self.add_command(getattr(importlib.import_module(f"{__package__}.{module}"), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -51,7 +68,7 @@ class GraphragGroup(click.Group):
             ctx.exit(130)
 
 
-@click.group(cls=GraphragGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GraphragGroup, lazy_commands=_LAZY_COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="graphrag-code")
 def main() -> None:
     """Index source repositories into a Neo4j code graph and query it with exact file:line citations.
@@ -65,9 +82,6 @@ def main() -> None:
 
 
 main.add_command(neo4j_group)
-main.add_command(ask_command)
-main.add_command(path_command)
-main.add_command(impact_command)
 main.add_command(cypher_command)
 
 
@@ -367,6 +381,8 @@ def search(query: str, repo: str | None, k: int, path_glob: str | None, language
         check_text(text, what)
     filters = Filters(repo=repo, path_glob=path_glob, language=language, kind=kind, include_tests=include_tests)
     filters.check()         # before loading a model or asking Neo4j
+    from .rerankers import make_reranker
+
     ranker = make_reranker(reranker or "none", reranker_model)
     embedder, why = _load_embedder(not no_vectors)
     recorder = Recorder()
@@ -648,6 +664,7 @@ def _api_config(host: str):
     import os
 
     from .api import ApiConfig, parse_tokens
+    from .rerankers import make_reranker
 
     tokens, token_repos = parse_tokens(os.environ.get("GRAPHRAG_API_TOKENS", ""))
     roots = tuple(Path(p) for p in os.environ.get("GRAPHRAG_INDEX_ROOTS", "").split(os.pathsep) if p.strip())

@@ -28,6 +28,9 @@ EXTRACTOR_VERSION = 180     # 180: PHP namespaced functions by `use function` an
 
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2-int8"
 DEFAULT_EMBEDDING_DIM = 384
+# the search rerankers (rerankers.make_reranker), named here so that the command line lists them without
+# importing the search pipeline
+RERANKERS = ("none", "structural", "cross-encoder", "llm")
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 # counted as words and punctuation marks (about 1.5x a BPE count): ~1000 keeps most functions whole

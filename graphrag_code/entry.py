@@ -1,8 +1,9 @@
 """The `graphrag-code` console script: imports the command line, then runs it.
 
-The command line's modules take about a second to import (the Neo4j driver, click, the answer pipeline); a Ctrl-C
-in that second would print a traceback from the middle of an import. Here it exits 130 with the word every
-command's own Ctrl-C prints (cli.GraphragGroup).
+The command line's modules take about half a second to import (the Neo4j driver, click; the answer pipeline,
+impact analysis and the language servers' client load with the commands that use them); a Ctrl-C in that time
+would print a traceback from the middle of an import. Here it exits 130 with the word every command's own Ctrl-C
+prints (cli.GraphragGroup).
 """
 
 from __future__ import annotations

@@ -44,10 +44,13 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import lsp_servers
 from .discovery import git_blob_sha
 from .resolve import FileFacts, implicit_of
+
+if TYPE_CHECKING:
+    from . import lsp_servers
 
 # our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
 SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
@@ -604,7 +607,7 @@ async def _run_group(group: str, spec, paths: list[str], asker: _Asker, deadline
         if time.monotonic() > deadline:
             asker.out_of_time = True
             return
-        server = lsp_servers.create_server(spec, str(asker.root), _quiet_logger())
+        server = _servers().create_server(spec, str(asker.root), _quiet_logger())
         asker.server = server
         async with contextlib.AsyncExitStack() as stack:
             try:
@@ -714,7 +717,14 @@ def _quiet_logger():
     return MultilspyLogger()
 
 
-def server_id(spec: "lsp_servers.ServerSpec") -> str:
+def _servers():
+    """``lsp_servers``, imported when a server is looked up: it imports multilspy (0.15 s), which a run without
+    ``--lsp`` (most runs, and every command but ``index``) never needs."""
+    from . import lsp_servers
+    return lsp_servers
+
+
+def server_id(spec: lsp_servers.ServerSpec) -> str:
     """What stored answers record as their server: another name or version means asking again."""
     return f"{spec.name} {spec.version}".strip()
 
@@ -724,8 +734,8 @@ def server_ids(root: Path, facts: dict[str, FileFacts], settings: LspSettings) -
     groups = {SERVER_GROUPS[f.language] for f in facts.values() if settings.wants(f.language) and f.calls}
     out = {}
     for group in sorted(groups):
-        spec = lsp_servers.find_server(group, root)
-        out[group] = server_id(spec) if spec else "!" + lsp_servers.missing_reason(group)
+        spec = _servers().find_server(group, root)
+        out[group] = server_id(spec) if spec else "!" + _servers().missing_reason(group)
     return out
 
 
@@ -820,9 +830,9 @@ def run_lsp_pass(root: Path, facts: dict[str, FileFacts], paths: Iterable[str], 
     for group, group_paths in sorted(by_group.items()):
         rep = report.groups.setdefault(group, GroupReport(files=len(group_paths),
                                                           call_sites=sum(len(facts[p].calls) for p in group_paths)))
-        spec = lsp_servers.find_server(group, root)
+        spec = _servers().find_server(group, root)
         if spec is None:
-            rep.skipped = lsp_servers.missing_reason(group)
+            rep.skipped = _servers().missing_reason(group)
             report.files_not_asked.setdefault(f"no {group} language server", []).extend(group_paths)
             continue
         rep.server = server_id(spec)

@@ -20,12 +20,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .config import RERANKERS
 from .errors import ConfigError, LLMError
 from .query_analysis import QueryAnalysis
 from .search import Hit, Reranker
 from .textutil import split_identifier
 
-RERANKERS = ("none", "structural", "cross-encoder", "llm")
 CROSS_TOP_N = 30          # candidates a cross-encoder scores (the rest keep their order below them)
 CROSS_MAX_TOKENS = 256    # query + candidate, special tokens included
 PASSAGE_CHARS = 2000      # a candidate's text is cut here before tokenising (the tokenizer truncates anyway)

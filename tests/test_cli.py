@@ -277,6 +277,28 @@ def test_the_drivers_own_logging_stays_off_stderr() -> None:
     assert "ours still shows" in err and "CONNECTION" not in err and "retried" not in err
 
 
+def test_index_and_status_import_neither_language_servers_nor_the_query_pipeline() -> None:
+    """Every command paid for importing multilspy (through lsp_servers), impact analysis and the search pipeline,
+    0.45 s of a 1.0 s no-op `index` on combo100k (0.57 s since). They load when a command needs them: the
+    lazily listed commands still show in --help and run. In a fresh interpreter: this one imported them all."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom graphrag_code.cli import main\nimport graphrag_code.indexer\n"
+            "for argv in (['index', '--help'], ['status', '--help']):\n"
+            "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+            "heavy = ('multilspy', 'graphrag_code.lsp_servers', 'graphrag_code.impact', 'graphrag_code.search',\n"
+            "         'graphrag_code.rerankers', 'graphrag_code.cli_graph', 'graphrag_code.cli_answer')\n"
+            "print('LOADED', [m for m in heavy if m in sys.modules])\n"
+            "main(['impact', '--help'])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert "LOADED []" in out, out
+    assert "impact [OPTIONS] [TARGET]" in out, out
+    listed = CliRunner().invoke(main, ["--help"]).output
+    for command in ("ask", "path", "impact", "index", "cypher", "neo4j"):
+        assert f"\n  {command} " in listed, listed
+
+
 def test_errors_of_eval_and_the_llm_reranker_have_their_exit_codes_and_hints(neo4j_settings) -> None:
     """`eval --repos bogus` is bad input (2), `eval --judge` without a key the LLM's (7): both exited 1, the
     code of a crash; `search --reranker llm` without a key hinted at `--no-llm`, which search lacks (seventh

@@ -79,7 +79,7 @@ OUT_DIR = EVAL_DIR / "lsp_handcheck"
 sys.path.insert(0, str(ROOT))
 
 from graphrag_code.paths import parse_unresolved            # noqa: E402 - after the path set-up
-from graphrag_code.resolve import _LSP_DEFER_TO_NAMES, symbol_ids   # noqa: E402
+from graphrag_code.resolve import symbol_ids   # noqa: E402
 
 
 
@@ -267,13 +267,13 @@ class Dump:
         src = self.ids(path, defs)[caller] if caller is not None else self.prefix + path
         if use_lsp:
             # the server's answer for exactly this call site (answers are aligned with facts.calls), applied
-            # the way the resolver applies it; overrides it added (lsp_hierarchy) come from the edges at that line
+            # the way the resolver applies it; overrides it added (lsp_hierarchy) come from the edges at that line.
+            # A variable's answer is read from the edges (and unresolved calls) at that line like a names-only
+            # call: the resolver may follow it (what it holds, a registry, the methods implementing a property)
             answers = self.lsp_answers(path)
             answer = answers[k] if k < len(answers) else None
             if answer and answer[0] == "ext":
                 return [f"external:{m}" for m in answer[1]], {}
-            if answer and answer[0] == "var" and self.files[path].get("language") not in _LSP_DEFER_TO_NAMES:
-                return ["unresolved:dynamic:lsp-variable"], {}
             if answer and answer[0] == "sym":
                 found = [d for d in answer[1] if d in self.sym_name]
                 if found:

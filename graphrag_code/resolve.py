@@ -91,7 +91,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.ruby_twins: dict[tuple[str, int], tuple[int, int]] = {}
         self.descriptor_gets: dict[str, str] = {}   # getter decorated by a descriptor class -> that class's __get__
         self.wrappers: dict[str, str] = {}          # function -> the wrapper its decorator replaced it with
-        self.lsp_abstract: list[tuple[str, str, int]] = []       # (caller, abstract method, line) answered by lsp
+        # (caller, abstract method, line, the implementations the server named) answered by lsp
+        self.lsp_abstract: list[tuple[str, str, int, tuple[str, ...]]] = []
         # (caller, method, line, receiver's class, caller's own method name when the receiver is self)
         self.dispatched: list[tuple[str, str, int, str | None, str | None]] = []
         # collection name -> classes of the objects put into one (and by the string key they are registered under),
@@ -451,8 +452,11 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             self._call_edge(src, impl, line, method)
         if not impls and receiver:
             self._union_call(f, caller, receiver, src, name, line, found=defs, narrowed=narrowed)
-        if not impls:
-            self.lsp_abstract.extend((src, d, line) for d in defs if d in self.abstract)
+        # the overrides of an abstract method it named go to _lsp_hierarchy: every one where it named no
+        # implementation (jedi has no such request), else those it left out: tsserver names the implementing
+        # classes' methods, not their subclasses' overrides (`resource.unsubscribe()` on an Unsubscribable reached
+        # Subject's, not WebSocketSubject's, which the names' dispatch found)
+        self.lsp_abstract.extend((src, d, line, tuple(impls)) for d in defs if d in self.abstract)
         return True
 
     def _lsp_variable(self, f: FileFacts, caller: int | None, src: str, answer: list, hit: tuple, name: str,
@@ -478,6 +482,11 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return False              # a variable of an annotated class (`self.type(...)`): its __call__
         if hit[0] == "unresolved" and self._registry_call(f, caller, receiver, src, name, line):
             return True               # a variable the server cannot infer, holding an item of a registry
+        if hit[0] == "unresolved" and receiver and (cls := self.receiver_class(f, caller, receiver)) and \
+                cls[0] == answer[1] and self._missing_member(f, caller, receiver, src, name, line, self.subclass_map):
+            # a property of the receiver's declared type (`observer.complete()` where `complete: () => void` is a
+            # member of the interface Observer): the methods of that name its implementations define, as names find
+            return True
         self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
         self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
         return True

@@ -70,11 +70,13 @@ class DispatchRules:
             yield cpath, ci, members
 
     def _lsp_hierarchy(self, subclasses: dict[str, list[str]]) -> None:
-        """The server landed on an abstract method and named no implementation (jedi has no such request):
-        the overrides in subclasses, found through the INHERITS/IMPLEMENTS edges, are what runs."""
-        for src, dst, line in self.lsp_abstract:
+        """The server landed on an abstract method: the overrides in subclasses, found through the
+        INHERITS/IMPLEMENTS edges, are what runs; those among the implementations it named have their edges. An
+        interface's declaration below it (``_declared_only``) runs no code."""
+        for src, dst, line, named in self.lsp_abstract:
             for override in self._overrides(dst, subclasses):
-                self._call_edge(src, override, line, "lsp_hierarchy")
+                if override not in named and not (named and self._declared_only(override)):
+                    self._call_edge(src, override, line, "lsp_hierarchy")
 
     def _note_dispatch(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, dst: str,
                        line: int, typed: bool = False, lsp: bool = False) -> None:

@@ -16,7 +16,9 @@ from ``ninja-upstream/`` (``src/build.cc``); left out: the tests, perftests and 
 ``test.cc/.h``...), the Windows-only sources (``*-win32.cc``; the POSIX build compiles ``*-posix.cc``) and the
 re2c inputs ``*.in.cc`` (``lexer.cc``/``depfile_parser.cc`` are generated from them and kept): 77 files, about
 17k lines. MobX (TypeScript) is the npm tarball ``mobx@6.13.5`` (``npm pack``), its ``src/`` without ``.d.ts`` files
-(57 files, about 8k lines). ``fetch`` is idempotent: it does nothing when the kept tree already has the pinned
+(57 files, about 8k lines). league/commonmark 2.3.9 (PHP) is Debian's package ``php-league-commonmark``
+(``apt-get download``, sha256 checked), its ``usr/share/php/League/CommonMark/`` (283 files, about 19k lines; the
+packages it uses, league/config and others, are not there: calls into them count as outside the repository). ``fetch`` is idempotent: it does nothing when the kept tree already has the pinned
 digest.
 
 ``sample`` indexes ``eval/.corpus/<repo>`` twice, as ``hc-<repo>-ts`` (tree-sitter only) and ``hc-<repo>-lsp``
@@ -47,6 +49,11 @@ Scoring conventions:
   constructor ``X.X`` (same file); both fold to the class. An out-of-line constructor (``Builder::Builder`` in
   build.cc, id ``src/build.cc#Builder.Builder``) is its own target. A call of a virtual method through a base
   pointer or reference has as truth the declared method plus every override in the corpus (what may run).
+- PHP: a call on a receiver declared with an interface has as truth the interface's method plus every
+  implementation in the corpus, as for C++'s virtual calls; ``new X()`` is the class ``X`` (``X.__construct`` folds
+  into it), plus the constructor it inherits when it declares none (``Node.__construct`` for ``new BlockQuote()``):
+  that one runs. Labelled blind to both modes first, by the stricter rule (only bodies that run: no interface
+  method, no inherited constructor); the README gives both scores.
 - ``.h`` files are parsed with the C grammar (``languages.py``): in a C++ header, classes and inline methods
   get wrong qualified names (``src/graph.h#in_edge`` for ``Node::in_edge``, ``src/state.h#depth.Pool`` for
   ``struct Pool``). The truth uses the indexed node that stands for the callee's definition (its name, its
@@ -93,7 +100,7 @@ class Fetch:
     tree_sha256: str              # digest of the kept tree (see _tree_digest): fetch is a no-op when it matches
     exclude: tuple[str, ...] = ()
     root: str = ""                # a directory of the sdist ("ninja-upstream"): only files under it, paths from it
-    registry: str = "pypi"        # "pypi" (pip download) or "npm" (npm pack)
+    registry: str = "pypi"        # "pypi" (pip download), "npm" (npm pack) or "apt" (apt-get download: a .deb)
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,10 @@ REPOS: dict[str, Repo] = {
         exclude=("src/*_test.cc", "src/*_perftest.cc", "src/test.cc", "src/test.h", "src/hash_collision_bench.cc",
                  "src/*-win32.cc", "src/*.in.cc"),
         tree_sha256="313496a5bd5b004c4ea5bc554757ffc0253407e2dcf60830701f556d96ffd9cd")),
+    "commonmark": Repo("commonmark", ("php",), Fetch(
+        "php-league-commonmark=2.3.9-1+deb12u1", "c702ba9fbe6727f011f25eba2bdb89871b56f37d811092e51089816df8eecd81",
+        ("*.php",), root="usr/share/php/League/CommonMark", registry="apt",
+        tree_sha256="b492b34486cf898dfb857a011fa954cee8f1289a013dc5c4941443945366a4c5")),
     "mobx": Repo("mobx", ("typescript", "javascript", "tsx"), Fetch(
         "mobx@6.13.5", "b85a7f765065c081724a7c49e91f59950151607b2f1c5a77c8ec4231f7129a1b", ("src/*",),
         exclude=("*.d.ts",), registry="npm",
@@ -158,17 +169,27 @@ def fetch(repo: str, force: bool = False) -> Path:
         if f.registry == "npm":
             subprocess.run(["npm", "pack", "--silent", "--pack-destination", tmp, f.spec], check=True,
                            stdout=subprocess.DEVNULL)
+        elif f.registry == "apt":
+            download = ["apt-get", "download", "-q", f.spec]
+            if subprocess.run(download, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+                # a fresh machine may have no package lists yet (apt-get update needs root, as here)
+                subprocess.run(["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
+                subprocess.run(download, check=True, cwd=tmp, stdout=subprocess.DEVNULL)
         else:
             subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
                             "--disable-pip-version-check", "-q", "-d", tmp, f.spec], check=True)
-        archives = [p for p in Path(tmp).iterdir() if p.name.endswith((".tar.gz", ".tgz", ".zip"))]
+        archives = [p for p in Path(tmp).iterdir() if p.name.endswith((".tar.gz", ".tgz", ".zip", ".deb"))]
         if len(archives) != 1:
             raise SystemExit(f"{f.registry} {f.spec}: expected one archive, got {[p.name for p in archives]}")
         digest = hashlib.sha256(archives[0].read_bytes()).hexdigest()
         if digest != f.sha256:
             raise SystemExit(f"{archives[0].name}: sha256 {digest}, pinned {f.sha256}")
-        staging = Path(tmp) / "tree"
-        with tarfile.open(archives[0]) as tar:
+        staging, archive = Path(tmp) / "tree", archives[0]
+        if archive.suffix == ".deb":       # its files as a tar (members ./usr/share/...)
+            archive = Path(tmp) / "deb.tar"
+            with archive.open("wb") as out:
+                subprocess.run(["dpkg-deb", "--fsys-tarfile", str(archives[0])], check=True, stdout=out)
+        with tarfile.open(archive) as tar:
             for m in tar.getmembers():
                 rel = m.name.split("/", 1)[1] if "/" in m.name else ""
                 if f.root:
@@ -476,7 +497,10 @@ def _norm(target: str, fold_overloads: bool = False) -> str | None:
     m = _CPP_CONSTRUCTOR.match(target)
     if m:     # C++ `X.X`: in-class, the class X; out-of-line (X in a header), `<file.cc>#X`, still its own target
         return m.group(1)
-    return target[: -len(".constructor")] if target.endswith(".constructor") else target
+    for constructor in (".constructor", ".__construct"):      # JavaScript/TypeScript, PHP
+        if target.endswith(constructor):
+            return target[: -len(constructor)]
+    return target
 
 
 def _targets(items, fold_overloads: bool = False) -> set[str]:

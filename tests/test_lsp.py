@@ -50,6 +50,9 @@ def test_utf16_columns_and_identifiers() -> None:
     ("/r/node_modules/typescript/lib/typescript.d.ts", "typescript"),
     ("/usr/include/x86_64-linux-gnu/c++/12/bits/c++config.h", "bits/c++config.h"),
     ("/usr/local/lib/python3.11/os.py", "os"),
+    ("/w/node_modules/intelephense/lib/stub/Core/Core.php", "php/Core"),
+    ("/w/node_modules/intelephense/lib/stub/standard/standard_1.php", "php/standard"),
+    ("/r/vendor/league/config/src/Configuration.php", "league/config"),
 ])
 def test_module_of_external_definitions(path: str, module: str) -> None:
     assert lsp.module_of(path) == module
@@ -769,6 +772,7 @@ def test_cli_index_with_lsp_reports_the_pass_and_status_shows_the_server(git_rep
 needs_ts = pytest.mark.skipif(lsp_servers.find_server("typescript") is None,
                               reason=lsp_servers.missing_reason("typescript"))
 needs_gopls = pytest.mark.skipif(lsp_servers.find_server("go") is None, reason=lsp_servers.missing_reason("go"))
+needs_php = pytest.mark.skipif(lsp_servers.find_server("php") is None, reason=lsp_servers.missing_reason("php"))
 
 SHAPES_TS = textwrap.dedent("""\
     export interface Shape {
@@ -874,6 +878,64 @@ def test_gopls_resolves_methods_on_typed_variables(graph, git_repo, repo_name) -
     assert group["hierarchy_requests"] == 1 and group["from_hierarchy"] == 1
     assert group["definition_requests"] == per_call.lsp["groups"]["go"]["definition_requests"] - 1
     assert _calls(graph, repo_name) == edges
+
+
+SHAPES_PHP = """<?php
+namespace App;
+
+interface Shape {
+    public function area(): float;
+}
+
+class Square implements Shape {
+    public function __construct(private float $side) {}
+    public function area(): float { return $this->side * $this->side; }
+}
+
+class Store {
+    /**
+     * A documented method: intelephense's range starts at its doc comment.
+     */
+    public function get(): int { return 1; }
+}
+
+class Cache {
+    public function get(): int { return 2; }
+}
+"""
+MAIN_PHP = """<?php
+namespace App;
+
+function total(Shape $s, Store $box): float {
+    $made = make();
+    return $box->get() + $s->area() + $made->get() + strlen("x");
+}
+
+function make() {
+    return new Cache();
+}
+"""
+
+
+@needs_php
+def test_intelephense_resolves_php_receivers_from_declaration_ranges(graph, git_repo, repo_name) -> None:
+    git_repo.write("src/Shapes.php", SHAPES_PHP)
+    git_repo.write("src/Main.php", MAIN_PHP)
+    git_repo.commit("v1")
+    index_repository(graph, git_repo.root, name=repo_name)
+    before = {k[1:]: v["resolved_by"] for k, v in _calls(graph, repo_name).items()}
+    # names alone do not follow `$made` (what an untyped function returns)
+    assert ("src/Main.php#total", "src/Shapes.php#Cache.get") not in before
+    summary = index_repository(graph, git_repo.root, name=repo_name, settings=IndexSettings(lsp_languages=("php",)))
+    group = summary.lsp["groups"]["php"]
+    assert group["server"].startswith("intelephense ") and group["errors"] == 0
+    by = {k[1:]: v["resolved_by"] for k, v in _calls(graph, repo_name).items()}
+    assert by[("src/Main.php#total", "src/Shapes.php#Store.get")] == "lsp"       # past its doc comment
+    assert by[("src/Main.php#total", "src/Shapes.php#Cache.get")] == "lsp"       # make()'s returned object
+    assert by[("src/Main.php#total", "src/Shapes.php#Shape.area")] == "lsp"
+    assert by[("src/Main.php#total", "src/Shapes.php#Square.area")] in ("lsp_impl", "lsp_hierarchy")
+    assert by[("src/Main.php#total", "php/Core")] == "lsp"                       # strlen: PHP's own
+    assert by[("src/Main.php#make", "src/Shapes.php#Cache")] == "lsp"
 
 
 def test_call_hierarchy_ranges_are_pinned_to_one_call_site() -> None:

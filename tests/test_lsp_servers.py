@@ -224,6 +224,24 @@ def test_cpp_method_through_a_variable_in_another_file(tmp_path: Path):
     _assert_lands(answer, repo, "store.cpp", _line_of(repo, "store.cpp", "Store::get"))
 
 
+def test_php_method_of_a_returned_object_in_another_file(tmp_path: Path):
+    """intelephense from node_modules (npm ci), its index outside the repository; `make()->get()` needs the
+    return type of `make`, which the name-based resolver does not follow across files."""
+    spec = _spec("php")
+    repo = tmp_path / "repo"
+    _write(repo, {
+        "src/Store.php": "<?php\nnamespace Demo;\n\nclass Store {\n    public function get(): int { return 1; }\n}\n",
+        "src/main.php": (f"<?php\nnamespace Demo;\n\nfunction make(): Store {{ return new Store(); }}\n\n"
+                         f"function main(): int {{\n    $s = \"{EMOJI}\"; return make()->get();\n}}\n"),
+    })
+    cache = tmp_path / "intelephense-cache"
+    (answer,), _ = _run(_definitions(spec, repo, [("src/main.php", *_position(repo, "src/main.php", "get()"))],
+                                     cache_dir=cache))
+    # intelephense answers with the declaration's whole range (from `public`): its first line
+    _assert_lands(answer, repo, "src/Store.php", _line_of(repo, "src/Store.php", "function get"))
+    assert cache.is_dir() and not any(p.name.startswith(".") for p in repo.iterdir())
+
+
 def test_nothing_is_fetched_at_run_time(monkeypatch: pytest.MonkeyPatch):
     """The stock multilspy classes would run npm or download clangd; ours must never reach those paths."""
     specs = [spec for language in lsp_servers.LANGUAGES if (spec := find_server(language)) is not None]

@@ -530,8 +530,10 @@ def _cli_index_seconds(root: Path, repo: str, changed: int) -> float:
     the interpreter's start and the command line's imports included (the in-process runs leave them out)."""
     script = Path(sys.executable).with_name("graphrag-code")
     t0 = time.perf_counter()
+    # this checkout's package, as in the bench's own process (the script imports the editable install's otherwise)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
     done = subprocess.run([str(script), "index", str(root), "--name", repo, "--no-embed", "--json"],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, env=env)
     seconds = round(time.perf_counter() - t0, 3)
     if done.returncode != 0:
         raise RuntimeError(f"graphrag-code index exited {done.returncode}: {done.stderr[-2000:]}")

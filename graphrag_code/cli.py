@@ -52,8 +52,21 @@ class GraphragGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy_commands and cmd_name not in self.commands:
             module, attr = self.lazy_commands[cmd_name]
-            self.add_command(getattr(importlib.import_module(f"{__package__}.{module}"), attr), cmd_name)
+            try:
+                loaded = importlib.import_module(f"{__package__}.{module}")
+            except KeyboardInterrupt:
+                # `--help` lists every command outside invoke: the word and code of every other Ctrl-C, not
+                # click's "Aborted!" with 1
+                click.echo("\ninterrupted", err=True)
+                ctx.exit(130)
+            self.add_command(getattr(loaded, attr), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple:
+        if args and args[0] not in self.commands and args[0] not in self.lazy_commands:
+            for name in self.lazy_commands:     # click's "Did you mean" looks only among the commands it holds
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -1,6 +1,6 @@
 """`graphrag-code path` and `graphrag-code impact`: thin commands over graphrag_code.paths / graphrag_code.impact.
 
-Registered in cli.py with ``main.add_command(path_command)`` and ``main.add_command(impact_command)``. Each
+Registered in cli.py as lazily loaded commands (``_LAZY_COMMANDS``: imported when run or listed). Each
 command maps graphrag_code errors to their exit codes itself (as cli.GraphragGroup does), so it behaves the
 same when invoked on its own.
 """

@@ -482,14 +482,29 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return False              # a variable of an annotated class (`self.type(...)`): its __call__
         if hit[0] == "unresolved" and self._registry_call(f, caller, receiver, src, name, line):
             return True               # a variable the server cannot infer, holding an item of a registry
-        if hit[0] == "unresolved" and receiver and (cls := self.receiver_class(f, caller, receiver)) and \
-                cls[0] == answer[1] and self._missing_member(f, caller, receiver, src, name, line, self.subclass_map):
-            # a property of the receiver's declared type (`observer.complete()` where `complete: () => void` is a
-            # member of the interface Observer): the methods of that name its implementations define, as names find
+        if (hit[0] == "unresolved" or hit[2] in _GUESSES) and receiver and \
+                answer[1] in self._type_files(f, caller, receiver) and \
+                self._missing_member(f, caller, receiver, src, name, line, self.subclass_map):
+            # a property of the receiver's declared type or of a type it extends (`observer.complete()` where
+            # `complete: () => void` is a member of the interface Observer): the methods of that name its
+            # implementations define, as names find them (a guess by a unique name included)
             return True
         self._unresolved(src, receiver, name, line, "dynamic:lsp-variable")
         self.out.stats["lsp:" + ("variable" if hit[0] == "unresolved" else "corrected")] += 1
         return True
+
+    def _type_files(self, f: FileFacts, caller: int | None, receiver: str) -> set[str]:
+        """The files of the receiver's class and of the classes it extends or implements (32 classes at most)."""
+        cls = self.receiver_class(f, caller, receiver)
+        todo, seen = [cls] if cls else [], set()
+        while todo and len(seen) < 64:
+            one = todo.pop()
+            if one in seen:
+                continue
+            seen.add(one)
+            if len(seen) <= 32:
+                todo.extend(self._bases(*one))
+        return {path for path, _i in seen}
 
     def _unresolved(self, src: str, receiver: str | None, name: str, line: int, reason: str) -> None:
         """Keep a call no definition was found for on its caller, as ``receiver.name@line:reason``."""

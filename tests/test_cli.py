@@ -299,6 +299,27 @@ def test_index_and_status_import_neither_language_servers_nor_the_query_pipeline
         assert f"\n  {command} " in listed, listed
 
 
+def test_lazily_loaded_commands_are_suggested_and_a_ctrl_c_while_loading_them_exits_130() -> None:
+    """click suggests a command among those it holds: `imapct` had no "Did you mean 'impact'?" once impact loaded
+    lazily; and `--help` loads them outside GraphragGroup.invoke, where a Ctrl-C printed click's "Aborted!" with
+    exit 1 (a review of the lazy loading). In a fresh interpreter: this one has them loaded."""
+    import subprocess
+    import sys
+
+    typo = ("from graphrag_code.cli import main\n"
+            "try:\n    main(['imapct'])\nexcept SystemExit as e:\n    print('EXIT', e.code)\n")
+    done = subprocess.run([sys.executable, "-c", typo], capture_output=True, text=True, timeout=60)
+    assert "Did you mean 'impact'?" in done.stderr and "EXIT 2" in done.stdout, done
+    ctrl_c = ("import importlib, sys\nreal = importlib.import_module\n"
+              "def interrupted(name, *a):\n"
+              "    if name.endswith('cli_graph'):\n        raise KeyboardInterrupt\n    return real(name, *a)\n"
+              "importlib.import_module = interrupted\n"
+              "from graphrag_code.cli import main\n"
+              "try:\n    main(['--help'])\nexcept SystemExit as e:\n    print('EXIT', e.code)\n")
+    done = subprocess.run([sys.executable, "-c", ctrl_c], capture_output=True, text=True, timeout=60)
+    assert "EXIT 130" in done.stdout and "interrupted" in done.stderr and "Aborted" not in done.stderr, done
+
+
 def test_errors_of_eval_and_the_llm_reranker_have_their_exit_codes_and_hints(neo4j_settings) -> None:
     """`eval --repos bogus` is bad input (2), `eval --judge` without a key the LLM's (7): both exited 1, the
     code of a crash; `search --reranker llm` without a key hinted at `--no-llm`, which search lacks (seventh

@@ -190,9 +190,11 @@ def test_a_call_landing_on_an_abstract_method_reaches_its_overrides() -> None:
 
 _TS_TYPES = """export interface Observer { complete: () => void; }
 export interface Unsubscribable { unsubscribe(): void; }
+export interface SubscriptionLike extends Unsubscribable { unsubscribe(): void; }
 export class Subscription implements Unsubscribable { unsubscribe(): void {} }
 export class Subject extends Subscription { unsubscribe(): void {} }
 export class Socket extends Subject { unsubscribe(): void {} }
+export class Held implements SubscriptionLike { unsubscribe(): void {} }
 export class Sink implements Observer { complete(): void {} }
 export class Lone { complete(): void {} }
 """
@@ -204,15 +206,15 @@ export function close(resource: Unsubscribable, observer: Observer) {
 """
 
 
-def _ts_answers(answers: list) -> dict[str, FileFacts]:
+def _ts_answers(answers: list, sources: tuple = (("types.ts", _TS_TYPES), ("use.ts", _TS_USER))
+                ) -> dict[str, FileFacts]:
     from graphrag_code.staging import extract_file
 
     files = {}
-    for path, source in (("types.ts", _TS_TYPES), ("use.ts", _TS_USER)):
+    for path, source in sources:
         f = FileFacts(path, "typescript", **extract_file("typescript", source, 400, path).facts())
         f.ids = symbol_ids("r", path, f.defs)
         files[path] = f
-    assert [c[1] for c in files["use.ts"].calls] == ["unsubscribe", "complete"]
     files["use.ts"].lsp = {"server": "test 1", "format": lsp.ANSWER_FORMAT, "answers": answers}
     return files
 
@@ -228,15 +230,34 @@ def test_what_tsserver_leaves_out_of_an_interface_call_comes_from_the_hierarchy(
                ["var", "types.ts"]]
     res = resolve("r", _ts_answers(answers), use_lsp=True)
     calls = {k[2].split("#")[1]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"}
+    # not Lone.complete (Lone is no Observer), nor SubscriptionLike.unsubscribe (a declaration: no code runs)
     assert calls == {"Unsubscribable.unsubscribe": "lsp", "Subscription.unsubscribe": "lsp_impls",
                      "Subject.unsubscribe": "lsp_impls", "Socket.unsubscribe": "lsp_hierarchy",
-                     "Sink.complete": "dispatch"}, calls       # not Lone.complete: Lone is no Observer
+                     "Held.unsubscribe": "lsp_hierarchy", "Sink.complete": "dispatch"}, calls
     assert not res.unresolved.get("r:use.ts#close")
     names = resolve("r", _ts_answers(answers))
     assert {k[2] for k in names.edges if k[0] == "CALLS"} == {f"r:types.ts#{c}" for c in calls}
     # a variable elsewhere (not a member of the receiver's type) stays a variable
     res = resolve("r", _ts_answers([answers[0], ["var", "use.ts"]]), use_lsp=True)
     assert "observer.complete@4:dynamic:lsp-variable" in res.unresolved["r:use.ts#close"]
+
+
+def test_a_property_of_an_extended_interface_with_one_implementer_keeps_its_edge() -> None:
+    """The property declared by an interface the receiver's type extends, in another file, and one class defining a
+    method of that name, which names reach by a unique-name guess: `--lsp` left the call unresolved (a review of
+    the rule above)."""
+    sources = (("base.ts", "export interface Completable { complete: () => void; }\n"),
+               ("types.ts", "import { Completable } from './base';\nexport interface Observer extends Completable {}\n"
+                            "export class Only implements Observer { complete(): void {} }\n"),
+               ("use.ts", "import { Observer } from './types';\n"
+                          "export function close(observer: Observer) {\n  observer.complete();\n}\n"))
+    names = resolve("r", _ts_answers([["var", "base.ts"]], sources))
+    assert {k[2]: v["resolved_by"] for k, v in names.edges.items() if k[0] == "CALLS"} == \
+        {"r:types.ts#Only.complete": "method_unique"}
+    res = resolve("r", _ts_answers([["var", "base.ts"]], sources), use_lsp=True)
+    assert {k[2]: v["resolved_by"] for k, v in res.edges.items() if k[0] == "CALLS"} == \
+        {"r:types.ts#Only.complete": "dispatch"}
+    assert not res.unresolved.get("r:use.ts#close")
 
 
 def test_a_variable_the_server_inferred_is_a_call_of_what_it_holds() -> None:

@@ -61,7 +61,8 @@ from .extract_types import (
     _go_underlying, _go_value, _held, _inline_parameter, _installed_on, _items_passed, _js_parameters,
     _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, _object_members, _OVERLOADING, _param_arity,
     _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS, _script_narrowing,
-    _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types, _static_type, _string_text, _text,
+    _php_property_types, _php_signature_types, _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types, _static_type,
+    _string_text, _text,
     _this_declared, _TRANSPARENT_DECORATORS, _ts_guard, _ts_signature_types, _ts_type, _type_parameters, _uncast,
     _unpacked, _value_of,
 )
@@ -312,6 +313,7 @@ class _Builder:
                                      else b"") if kind in ("function", "method") else {}),
             arity=_param_arity(core) if kind in ("function", "method") and self.spec.name in _OVERLOADING else None,
             **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
+            **({"attr_types": _php_property_types(node)} if self.spec.name == "php" and kind == "class" else {}),
             **({"underlying": _go_underlying(node)} if self.spec.name == "go" and kind == "type" else {}),
             partial=self.spec.name == "csharp" and any(c.type == "modifier" and _text(c) == "partial"
                                                         for c in node.children),
@@ -389,6 +391,8 @@ class _Builder:
             return {"param_types": _go_param_types(core), "return_type": _go_result_type(core)}
         if self.spec.name in _STATIC_TYPED:
             return _static_signature_types(core)
+        if self.spec.name == "php" and core.type in ("method_declaration", "function_definition"):
+            return _php_signature_types(core)
         return {}
 
     def _python_types(self, core: Node) -> dict:

@@ -390,6 +390,58 @@ def _static_signature_types(core: Node) -> dict:
             core.type == "method_declaration" else "",
             # a C# extension method: callable on what its `this` parameter extends (`foo.Count()`)
             **({"extends": _static_type(first.child_by_field_name("type"), generics) or "?"} if extends else {})}
+
+
+def _php_signature_types(core: Node) -> dict:
+    """PHP functions and methods: their parameters' declared classes (``Store $box``, ``?Store $box``, a promoted
+    ``private Cache $cache``) by the variable's name without its ``$`` (the resolver's receivers drop it: ``box``),
+    and the class they return."""
+    params = core.child_by_field_name("parameters")
+    out: dict[str, str] = {}
+    for p in params.named_children if params is not None else []:
+        name = p.child_by_field_name("name")
+        if p.type in ("simple_parameter", "property_promotion_parameter", "variadic_parameter") and name is not None:
+            out[_text(name).lstrip("$")] = _php_type(p.child_by_field_name("type")) \
+                if p.type != "variadic_parameter" else ""
+    return {"param_types": out, "return_type": _php_type(core.child_by_field_name("return_type"))}
+
+
+def _php_property_types(node: Node) -> dict[str, str]:
+    """A PHP class's typed properties by name without ``$`` (``private ?Store $store;``) and the constructor's
+    promoted parameters (``public function __construct(private Cache $cache)``), as ``$this->store`` reads them."""
+    body = node.child_by_field_name("body")
+    out: dict[str, str] = {}
+    for member in body.named_children if body is not None else []:
+        if member.type == "property_declaration" and (typed := _php_type(member.child_by_field_name("type"))):
+            for element in member.named_children:
+                name = element.child_by_field_name("name") if element.type == "property_element" else None
+                if name is not None:
+                    out[_text(name).lstrip("$")] = typed
+        elif member.type == "method_declaration" and _text(member.child_by_field_name("name")) == "__construct":
+            params = member.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else []:
+                name = p.child_by_field_name("name")
+                if p.type == "property_promotion_parameter" and name is not None and \
+                        (typed := _php_type(p.child_by_field_name("type"))):
+                    out[_text(name).lstrip("$")] = typed
+    return out
+
+
+def _php_type(node: Node | None) -> str:
+    """The class a PHP type declaration names: ``Store``, ``?Store`` and ``Store|null`` the class ``Store``,
+    ``\\App\\Store`` as ``App.Store`` (the resolver's dotted notation); "" for a primitive, ``self``/``static``
+    (the resolver types ``$this`` itself), a union of classes or nothing."""
+    if node is not None and node.type == "optional_type" and node.named_children:
+        node = node.named_children[0]
+    if node is not None and node.type == "union_type":
+        named = [c for c in node.named_children if c.type == "named_type"]
+        others = [c for c in node.named_children if c.type != "named_type"]
+        node = named[0] if len(named) == 1 and all(_text(c).lower() == "null" for c in others) else None
+    if node is None or node.type != "named_type":
+        return ""
+    name = _text(node).lstrip("\\")
+    return "" if name.lower() in ("self", "static", "parent", "mixed", "object", "callable", "iterable") else \
+        name.replace("\\", ".")
 _PARAMETERS = frozenset({"formal_parameter", "parameter", "parameter_declaration", "optional_parameter_declaration",
                          "receiver_parameter"})
 _REST_PARAMETERS = frozenset({"spread_parameter", "variadic_parameter_declaration", "...", "params"})

@@ -132,7 +132,7 @@ LANGUAGES: dict[str, LanguageSpec] = {spec.name: spec for spec in (
                  namespace_kinds=frozenset({"module"}), lexical_members=True, super_names=("base",),
                  # `Foo.Tests/`, `embed_tests/`, `TestPyInt.cs` (NUnit), `FooTests.cs`
                  test_path=re.compile(r"(^|/)[^/]*(Tests?|[._-]tests?)/|(^|/)tests?/|Tests?\.cs$|(^|/)Test[A-Z][^/]*\.cs$")),
-    LanguageSpec("php", "php", (".php",), virtual_dispatch=True, self_names=("$this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
+    LanguageSpec("php", "php", (".php",), virtual_dispatch=True, self_names=("$this", "this", "self", "static"), comment_prefixes=("/**", "//", "#", "/*", "*", "*/"),
                  namespace_kinds=frozenset({"module"}), lexical_members=True, super_names=("parent",),
                  test_path=re.compile(r"(^|/)[Tt]ests?/|Test\.php$")),          # Symfony's `Tests/` too
 )}

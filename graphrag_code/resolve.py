@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES
 from .models import NAME_CHAIN as _CHAIN
 from .resolve_facts import (
-    _APART_NAMESPACES, CONFIDENCE, file_id, FileFacts, _GUESSES, implicit_of, _Index, _last_call,
+    _APART_NAMESPACES, CONFIDENCE, file_id, FileFacts, _GUESSES, implicit_of, _Index, _last_call, php_receiver,
     _LSP_DEFER_TO_NAMES, _lsp_holds, _LSP_NONE_VETOES_GUESSES, _NAME_LOOKUPS, _NAME_ONLY, Resolution,
     symbol_ids, _TYPE_KINDS,
 )
@@ -162,6 +162,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
     def _resolve_call(self, f: FileFacts, caller: int | None, name: str, receiver: str | None):
         if receiver and f.language == "cpp" and "->" in receiver:
             receiver = receiver.replace("->", ".")        # `parent_->LookupRule()`, `builder_->status_->Info()`
+        elif receiver and f.language == "php":
+            receiver = php_receiver(receiver)             # `$this->collection`: `this.collection`
         if receiver is None:
             hit = self.lookup_name(f, caller, name)
             if hit is None and (called := self._called_instance(f, caller, None, name)):

@@ -404,6 +404,15 @@ def _lsp_holds(answer: list | None) -> bool:
     return bool(answer) and (answer[0] == "sym" or (answer[0] == "var" and len(answer) > 2 and bool(answer[2])))
 
 
+def php_receiver(receiver: str) -> str:
+    """A PHP receiver in the resolver's notation: variables without ``$`` (``$this`` is ``this``), ``->`` and
+    ``?->`` as ``.``: ``$this->collection`` is ``this.collection``, ``$state->getBlock()`` ``state.getBlock()``.
+    Static receivers (``Foo``, ``self``, ``parent``) stay as they are."""
+    if "$" not in receiver and "->" not in receiver:
+        return receiver
+    return re.sub(r"\$(?=[A-Za-z_])", "", receiver.replace("?->", ".").replace("->", "."))
+
+
 def _last_call(receiver: str) -> tuple[str, str] | None:
     """``(x, m)`` for a receiver ending in a call of a method, ``x.m(...)``, whatever ``x`` is (``b.add(1).add(2)``
     gives ``("b.add(1)", "add")``); None otherwise."""

@@ -11,7 +11,7 @@ from collections import defaultdict
 from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES, SCRIPT_LANGUAGES
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
-    _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts,
+    _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, php_receiver,
     _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key, _SUBSCRIPTED, _TS_CAST,
     _TYPE_KINDS,
 )
@@ -265,6 +265,8 @@ class TypeRules:
     def _receiver_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
         if not LANGUAGES[f.language].self_names and f.language != "go":   # Go: typed receivers and parameters
             return None
+        if f.language == "php":
+            receiver = php_receiver(receiver)
         cast = _TS_CAST.fullmatch(receiver) if f.language in ("typescript", "tsx") else None
         if cast:                          # `(this[$mobx] as ObservableArrayAdministration).atom_`: that class's
             return self._through_attributes(self._type_named(f, caller, cast.group(2)), cast.group(3).split(".")[1:])

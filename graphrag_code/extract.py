@@ -61,7 +61,7 @@ from .extract_types import (
     _go_underlying, _go_value, _held, _inline_parameter, _installed_on, _items_passed, _js_parameters,
     _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, _object_members, _OVERLOADING, _param_arity,
     _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS, _script_narrowing,
-    _php_property_types, _php_signature_types, _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types, _static_type,
+    _php_property_types, _php_signature_types, _php_value, _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types, _static_type,
     _string_text, _text,
     _this_declared, _TRANSPARENT_DECORATORS, _ts_guard, _ts_signature_types, _ts_type, _type_parameters, _uncast,
     _unpacked, _value_of,
@@ -899,8 +899,19 @@ class _Builder:
             self._go_binding(node, caps)
         elif self.spec.name in _STATIC_TYPED:
             self._static_binding(node, caps)
+        elif self.spec.name == "php":
+            self._php_binding(node, caps)
         else:
             self._script_binding(node, caps)
+
+    def _php_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """PHP, ``@reference.binding``: ``$x = ...`` in a function or method, keyed ``x`` as the resolver reads
+        ``$x`` (``php_value``); a variable assigned two different things is left untyped (``finish_bindings``)."""
+        owner = self.enclosing(node.start_byte)
+        if owner is None or self.result.definitions[owner].kind not in ("function", "method"):
+            return
+        right = node.child_by_field_name("right")
+        self._locals[owner][_text(caps["name"][0])].add(_php_value(right) if right is not None else "")
 
     def _go_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Go, ``@reference.binding``: a variable bound in a function (``:=``, ``=``, ``var``, a ``range``, ``select``

@@ -427,6 +427,44 @@ def _php_property_types(node: Node) -> dict[str, str]:
     return out
 
 
+def _php_value(node: Node) -> str:
+    """What a PHP local variable is assigned, in ``_value_of``'s notation and the resolver's receiver notation
+    (``resolve_facts.php_receiver``): ``class:Foo`` for ``new Foo(...)``, ``call:make`` for ``make(...)``,
+    ``call:this.factory`` / ``call:repo.find`` for ``$this->factory(...)`` / ``$repo->find(...)``, ``call:Foo.create``
+    for ``Foo::create(...)``, ``attr:this.store`` for ``$this->store``, ``var:y`` for ``$y``; "" otherwise."""
+    if node.type == "object_creation_expression":
+        named = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
+        return f"class:{_text(named).lstrip(chr(92)).replace(chr(92), '.')}" if named is not None else ""
+    if node.type == "function_call_expression":
+        fn = node.child_by_field_name("function")
+        return f"call:{_text(fn)}" if fn is not None and fn.type == "name" else ""
+    if node.type in ("member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"):
+        holder = node.child_by_field_name("object") or node.child_by_field_name("scope")
+        name = node.child_by_field_name("name")
+        chain = _php_chain(holder) if holder is not None else None
+        return f"call:{chain}.{_text(name)}" if chain and name is not None else ""
+    if node.type == "member_access_expression":
+        chain = _php_chain(node)
+        return f"attr:{chain}" if chain else ""
+    if node.type == "variable_name":
+        return f"var:{_text(node).lstrip('$')}"
+    return ""
+
+
+def _php_chain(node: Node) -> str | None:
+    """``$this->a->b`` as ``this.a.b``, ``$x`` as ``x``, ``Foo`` as ``Foo``; None for anything else (a call)."""
+    if node.type == "variable_name":
+        return _text(node).lstrip("$")
+    if node.type == "name":
+        return _text(node)
+    if node.type == "member_access_expression":
+        inner = node.child_by_field_name("object")
+        name = node.child_by_field_name("name")
+        head = _php_chain(inner) if inner is not None else None
+        return f"{head}.{_text(name)}" if head and name is not None and name.type == "name" else None
+    return None
+
+
 def _php_type(node: Node | None) -> str:
     """The class a PHP type declaration names: ``Store``, ``?Store`` and ``Store|null`` the class ``Store``,
     ``\\App\\Store`` as ``App.Store`` (the resolver's dotted notation); "" for a primitive, ``self``/``static``

@@ -3377,6 +3377,24 @@ def test_php_receivers_are_typed_by_their_declarations() -> None:
     assert "$e.getMessage@10:dynamic:foreign-receiver" in unresolved, unresolved    # \\Exception: not ours
 
 
+def test_php_local_variables_are_typed_by_what_they_are_assigned() -> None:
+    """`$a = new Store(); $a->get()`, what a method is declared to return, a property, another variable: the local's
+    class; assigned two different classes it stays untyped (scopes of blocks are not tracked)."""
+    res = resolve("r", _staged_facts({"src/Shop.php": (
+        "<?php\nnamespace App;\nclass Store { public function get(): int { return 1; } }\n"
+        "class Cache { public function get(): int { return 2; } }\n"
+        "class Shop {\n    private Store $store;\n    public function make(): Store { return new Store(); }\n"
+        "    public function run(): int {\n"
+        "        $a = new Store(); $c = $this->make(); $d = $this->store; $e = $c; $g = new Store(); $g = new Cache();\n"
+        "        return $a->get() + $c->get() + $d->get() + $e->get();\n    }\n"
+        "    public function other(): int {\n        $g = new Store(); $g = new Cache();\n        return $g->get();\n    }\n}\n")}))
+    calls = _edges_of(res, "CALLS")
+    assert calls[("src/Shop.php#Shop.run", "src/Shop.php#Store.get")] == ("annotation", [10])
+    assert ("src/Shop.php#Shop.run", "src/Shop.php#Cache.get") not in calls
+    assert not any(src == "src/Shop.php#Shop.other" and dst.endswith(".get") for src, dst in calls), calls
+    assert "$g.get@14:dynamic" in res.unresolved["r:src/Shop.php#Shop.other"]
+
+
 def test_cpp_members_defined_out_of_line_are_found_on_their_class() -> None:
     """`this->describe()` for an inherited method declared in the class and defined out of line (`void
     Shape::describe() const {}` in a .cpp) was `self-unknown`; only the bare call reached it, by a unique name."""

@@ -79,6 +79,9 @@
 ; new Foo(), new \App\Db\Repo(): a call to the class
 (object_creation_expression [(name) @name (qualified_name (name) @name)]) @reference.call
 
+; ---- local variables (@reference.binding): what they are assigned types receivers (`$x = new Foo(); $x->m()`)
+(assignment_expression left: (variable_name (name) @name)) @reference.binding
+
 ; ---- imports ------------------------------------------------------------------------------------------------
 (namespace_use_declaration
   (namespace_use_clause

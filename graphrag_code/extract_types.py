@@ -451,6 +451,83 @@ def _php_value(node: Node) -> str:
     return ""
 
 
+_PHP_SCOPES = frozenset({"function_definition", "method_declaration", "anonymous_function", "arrow_function",
+                         "class_declaration"})
+
+
+def _php_narrowing(node: Node, variable: str) -> str:
+    """The class the code before a PHP call says its receiver ``$v`` is (``_value_of``'s ``class:X``): inside
+    ``if ($v instanceof X ...)`` (a conjunct of ``&&``), or after ``X::assertInstanceOf($v);``,
+    ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }`` in an enclosing block of the same
+    function; the nearest wins. "" when none says so."""
+    child, up = node, node.parent
+    while up is not None and up.type not in _PHP_SCOPES:
+        if up.type == "if_statement" and up.child_by_field_name("body") == child:
+            found = _php_instanceof(up.child_by_field_name("condition"), variable, negated=False)
+            if found:
+                return found
+        if up.type == "compound_statement":
+            for statement in reversed([c for c in up.named_children if c.end_byte <= child.start_byte]):
+                found = _php_asserted(statement, variable)
+                if found:
+                    return found
+        child, up = up, up.parent
+    return ""
+
+
+def _php_asserted(statement: Node, variable: str) -> str:
+    """``class:X`` when ``statement`` asserts ``$v`` is an ``X`` for what follows it."""
+    if statement.type == "expression_statement" and statement.named_children:
+        call = statement.named_children[0]
+        args = call.child_by_field_name("arguments")
+        first = args.named_children[0].named_children[0] if args is not None and args.named_children and \
+            args.named_children[0].named_children else None
+        if first is None:
+            return ""
+        if call.type == "scoped_call_expression" and _text(call.child_by_field_name("name")) == "assertInstanceOf" \
+                and first.type == "variable_name" and _text(first) == variable:
+            scope = call.child_by_field_name("scope")
+            return f"class:{_text(scope).lstrip(chr(92)).replace(chr(92), '.')}" \
+                if scope is not None and scope.type in ("name", "qualified_name") else ""
+        if call.type == "function_call_expression" and _text(call.child_by_field_name("function")) == "assert":
+            return _php_instanceof(first, variable, negated=False)
+    if statement.type == "if_statement" and _php_exits(statement.child_by_field_name("body")):
+        return _php_instanceof(statement.child_by_field_name("condition"), variable, negated=True)
+    return ""
+
+
+def _php_instanceof(condition: Node | None, variable: str, negated: bool) -> str:
+    """``class:X`` for a condition that is (``negated``: is the negation of) ``$v instanceof X``, or an ``&&`` of
+    conditions one of which is; "" otherwise."""
+    while condition is not None and condition.type == "parenthesized_expression" and condition.named_children:
+        condition = condition.named_children[0]
+    if condition is None:
+        return ""
+    if negated:
+        inner = condition.named_children[0] if condition.type == "unary_op_expression" and \
+            _text(condition).startswith("!") and condition.named_children else None
+        return _php_instanceof(inner, variable, negated=False) if inner is not None else ""
+    if condition.type != "binary_expression":
+        return ""
+    operator = next((_text(c) for c in condition.children if not c.is_named), "")
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    if operator == "instanceof" and left is not None and _text(left) == variable and right is not None and \
+            right.type in ("name", "qualified_name"):
+        return f"class:{_text(right).lstrip(chr(92)).replace(chr(92), '.')}"
+    if operator in ("&&", "and"):
+        return _php_instanceof(left, variable, False) or _php_instanceof(right, variable, False)
+    return ""
+
+
+def _php_exits(body: Node | None) -> bool:
+    """Whether a block (or a single statement) always leaves: its last statement returns, throws or continues."""
+    last = body.named_children[-1] if body is not None and body.type == "compound_statement" and \
+        body.named_children else body
+    return last is not None and (last.type in ("return_statement", "continue_statement", "break_statement") or
+                                 last.type == "expression_statement" and bool(last.named_children) and
+                                 last.named_children[0].type == "throw_expression")
+
+
 def _php_chain(node: Node) -> str | None:
     """``$this->a->b`` as ``this.a.b``, ``$x`` as ``x``, ``Foo`` as ``Foo``; None for anything else (a call)."""
     if node.type == "variable_name":

@@ -3395,6 +3395,25 @@ def test_php_local_variables_are_typed_by_what_they_are_assigned() -> None:
     assert "$g.get@14:dynamic" in res.unresolved["r:src/Shop.php#Shop.other"]
 
 
+def test_php_receivers_narrowed_by_instanceof_and_assertions() -> None:
+    """A `Node $node` asserted an `Image` (`Image::assertInstanceOf($node)`, league/commonmark's idiom) got dispatch
+    edges to every subclass's method of that name, a sibling's among them (a helper judging new edges found two
+    such); `assert($x instanceof Foo)`, `if ($z instanceof Bar && ...)` and an early `if (!$z instanceof Baz)
+    { return; }` narrow the same way, the nearest first."""
+    res = resolve("r", _staged_facts({"src/n.php": (
+        "<?php\nnamespace App;\nclass Node { }\n"
+        "class Bar extends Node { public function run() {} public function m() {} }\n"
+        "class Baz extends Node { public function run() {} public function m() {} }\n"
+        "class Foo extends Node { public function m() {} }\n"
+        "function f(Node $node, Node $x, Node $z) {\n    Bar::assertInstanceOf($node);\n    $node->m();\n"
+        "    assert($x instanceof Foo);\n    $x->m();\n    if ($z instanceof Bar && true) { $z->run(); }\n"
+        "    if (!$z instanceof Baz) { return; }\n    $z->m();\n}\n")}))
+    assert {dst: (how, lines) for (src, dst), (how, lines) in _edges_of(res, "CALLS").items()
+            if src == "src/n.php#f" and "." in dst.split("#")[1]} == {
+        "src/n.php#Bar.m": ("annotation", [9]), "src/n.php#Foo.m": ("annotation", [11]),
+        "src/n.php#Bar.run": ("annotation", [12]), "src/n.php#Baz.m": ("annotation", [14])}
+
+
 def test_cpp_members_defined_out_of_line_are_found_on_their_class() -> None:
     """`this->describe()` for an inherited method declared in the class and defined out of line (`void
     Shape::describe() const {}` in a .cpp) was `self-unknown`; only the bare call reached it, by a unique name."""

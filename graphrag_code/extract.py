@@ -61,8 +61,8 @@ from .extract_types import (
     _go_underlying, _go_value, _held, _inline_parameter, _installed_on, _items_passed, _js_parameters,
     _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, _object_members, _OVERLOADING, _param_arity,
     _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS, _script_narrowing,
-    _php_narrowing, _php_property_types, _php_signature_types, _php_value, _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types, _static_type,
-    _string_text, _text,
+    _php_narrowing, _php_property_types, _php_signature_types, _php_value, _SCRIPT_SCOPES, _script_value,
+    _static_initializer, _static_signature_types, _static_type, _string_text, _text,
     _this_declared, _TRANSPARENT_DECORATORS, _ts_guard, _ts_signature_types, _ts_type, _type_parameters, _uncast,
     _unpacked, _value_of,
 )
@@ -92,10 +92,13 @@ _YIELD = re.compile(rb"\byield\b")   # a generator (or a function with one neste
 _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n]*\bas\s+([A-Za-z_]\w*)\s*:")
 # JavaScript/TypeScript: names an `x instanceof A` or a type guard's call in a condition (`if (isObservableSet(obj))`,
 # `isMap(obj) ? ... : ...`, `&&`) may narrow
-# PHP: variables an `instanceof`, an `X::assertInstanceOf($v)` or an `assert($v instanceof X)` may narrow
-_PHP_NARROWABLE = re.compile(rb"(\$[A-Za-z_]\w*)\s+instanceof\b|assertInstanceOf\(\s*(\$[A-Za-z_]\w*)\s*\)")
 _SCRIPT_NARROWABLE = re.compile(rb"([A-Za-z_$][\w$.]*)\s+instanceof\b|"
                                 rb"[A-Za-z_$][\w$.]*\(\s*([A-Za-z_$][\w$.]*)\s*\)\s*(?:\)|&&|\?)")
+# PHP: variables an `instanceof`, an `X::assertInstanceOf($v)` or an `assert($v instanceof X)` may narrow
+_PHP_NARROWABLE = re.compile(rb"(\$[A-Za-z_]\w*)\s+instanceof\b|assertInstanceOf\(\s*(\$[A-Za-z_]\w*)\s*\)")
+# per language: what finds the names a file may narrow, and what tells a call's receiver's class from the code around
+_NARROWINGS = {"python": (_NARROWABLE, _narrowing), "php": (_PHP_NARROWABLE, _php_narrowing),
+               **{language: (_SCRIPT_NARROWABLE, _script_narrowing) for language in SCRIPT_LANGUAGES}}
 # JavaScript/TypeScript: names a `const` / `let` declares (a name declared twice may be of two classes, one per block)
 _SCRIPT_DECLARED = re.compile(rb"\b(?:const|let)\s+([A-Za-z_$][\w$]*)")
 # JavaScript's array (and Set) methods whose callback's first parameter is an item
@@ -210,10 +213,8 @@ class _Builder:
         self._callbacks: list[CallSite] = []     # arguments that may be functions (add_callback)
         # Python: names an `isinstance(name, ...)` or an `except ... as name:` may narrow (_narrowing walks up
         # from a call only for these: most files have none)
-        self._narrowable = {(m[0] or m[1]).decode() for m in _NARROWABLE.findall(source)} \
-            if spec.name == "python" else {(m[0] or m[1]).decode() for m in _SCRIPT_NARROWABLE.findall(source)} \
-            if spec.name in SCRIPT_LANGUAGES else {(m[0] or m[1]).decode() for m in _PHP_NARROWABLE.findall(source)} \
-            if spec.name == "php" else set()
+        narrowable = _NARROWINGS.get(spec.name)
+        self._narrowable = {(m[0] or m[1]).decode() for m in narrowable[0].findall(source)} if narrowable else set()
         # JavaScript/TypeScript: names declared in more than one block (`const observer = new QueryObserver(...)` in
         # one test's callback, `= new MutationObserver(...)` in another's): _block_declared tells them apart
         declared = Counter(m.decode() for m in _SCRIPT_DECLARED.findall(source)) if spec.name in SCRIPT_LANGUAGES \
@@ -571,9 +572,7 @@ class _Builder:
             # a call wrapping the definition (`defineGetter(req, 'ip', function ip() {})`) is made by the code
             # around it, not by the function it is given
             caller = self.result.definitions[caller].parent
-        narrowed = (_narrowing(node, receiver) if self.spec.name == "python" else _php_narrowing(node, receiver)
-                    if self.spec.name == "php" else _script_narrowing(node, receiver)) \
-            if receiver in self._narrowable else None
+        narrowed = _NARROWINGS[self.spec.name][1](node, receiver) if receiver in self._narrowable else None
         if not narrowed and receiver in self._redeclared:
             narrowed = self._block_declared(node, receiver)
         if not narrowed and receiver and self.spec.name in SCRIPT_LANGUAGES:

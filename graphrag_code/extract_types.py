@@ -400,9 +400,10 @@ def _php_signature_types(core: Node) -> dict:
     out: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
         name = p.child_by_field_name("name")
-        if p.type in ("simple_parameter", "property_promotion_parameter", "variadic_parameter") and name is not None:
-            out[_text(name).lstrip("$")] = _php_type(p.child_by_field_name("type")) \
-                if p.type != "variadic_parameter" else ""
+        if p.type in ("simple_parameter", "property_promotion_parameter") and name is not None:
+            out[_text(name).lstrip("$")] = _php_type(p.child_by_field_name("type"))
+        elif p.type == "variadic_parameter" and name is not None:      # `Foo ...$xs`: an array, untyped here
+            out[_text(name).lstrip("$")] = ""
     return {"param_types": out, "return_type": _php_type(core.child_by_field_name("return_type"))}
 
 
@@ -434,7 +435,7 @@ def _php_value(node: Node) -> str:
     for ``Foo::create(...)``, ``attr:this.store`` for ``$this->store``, ``var:y`` for ``$y``; "" otherwise."""
     if node.type == "object_creation_expression":
         named = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
-        return f"class:{_text(named).lstrip(chr(92)).replace(chr(92), '.')}" if named is not None else ""
+        return f"class:{_php_class_name(named)}" if named is not None else ""
     if node.type == "function_call_expression":
         fn = node.child_by_field_name("function")
         return f"call:{_text(fn)}" if fn is not None and fn.type == "name" else ""
@@ -487,8 +488,8 @@ def _php_asserted(statement: Node, variable: str) -> str:
         if call.type == "scoped_call_expression" and _text(call.child_by_field_name("name")) == "assertInstanceOf" \
                 and first.type == "variable_name" and _text(first) == variable:
             scope = call.child_by_field_name("scope")
-            return f"class:{_text(scope).lstrip(chr(92)).replace(chr(92), '.')}" \
-                if scope is not None and scope.type in ("name", "qualified_name") else ""
+            return f"class:{_php_class_name(scope)}" if scope is not None and scope.type in ("name", "qualified_name") \
+                else ""
         if call.type == "function_call_expression" and _text(call.child_by_field_name("function")) == "assert":
             return _php_instanceof(first, variable, negated=False)
     if statement.type == "if_statement" and _php_exits(statement.child_by_field_name("body")):
@@ -513,7 +514,7 @@ def _php_instanceof(condition: Node | None, variable: str, negated: bool) -> str
     left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
     if operator == "instanceof" and left is not None and _text(left) == variable and right is not None and \
             right.type in ("name", "qualified_name"):
-        return f"class:{_text(right).lstrip(chr(92)).replace(chr(92), '.')}"
+        return f"class:{_php_class_name(right)}"
     if operator in ("&&", "and"):
         return _php_instanceof(left, variable, False) or _php_instanceof(right, variable, False)
     return ""
@@ -554,9 +555,15 @@ def _php_type(node: Node | None) -> str:
         node = named[0] if len(named) == 1 and all(_text(c).lower() == "null" for c in others) else None
     if node is None or node.type != "named_type":
         return ""
-    name = _text(node).lstrip("\\")
-    return "" if name.lower() in ("self", "static", "parent", "mixed", "object", "callable", "iterable") else \
-        name.replace("\\", ".")
+    name = _php_class_name(node)
+    return "" if name.lower() in ("self", "static", "parent", "mixed", "object", "callable", "iterable") else name
+
+
+def _php_class_name(node: Node) -> str:
+    """A PHP class name in the resolver's dotted notation: ``\\App\\Store`` is ``App.Store``."""
+    return _text(node).lstrip("\\").replace("\\", ".")
+
+
 _PARAMETERS = frozenset({"formal_parameter", "parameter", "parameter_declaration", "optional_parameter_declaration",
                          "receiver_parameter"})
 _REST_PARAMETERS = frozenset({"spread_parameter", "variadic_parameter_declaration", "...", "params"})

@@ -52,9 +52,9 @@ from .resolve import FileFacts, implicit_of
 if TYPE_CHECKING:
     from . import lsp_servers
 
-# our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
 # a member declared in a PHP class's doc comment (`* @method parent() ?AbstractBlock`, `* @property-read int $x`)
 _PHP_DOC_MEMBER = re.compile(rb"\s*\*\s*@(?:method|property(?:-read|-write)?)\b")
+# our language key -> the server that serves it (one TypeScript server for JS/TS/TSX, one clangd for C/C++)
 SERVER_GROUPS = {"python": "python", "javascript": "typescript", "typescript": "typescript", "tsx": "typescript",
                  "go": "go", "c": "cpp", "cpp": "cpp", "php": "php"}
 _CONTAINERS_OF_ABSTRACT = {"interface", "trait", "protocol"}
@@ -759,10 +759,10 @@ def server_id(spec: lsp_servers.ServerSpec) -> str:
 def server_ids(root: Path, facts: dict[str, FileFacts], settings: LspSettings) -> dict[str, str]:
     """For each server group the files need: ``"name version"`` of the installed server, or ``"!why not"``."""
     groups = {SERVER_GROUPS[f.language] for f in facts.values() if settings.wants(f.language) and f.calls}
-    out = {}
+    out, servers = {}, _servers()
     for group in sorted(groups):
-        spec = _servers().find_server(group, root)
-        out[group] = server_id(spec) if spec else "!" + _servers().missing_reason(group)
+        spec = servers.find_server(group, root)
+        out[group] = server_id(spec) if spec else "!" + servers.missing_reason(group)
     return out
 
 

@@ -499,12 +499,10 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         """The files of the receiver's class and of the classes it extends or implements (32 classes at most)."""
         cls = self.receiver_class(f, caller, receiver)
         todo, seen = [cls] if cls else [], set()
-        while todo and len(seen) < 64:
+        while todo and len(seen) < 32:
             one = todo.pop()
-            if one in seen:
-                continue
-            seen.add(one)
-            if len(seen) <= 32:
+            if one not in seen:
+                seen.add(one)
                 todo.extend(self._bases(*one))
         return {path for path, _i in seen}
 

@@ -24,7 +24,7 @@ DEFAULT_STATE_DIR = PROJECT_ROOT / ".graphrag"
 # Graph schema and extractor versions: bump the first when node/edge shapes change, the second when the
 # extraction of the same file would give different symbols or edges. Either change means "reindex".
 SCHEMA_VERSION = 1
-EXTRACTOR_VERSION = 182     # 182: PHP receivers typed by declared parameters, properties and return types; 181: --lsp: the overrides of an implemented abstract method the server left out, a property of the receiver's type; 180: PHP namespaced functions by `use function` and `\\Ns\\f()`; 179: Ruby class methods apart from instance methods of one name; 178: no receiver_name guess for a receiver declared a library type; 177: C# partial bases: INHERITS to every part; 176: symbol byte offsets into the blob; 175: calls in Rust macro arguments; 174: Ruby super calls; 173: TS member, C++ nested type visibility; 172: fifth QA pass (comments, C/C++, TS, exports)
+EXTRACTOR_VERSION = 183     # 183: a method or attribute of a narrowed variable (`$v->f()->g()` after an assertInstanceOf); 182: PHP receivers typed by declared parameters, properties and return types; 181: --lsp: the overrides of an implemented abstract method the server left out, a property of the receiver's type; 180: PHP namespaced functions by `use function` and `\\Ns\\f()`; 179: Ruby class methods apart from instance methods of one name; 178: no receiver_name guess for a receiver declared a library type; 177: C# partial bases: INHERITS to every part; 176: symbol byte offsets into the blob; 175: calls in Rust macro arguments; 174: Ruby super calls; 173: TS member, C++ nested type visibility; 172: fifth QA pass (comments, C/C++, TS, exports)
 
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2-int8"
 DEFAULT_EMBEDDING_DIM = 384

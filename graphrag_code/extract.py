@@ -59,7 +59,8 @@ from .extract_types import (
     _annotated_type, _arguments, _asserted, _assigned_class, _BUILTIN_DUNDERS, _call_arity, _caught, _class_made,
     _constructed, _core, _factory_applied, _go_field_types, _go_item, _go_param_types, _go_result_type, _go_type,
     _go_underlying, _go_value, _held, _inline_parameter, _installed_on, _items_passed, _js_parameters,
-    _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, _object_members, _OVERLOADING, _param_arity,
+    _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, narrowed_chain, _object_members, _OVERLOADING,
+    _param_arity,
     _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS, _script_narrowing,
     _php_narrowing, _php_property_types, _php_signature_types, _php_value, _SCRIPT_SCOPES, _script_value,
     _static_initializer, _static_signature_types, _static_type, _string_text, _text,
@@ -573,6 +574,9 @@ class _Builder:
             # around it, not by the function it is given
             caller = self.result.definitions[caller].parent
         narrowed = _NARROWINGS[self.spec.name][1](node, receiver) if receiver in self._narrowable else None
+        if not narrowed and receiver and self._narrowable:   # `$node->getReference()->getLabel()`
+            narrowed = narrowed_chain(node, _asserted(caps["receiver"][0]), self._narrowable,
+                                      _NARROWINGS[self.spec.name][1])
         if not narrowed and receiver in self._redeclared:
             narrowed = self._block_declared(node, receiver)
         if not narrowed and receiver and self.spec.name in SCRIPT_LANGUAGES:

@@ -799,6 +799,34 @@ def _installed_on(call: Node) -> str | None:
     return _text(target) if target is not None and _CHAIN.fullmatch(_text(target)) else None
 
 
+# a member of an object: node type -> (the object's field, the member's field); PHP, Python, JavaScript/TypeScript
+_MEMBER_FIELDS = {"member_call_expression": ("object", "name"), "nullsafe_member_call_expression": ("object", "name"),
+                  "member_access_expression": ("object", "name"),
+                  "nullsafe_member_access_expression": ("object", "name"),
+                  "attribute": ("object", "attribute"), "member_expression": ("object", "property")}
+
+
+def narrowed_chain(call: Node, receiver: Node, narrowable: set[str], narrowing) -> str:
+    """A receiver that is a method or attribute of a variable the code around ``call`` narrows to one class
+    (``$node->getReference()->getLabel()`` after ``FootnoteRef::assertInstanceOf($node)``; ``x.f().g()`` inside
+    ``if isinstance(x, A):``): what that class's method returns (``call:FootnoteRef.getReference``) or its
+    attribute holds (``member:A.f``), in ``_value_of``'s notation; "" otherwise. ``narrowing(call, variable)`` is
+    the language's narrowing (``_php_narrowing``, ``_narrowing``, ``_script_narrowing``)."""
+    called = receiver.type in ("call", "call_expression")
+    member = receiver.child_by_field_name("function") if called else receiver
+    if member is None or member.type not in _MEMBER_FIELDS:
+        return ""
+    called = called or member.type.endswith("call_expression")
+    obj_field, name_field = _MEMBER_FIELDS[member.type]
+    obj, name = member.child_by_field_name(obj_field), member.child_by_field_name(name_field)
+    if obj is None or name is None or _text(obj) not in narrowable:
+        return ""
+    said = narrowing(call, _text(obj))
+    if not said.startswith("class:") or "|" in said:
+        return ""
+    return f"{'call' if called else 'member'}:{said.removeprefix('class:')}.{_text(name)}"
+
+
 def _asserted(receiver: Node) -> Node:
     """TypeScript's ``s!.now()``: the receiver is ``s``. The grammar reads ``a + s!.now()`` as ``(a + s)!.now()``
     (its ``!`` binds looser than binary and conditional operators), so there it is the last operand."""

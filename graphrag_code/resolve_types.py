@@ -431,6 +431,8 @@ class TypeRules:
             return self._type_named(f, scope, chain)
         if kind == "name":
             return self._named_value_class(f, scope, chain, items, subscript)
+        if kind == "member":              # an attribute of an object of class T (`$node->ref` of a narrowed `$node`)
+            return self._member_typed(f, scope, chain, items, subscript)
         if self._too_deep():              # `x = x.parent` and the like
             return None
         self._typing_depth += 1

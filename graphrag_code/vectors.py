@@ -42,14 +42,24 @@ def embedding_status(graph: Graph, repo: str, model_id: str | None = None) -> di
             "missing": row["chunks"] - row["current"], "models": {m: n for m, n in row["models"]}}
 
 
-def _check_dimensions(graph: Graph, embedder: Embedder) -> None:
+def _dimension(embedder: Embedder, cache: EmbeddingCache | None) -> int:
+    """The embedder's dimension. A model whose session is not made yet (``load_embedder(lazy=True)``) is not
+    loaded for it when the cache holds a vector of its model id: its texts may all be there."""
+    if getattr(embedder, "load_seconds", 0) is None and cache is not None:
+        known = cache.dimension(embedder.model_id)
+        if known:
+            return known
+    return embedder.dim
+
+
+def _check_dimensions(graph: Graph, embedder: Embedder, cache: EmbeddingCache | None) -> None:
     rows = graph.run("meta_get", key="schema")
     if not rows:
         raise ConfigError("the graph has no schema yet: index a repository before filling embeddings")
-    dim = rows[0]["embedding_dim"]
-    if dim != embedder.dim:
+    dim, made = rows[0]["embedding_dim"], _dimension(embedder, cache)
+    if dim != made:
         raise SchemaMismatch(f"the vector index chunk_embedding has {dim} dimensions, the embedder "
-                             f"{embedder.model_id} makes {embedder.dim}; vectors of two models never mix",
+                             f"{embedder.model_id} makes {made}; vectors of two models never mix",
                              hint="use the model the graph was built for, or drop the graph and re-index")
 
 
@@ -221,8 +231,9 @@ def fill_embeddings(graph: Graph, repo: str, embedder: Embedder, cache: Embeddin
     """
     if batch < 1:
         raise ConfigError(f"fill batch must be at least 1 (got {batch})")
-    _check_dimensions(graph, embedder)
     total = embedding_status(graph, repo, embedder.model_id)["missing"]
+    if total:                       # nothing to write, nothing to check: a lazy embedder stays unloaded
+        _check_dimensions(graph, embedder, cache)
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
     report("embed", 0, total)       # the stage starts now: off a terminal, its first line is due 30 s from here

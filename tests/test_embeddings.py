@@ -86,6 +86,16 @@ def test_packaged_model_loads_and_embeds_normalised_vectors(embedder: OnnxEmbedd
     assert embedder.embed([]) == []
 
 
+def test_a_lazy_embedder_without_onnxruntime_fails_when_made_not_after_indexing(monkeypatch) -> None:
+    """`index` makes its embedder lazily (the session on first use) but must still refuse before indexing when
+    the packages are missing, as the eager one does on import."""
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a))
+    with pytest.raises(ConfigError, match="no module named 'onnxruntime'"):
+        load_embedder(None, lazy=True)
+
+
 def test_identical_text_has_cosine_one(embedder: OnnxEmbedder) -> None:
     a, b = embedder.embed([SNIPPETS["read_csv"], SNIPPETS["read_csv"]])
     assert cosine(a, b) == pytest.approx(1.0, abs=1e-6)

@@ -60,10 +60,9 @@ from .extract_types import (
     _constructed, _core, _factory_applied, _go_field_types, _go_item, _go_param_types, _go_result_type, _go_type,
     _go_underlying, _go_value, _held, _inline_parameter, _installed_on, _items_passed, _js_parameters,
     _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, narrowed_chain, _object_members, _OVERLOADING,
-    _param_arity,
-    _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS, _script_narrowing,
-    _php_narrowing, _php_property_types, _php_signature_types, _php_value, _SCRIPT_SCOPES, _script_value,
-    _static_initializer, _static_signature_types, _static_type, _string_text, _text,
+    _param_arity, _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS,
+    _script_narrowing, _php_assigned_class, _php_narrowing, _php_property_types, _php_signature_types, _php_value,
+    _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types, _static_type, _string_text, _text,
     _this_declared, _TRANSPARENT_DECORATORS, _ts_guard, _ts_signature_types, _ts_type, _type_parameters, _uncast,
     _unpacked, _value_of,
 )
@@ -95,8 +94,10 @@ _NARROWABLE = re.compile(rb"isinstance\(\s*([A-Za-z_][\w.]*)\s*,|\bexcept\b[^:\n
 # `isMap(obj) ? ... : ...`, `&&`) may narrow
 _SCRIPT_NARROWABLE = re.compile(rb"([A-Za-z_$][\w$.]*)\s+instanceof\b|"
                                 rb"[A-Za-z_$][\w$.]*\(\s*([A-Za-z_$][\w$.]*)\s*\)\s*(?:\)|&&|\?)")
-# PHP: variables an `instanceof`, an `X::assertInstanceOf($v)` or an `assert($v instanceof X)` may narrow
-_PHP_NARROWABLE = re.compile(rb"(\$[A-Za-z_]\w*)\s+instanceof\b|assertInstanceOf\(\s*(\$[A-Za-z_]\w*)\s*\)")
+# PHP: variables (and properties: `$this->output`) an `instanceof`, an `X::assertInstanceOf($v)` or an
+# `assert($v instanceof X)` may narrow
+_PHP_NARROWABLE = re.compile(rb"(\$[A-Za-z_]\w*(?:->[A-Za-z_]\w*)*)\s+instanceof\b|"
+                             rb"assertInstanceOf\(\s*(\$[A-Za-z_]\w*(?:->[A-Za-z_]\w*)*)\s*\)")
 # per language: what finds the names a file may narrow, and what tells a call's receiver's class from the code around
 _NARROWINGS = {"python": (_NARROWABLE, _narrowing), "php": (_PHP_NARROWABLE, _php_narrowing),
                **{language: (_SCRIPT_NARROWABLE, _script_narrowing) for language in SCRIPT_LANGUAGES}}
@@ -913,12 +914,20 @@ class _Builder:
 
     def _php_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """PHP, ``@reference.binding``: ``$x = ...`` in a function or method, keyed ``x`` as the resolver reads
-        ``$x`` (``php_value``); a variable assigned two different things is left untyped (``finish_bindings``)."""
+        ``$x`` (``php_value``); a variable assigned two different things is left untyped (``finish_bindings``).
+        ``$this->x = ...`` in a method: what the class's property ``x`` is assigned (``null`` aside), for a
+        property declared without a type (symfony/console 5.4's ``private $definition;``)."""
         owner = self.enclosing(node.start_byte)
         if owner is None or self.result.definitions[owner].kind not in ("function", "method"):
             return
-        right = node.child_by_field_name("right")
-        self._locals[owner][_text(caps["name"][0])].add(_php_value(right) if right is not None else "")
+        d, name, right = self.result.definitions[owner], _text(caps["name"][0]), node.child_by_field_name("right")
+        if node.child_by_field_name("left").type != "member_access_expression":
+            self._locals[owner][name].add(_php_value(right) if right is not None else "")
+        elif d.kind == "method" and d.parent is not None and right is not None and _text(right).lower() != "null":
+            assigned = _php_assigned_class(right, d.param_types)
+            self._attr_assigned[d.parent][name].add(assigned)
+            if d.name == "__construct":
+                self._ctor_assigned[d.parent][name].add(assigned)
 
     def _go_binding(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Go, ``@reference.binding``: a variable bound in a function (``:=``, ``=``, ``var``, a ``range``, ``select``
@@ -1190,9 +1199,12 @@ class _Builder:
             # TypeScript's rule for a JavaScript class: an attribute the constructor assigns a known type is of
             # that type, whatever other methods assign it (`this.right = right`, `@param {Item|null} right`;
             # `this.right = this.right.right` in `forward()`)
+            # (PHP: only over assignments of unknown things, never over another class's)
             types.update((n, next(iter(v))) for n, v in self._ctor_assigned.get(i, {}).items()
-                         if n not in annotated and len(v) == 1 and next(iter(v)))
-            defs[i].attr_types = {n: t for n, t in types.items() if t}
+                         if n not in annotated and len(v) == 1 and next(iter(v)) and
+                         (self.spec.name != "php" or {t for t in assigned.get(n, ()) if t} == v))
+            # what a declaration gives (a PHP property's type, a Go struct's fields) wins over assignments
+            defs[i].attr_types = {**{n: t for n, t in types.items() if t}, **defs[i].attr_types}
             if self.spec.name == "python":
                 defs[i].attributes = sorted((set(annotated) | set(assigned)) - set(defs[i].attr_types))
 

@@ -452,18 +452,30 @@ def _php_value(node: Node) -> str:
     return ""
 
 
+def _php_assigned_class(node: Node, param_types: dict[str, str]) -> str:
+    """The class a PHP property is assigned: ``new Foo(...)`` or a parameter declared ``Foo $foo``, narrowed to
+    ``Foo`` by the code before the assignment (``if ($foo instanceof Foo)``); "" otherwise."""
+    if node.type == "object_creation_expression":
+        return _php_value(node).removeprefix("class:")
+    if node.type == "variable_name":
+        narrowed = _php_narrowing(node, _text(node))
+        return narrowed.removeprefix("class:") if narrowed.startswith("class:") else \
+            param_types.get(_text(node).lstrip("$"), "")
+    return ""
+
+
 _PHP_SCOPES = frozenset({"function_definition", "method_declaration", "anonymous_function", "arrow_function",
                          "class_declaration"})
 
 
 def _php_narrowing(node: Node, variable: str) -> str:
-    """The class the code before a PHP call says its receiver ``$v`` is (``_value_of``'s ``class:X``): inside
-    ``if ($v instanceof X ...)`` (a conjunct of ``&&``), or after ``X::assertInstanceOf($v);``,
-    ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }`` in an enclosing block of the same
-    function; the nearest wins. "" when none says so."""
+    """The class the code before a PHP call says its receiver ``$v`` (or ``$this->v``) is (``_value_of``'s
+    ``class:X``): inside ``if ($v instanceof X ...)`` or ``$v instanceof X ? ... :`` (a conjunct of ``&&``), or
+    after ``X::assertInstanceOf($v);``, ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }``
+    in an enclosing block of the same function; the nearest wins. "" when none says so."""
     child, up = node, node.parent
     while up is not None and up.type not in _PHP_SCOPES:
-        if up.type == "if_statement" and up.child_by_field_name("body") == child:
+        if up.type in ("if_statement", "conditional_expression") and up.child_by_field_name("body") == child:
             found = _php_instanceof(up.child_by_field_name("condition"), variable, negated=False)
             if found:
                 return found
@@ -486,7 +498,7 @@ def _php_asserted(statement: Node, variable: str) -> str:
         if first is None:
             return ""
         if call.type == "scoped_call_expression" and _text(call.child_by_field_name("name")) == "assertInstanceOf" \
-                and first.type == "variable_name" and _text(first) == variable:
+                and first.type in ("variable_name", "member_access_expression") and _text(first) == variable:
             scope = call.child_by_field_name("scope")
             return f"class:{_php_class_name(scope)}" if scope is not None and scope.type in ("name", "qualified_name") \
                 else ""

@@ -717,7 +717,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         for one in self._overload(hit, self.arity.get((f.path, k)), (f.path, caller)) if self.overloads else [hit]:
             dst = self.files[one[0]].ids[one[1]]
             self._call_edge(src, dst, line, one[2])
-            self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation")
+            self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation", narrowed=narrowed)
 
     def _macros(self, f: FileFacts, name: str) -> list[tuple[str, int]]:
         """The macros ``name!(...)`` may expand, by name alone (Rust resolves macros apart from other items, and a

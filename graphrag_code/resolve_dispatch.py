@@ -79,14 +79,16 @@ class DispatchRules:
                     self._call_edge(src, override, line, "lsp_hierarchy")
 
     def _note_dispatch(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, dst: str,
-                       line: int, typed: bool = False, lsp: bool = False) -> None:
+                       line: int, typed: bool = False, lsp: bool = False, narrowed: str | None = None) -> None:
         """Remember a call on the object itself (``self.m()``, ``this.m()``, Java's bare ``m()``) that landed on
         the method ``dst``: the object is of the caller's class or of a subclass, which may override ``dst`` (see
         ``_dispatch_overrides``). A receiver of an annotated class (``typed``) gets such edges only when ``dst``
         is abstract (a ``pass`` or docstring-only hook: the overrides are what runs, ``for processor in
         self.blockprocessors: processor.run()``); for other methods every subclass is a candidate, and on click
         5 of 13 such edges ran, against 24 of 27 for ``self`` (eval/callgraph_oracle.py). Queries still follow
-        overrides for them (impact, paths)."""
+        overrides for them (impact, paths). The receiver's class is the one the code around the call narrows it
+        to (``narrowed``: ``$this->output instanceof ConsoleOutputInterface ? $this->output->section() : ...``
+        looks below ``ConsoleOutputInterface``, not below the declared ``OutputInterface``)."""
         spec = LANGUAGES[f.language]
         path, i = self.where[dst]
         d = self.files[path].defs[i]
@@ -96,7 +98,8 @@ class DispatchRules:
             return                   # _dispatch_placeholders and _lsp_hierarchy send those to the overrides
         if not (receiver in spec.self_names or (receiver is None and spec.implicit_this)):
             if typed and dst in self.abstract:
-                cls = self.receiver_class(f, caller, receiver) if receiver else None
+                cls = (self._value_class(f, caller, narrowed) if narrowed else None) or \
+                    (self.receiver_class(f, caller, receiver) if receiver else None)
                 self.dispatched.append((src, dst, line, self.files[cls[0]].ids[cls[1]] if cls else None, None))
             return
         cls = self.enclosing_class(f, caller)

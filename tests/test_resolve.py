@@ -3414,6 +3414,53 @@ def test_php_receivers_narrowed_by_instanceof_and_assertions() -> None:
         "src/n.php#Bar.run": ("annotation", [12]), "src/n.php#Baz.m": ("annotation", [14])}
 
 
+def test_php_untyped_properties_are_typed_by_what_the_methods_assign_them() -> None:
+    """symfony/console 5.4 declares most properties without a type (`private $definition;`) and assigns them in
+    the constructor (`$this->definition = new InputDefinition()`): calls on them were unresolved or guesses by a
+    unique name. A property every method assigns one class (`new X()`, a parameter declared or narrowed `X`;
+    `null` aside) is of that class; the constructor's class wins over assignments of unknown things, never over
+    another class; a declared type wins over all."""
+    res = resolve("r", _staged_facts({"src/Cmd.php": (
+        "<?php\nnamespace App;\nclass Def { public function add(): void {} }\n"
+        "class Other { public function add(): void {} }\n"
+        "class Cmd {\n    private $definition;\n    private $other;\n    private $mixed;\n    private Other $typed;\n"
+        "    public function __construct() {\n        $this->definition = new Def();\n        $this->other = null;\n"
+        "        $this->mixed = new Def();\n        $this->typed = new Def();\n    }\n"
+        "    public function setDefinition($definition) {\n"
+        "        if ($definition instanceof Def) { $this->definition = $definition; }\n"
+        "        else { $this->definition = make($definition); }\n    }\n"
+        "    public function setOther(Other $o) { $this->other = $o; $this->mixed = new Other(); }\n"
+        "    public function run() {\n        $this->definition->add();\n        $this->other->add();\n"
+        "        $this->mixed->add();\n        $this->typed->add();\n    }\n}\n")}))
+    assert {dst: how_lines for (src, dst), how_lines in _edges_of(res, "CALLS").items()
+            if src == "src/Cmd.php#Cmd.run"} == {"src/Cmd.php#Def.add": ("annotation", [22]),
+                                                 "src/Cmd.php#Other.add": ("annotation", [23, 25])}
+    assert "$this->mixed.add@24:dynamic" in res.unresolved["r:src/Cmd.php#Cmd.run"]
+
+
+def test_php_narrowing_of_a_property_and_in_a_conditional_expression_picks_the_overrides_below_it() -> None:
+    """`$this->output instanceof ConsoleOutputInterface ? $this->output->section() : ...` (symfony/console's
+    SymfonyStyle) and `if (!$this->output instanceof ...) { return; }`: only variables were narrowed, and only in
+    an `if`; the dispatch edges of a call on an interface looked below the declared class (`OutputInterface`), so
+    `section()` reached SymfonyStyle's own `section` (a title, not an output section), which implements it."""
+    res = resolve("r", _staged_facts({"src/o.php": (
+        "<?php\nnamespace App;\ninterface Out { public function write(): void; }\n"
+        "interface ConsoleOut extends Out { public function section(): Out; public function err(): Out; }\n"
+        "class Console implements ConsoleOut {\n    public function write(): void {}\n"
+        "    public function section(): Out { return $this; }\n    public function err(): Out { return $this; }\n}\n"
+        "class Style implements Out {\n    private Out $output;\n    public function write(): void {}\n"
+        "    public function section(): void {}\n    public function err(): Out { return $this; }\n"
+        "    public function table() {\n"
+        "        return $this->output instanceof ConsoleOut ? $this->output->section() : $this->output;\n    }\n"
+        "    public function errors(): Out {\n        if (!$this->output instanceof ConsoleOut) {\n"
+        "            return $this->output;\n        }\n        return $this->output->err();\n    }\n}\n")}))
+    calls = _edges_of(res, "CALLS")
+    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/o.php#Style.table"} == {
+        "src/o.php#ConsoleOut.section": ("annotation", [16]), "src/o.php#Console.section": ("dispatch", [16])}
+    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/o.php#Style.errors"} == {
+        "src/o.php#ConsoleOut.err": ("annotation", [22]), "src/o.php#Console.err": ("dispatch", [22])}
+
+
 def test_a_method_or_attribute_of_a_narrowed_variable_is_typed_by_the_narrowed_class() -> None:
     """`$node->getReference()->getLabel()` after `FootnoteRef::assertInstanceOf($node)` (league/commonmark's
     renderers) was `dynamic`: the narrowing reached `$node->getReference()` but not the call on what it returns,

@@ -81,6 +81,10 @@
 
 ; ---- local variables (@reference.binding): what they are assigned types receivers (`$x = new Foo(); $x->m()`)
 (assignment_expression left: (variable_name (name) @name)) @reference.binding
+; properties a method assigns (`$this->definition = new InputDefinition()`): an untyped one is typed by them
+(assignment_expression
+  left: (member_access_expression object: (variable_name (name) @_this) name: (name) @name)
+  (#eq? @_this "this")) @reference.binding
 
 ; ---- imports ------------------------------------------------------------------------------------------------
 (namespace_use_declaration

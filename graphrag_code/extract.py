@@ -398,7 +398,7 @@ class _Builder:
         if self.spec.name in _STATIC_TYPED:
             return _static_signature_types(core)
         if self.spec.name == "php" and core.type in ("method_declaration", "function_definition"):
-            return _php_signature_types(core)
+            return _php_signature_types(core, leading)
         return {}
 
     def _python_types(self, core: Node) -> dict:
@@ -916,12 +916,16 @@ class _Builder:
         """PHP, ``@reference.binding``: ``$x = ...`` in a function or method, keyed ``x`` as the resolver reads
         ``$x`` (``php_value``); a variable assigned two different things is left untyped (``finish_bindings``).
         ``$this->x = ...`` in a method: what the class's property ``x`` is assigned (``null`` aside), for a
-        property declared without a type (symfony/console 5.4's ``private $definition;``)."""
+        property declared without a type (symfony/console 5.4's ``private $definition;``). A ``foreach`` target:
+        an item of what it iterates."""
         owner = self.enclosing(node.start_byte)
         if owner is None or self.result.definitions[owner].kind not in ("function", "method"):
             return
         d, name, right = self.result.definitions[owner], _text(caps["name"][0]), node.child_by_field_name("right")
-        if node.child_by_field_name("left").type != "member_access_expression":
+        if node.type == "foreach_statement":         # an item of what it iterates: a call's, a property's, a variable's
+            iterated = _php_value(node.named_children[0]).replace("var:", "name:", 1)   # (`_value_of`'s `name:`)
+            self._locals[owner][name].add("iter" + iterated if iterated.startswith(("call:", "attr:", "name:")) else "")
+        elif node.child_by_field_name("left").type != "member_access_expression":
             self._locals[owner][name].add(_php_value(right) if right is not None else "")
         elif d.kind == "method" and d.parent is not None and right is not None and _text(right).lower() != "null":
             assigned = _php_assigned_class(right, d.param_types)

@@ -392,19 +392,73 @@ def _static_signature_types(core: Node) -> dict:
             **({"extends": _static_type(first.child_by_field_name("type"), generics) or "?"} if extends else {})}
 
 
-def _php_signature_types(core: Node) -> dict:
+def _php_signature_types(core: Node, leading: bytes = b"") -> dict:
     """PHP functions and methods: their parameters' declared classes (``Store $box``, ``?Store $box``, a promoted
     ``private Cache $cache``) by the variable's name without its ``$`` (the resolver's receivers drop it: ``box``),
-    and the class they return."""
+    and the class they return (``self``/``static`` their class, ``parent`` its base). Where the declaration names
+    no class (none, ``array``, ``mixed``), the doc comment's ``@param Store $box`` / ``@return InputOption[]`` does
+    (``_php_doc_type``)."""
+    own = _php_own_class(core)
+    doc = leading.decode("utf-8", errors="replace") if b"@" in leading else ""
+    documented = {name: written for written, name in _PHP_DOC_PARAM.findall(doc)}
     params = core.child_by_field_name("parameters")
     out: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
         name = p.child_by_field_name("name")
         if p.type in ("simple_parameter", "property_promotion_parameter") and name is not None:
-            out[_text(name).lstrip("$")] = _php_type(p.child_by_field_name("type"))
+            key = _text(name).lstrip("$")
+            out[key] = _php_type(p.child_by_field_name("type"), own) or _php_doc_type(documented.get(key, ""), own)
         elif p.type == "variadic_parameter" and name is not None:      # `Foo ...$xs`: an array, untyped here
             out[_text(name).lstrip("$")] = ""
-    return {"param_types": out, "return_type": _php_type(core.child_by_field_name("return_type"))}
+    returned = _PHP_DOC_RETURN.search(doc)
+    return {"param_types": out, "return_type": _php_type(core.child_by_field_name("return_type"), own) or
+            (_php_doc_type(returned.group(1), own) if returned else "")}
+
+
+# a doc comment's type: `Foo`, `\\Ns\\Foo[]`, `array<string, Foo>` (generics nest once), unions of them
+_PHP_DOC_ONE = r"[^\s<>$|*]+(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:\[\])*"
+_PHP_DOC_TYPE = rf"({_PHP_DOC_ONE}(?:\s*\|\s*{_PHP_DOC_ONE})*)"
+_PHP_DOC_PARAM = re.compile(rf"@param\s+{_PHP_DOC_TYPE}\s+(?:\.\.\.)?\$(\w+)")
+_PHP_DOC_RETURN = re.compile(rf"@return\s+{_PHP_DOC_TYPE}")
+_PHP_DOC_VAR = re.compile(rf"@var\s+{_PHP_DOC_TYPE}")
+# what holds items of one type: `Foo[]`, `array<Foo>`, `array<string, Foo>`, `list<Foo>`, `iterable<Foo>`
+_PHP_DOC_ITEMS = re.compile(r"(?:array|list|iterable|non-empty-array|non-empty-list)<(?:[^<>,]+,\s*)?([^<>,]+)>")
+
+
+def _php_doc_type(written: str, own: tuple[str, str] = ("", "")) -> str:
+    """The class a PHP doc comment's type names, in ``_php_type``'s notation: ``Foo``, ``?Foo``, ``Foo|null``
+    (``|false`` too) the class ``Foo``; ``Foo[]``, ``array<int, Foo>``, ``list<Foo>`` items of ``Foo`` (``[]Foo``);
+    ``$this``, ``self``, ``static`` the class ``own`` names, ``parent`` its base; a union of classes, a generic's
+    arguments, and lowercase names (``string``, ``array-key``: no class by convention) give none."""
+    kept = [t for t in written.strip().lstrip("?").split("|") if t.lower() not in ("null", "false", "void", "")]
+    if len(kept) != 1:
+        return ""
+    one = kept[0].strip()
+    items = _PHP_DOC_ITEMS.fullmatch(one)
+    if items or one.endswith("[]"):
+        inner = _php_doc_type(items.group(1) if items else one[:-2], own)
+        return f"[]{inner}" if inner and not inner.startswith("[]") else ""
+    one = re.sub(r"<.*>$", "", one)          # `Collection<int, Foo>`: a Collection
+    if one in ("$this", "self", "static"):
+        return own[0]
+    if one == "parent":
+        return own[1]
+    return one.lstrip("\\").replace("\\", ".") if re.fullmatch(r"\\?[A-Z][\w\\]*", one) else ""
+
+
+def _php_own_class(node: Node) -> tuple[str, str]:
+    """(name, first base) of the class, interface, trait or enum around ``node``, for ``self``/``static`` and
+    ``parent``; ("", "") outside one."""
+    up = node.parent
+    while up is not None and up.type not in ("class_declaration", "interface_declaration", "trait_declaration",
+                                            "enum_declaration"):
+        up = up.parent
+    if up is None:
+        return "", ""
+    name = up.child_by_field_name("name")
+    base = next((c for c in up.named_children if c.type == "base_clause"), None)
+    named = next((c for c in base.named_children if c.type in ("name", "qualified_name")), None) if base else None
+    return (_text(name) if name is not None else "", _php_class_name(named) if named is not None else "")
 
 
 def _php_property_types(node: Node) -> dict[str, str]:
@@ -412,8 +466,10 @@ def _php_property_types(node: Node) -> dict[str, str]:
     promoted parameters (``public function __construct(private Cache $cache)``), as ``$this->store`` reads them."""
     body = node.child_by_field_name("body")
     out: dict[str, str] = {}
+    own = _php_own_class(body) if body is not None else ("", "")
     for member in body.named_children if body is not None else []:
-        if member.type == "property_declaration" and (typed := _php_type(member.child_by_field_name("type"))):
+        if member.type == "property_declaration" and (typed := _php_type(member.child_by_field_name("type"), own) or
+                                                      _php_doc_var(member, own)):
             for element in member.named_children:
                 name = element.child_by_field_name("name") if element.type == "property_element" else None
                 if name is not None:
@@ -423,9 +479,18 @@ def _php_property_types(node: Node) -> dict[str, str]:
             for p in params.named_children if params is not None else []:
                 name = p.child_by_field_name("name")
                 if p.type == "property_promotion_parameter" and name is not None and \
-                        (typed := _php_type(p.child_by_field_name("type"))):
+                        (typed := _php_type(p.child_by_field_name("type"), own)):
                     out[_text(name).lstrip("$")] = typed
     return out
+
+
+def _php_doc_var(declaration: Node, own: tuple[str, str]) -> str:
+    """The class the doc comment right above a PHP property declaration gives it (``/** @var Foo */``)."""
+    doc = declaration.prev_named_sibling
+    if doc is None or doc.type != "comment" or doc.end_point.row < declaration.start_point.row - 1:
+        return ""
+    found = _PHP_DOC_VAR.search(_text(doc))
+    return _php_doc_type(found.group(1), own) if found else ""
 
 
 def _php_value(node: Node) -> str:
@@ -555,10 +620,10 @@ def _php_chain(node: Node) -> str | None:
     return None
 
 
-def _php_type(node: Node | None) -> str:
+def _php_type(node: Node | None, own: tuple[str, str] = ("", "")) -> str:
     """The class a PHP type declaration names: ``Store``, ``?Store`` and ``Store|null`` the class ``Store``,
-    ``\\App\\Store`` as ``App.Store`` (the resolver's dotted notation); "" for a primitive, ``self``/``static``
-    (the resolver types ``$this`` itself), a union of classes or nothing."""
+    ``\\App\\Store`` as ``App.Store`` (the resolver's dotted notation); ``self``/``static`` the class ``own`` names,
+    ``parent`` its base (none without ``own``); "" for a primitive, a union of classes or nothing."""
     if node is not None and node.type == "optional_type" and node.named_children:
         node = node.named_children[0]
     if node is not None and node.type == "union_type":
@@ -568,7 +633,9 @@ def _php_type(node: Node | None) -> str:
     if node is None or node.type != "named_type":
         return ""
     name = _php_class_name(node)
-    return "" if name.lower() in ("self", "static", "parent", "mixed", "object", "callable", "iterable") else name
+    if name.lower() in ("self", "static", "parent"):
+        return own[1] if name.lower() == "parent" else own[0]
+    return "" if name.lower() in ("mixed", "object", "callable", "iterable") else name
 
 
 def _php_class_name(node: Node) -> str:

@@ -3438,6 +3438,34 @@ def test_php_untyped_properties_are_typed_by_what_the_methods_assign_them() -> N
     assert "$this->mixed.add@24:dynamic" in res.unresolved["r:src/Cmd.php#Cmd.run"]
 
 
+def test_php_doc_comment_types_self_returns_and_foreach_items_type_receivers() -> None:
+    """symfony/console 5.4 types much of its API only in doc comments (`@return InputOption[]`, `@return
+    HelperSet|null`, `@var OutputFormatterInterface`, `@param array<string, Opt> $all`) and returns `parent` or
+    `static` (LazyCommand's `getCommand(): parent`): calls on those were unresolved. A declaration that names a
+    class wins over the doc comment; a `foreach` target is an item of what it iterates."""
+    res = resolve("r", _staged_facts({"src/a.php": (
+        "<?php\nnamespace App;\nclass Opt { public function getName(): string { return ''; } }\n"
+        "class Other { public function getName(): string { return ''; } }\n"
+        "class HelperSet { public function get(string $n) { return null; } }\n"
+        "class Def {\n    /** @var Opt */\n    private $first;\n    /**\n     * @return Opt[]\n     */\n"
+        "    public function getOptions() { return []; }\n    /** @return HelperSet|null */\n"
+        "    public function getHelperSet() { return null; }\n    public function fluent(): static { return $this; }\n"
+        "    /**\n     * @param Opt $o\n     * @param array<string, Opt> $all\n     * @param Opt $typed\n     */\n"
+        "    public function run($o, array $all, Other $typed) {\n"
+        "        foreach ($this->getOptions() as $opt) { $opt->getName(); }\n"
+        "        foreach ($all as $k => $one) { $one->getName(); }\n"
+        "        $o->getName();\n        $this->getHelperSet()->get('x');\n        $this->fluent()->getOptions();\n"
+        "        $this->first->getName();\n        $typed->getName();\n    }\n}\n"
+        "class Sub extends Def {\n    public function up(): parent { return $this; }\n"
+        "    public function go() { $this->up()->getHelperSet(); }\n}\n")}))
+    calls = _edges_of(res, "CALLS")
+    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/a.php#Def.run"} == {
+        "src/a.php#Opt.getName": ("annotation", [22, 23, 24, 27]), "src/a.php#Other.getName": ("annotation", [28]),
+        "src/a.php#HelperSet.get": ("annotation", [25]), "src/a.php#Def.getOptions": ("self", [22, 26]),
+        "src/a.php#Def.getHelperSet": ("self", [25]), "src/a.php#Def.fluent": ("self", [26])}
+    assert calls[("src/a.php#Sub.go", "src/a.php#Def.getHelperSet")] == ("annotation", [33])
+
+
 def test_php_narrowing_of_a_property_and_in_a_conditional_expression_picks_the_overrides_below_it() -> None:
     """`$this->output instanceof ConsoleOutputInterface ? $this->output->section() : ...` (symfony/console's
     SymfonyStyle) and `if (!$this->output instanceof ...) { return; }`: only variables were narrowed, and only in

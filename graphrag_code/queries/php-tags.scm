@@ -81,6 +81,12 @@
 
 ; ---- local variables (@reference.binding): what they are assigned types receivers (`$x = new Foo(); $x->m()`)
 (assignment_expression left: (variable_name (name) @name)) @reference.binding
+; `foreach ($definition->getOptions() as $option)`: an item of what it iterates (`@return InputOption[]`)
+(foreach_statement
+  . (_)
+  . [(variable_name (name) @name)
+     (pair (_) (variable_name (name) @name) .)
+     (by_ref (variable_name (name) @name))]) @reference.binding
 ; properties a method assigns (`$this->definition = new InputDefinition()`): an untyped one is typed by them
 (assignment_expression
   left: (member_access_expression object: (variable_name (name) @_this) name: (name) @name)

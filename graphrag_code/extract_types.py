@@ -493,11 +493,24 @@ def _php_doc_var(declaration: Node, own: tuple[str, str]) -> str:
     return _php_doc_type(found.group(1), own) if found else ""
 
 
+def _php_doc_local(assignment: Node, variable: str) -> str:
+    """The class a ``/** @var Foo $x */`` comment right above the statement assigning ``$x`` gives it."""
+    statement = assignment.parent if assignment.parent is not None and \
+        assignment.parent.type == "expression_statement" else assignment
+    doc = statement.prev_named_sibling
+    if doc is None or doc.type != "comment" or doc.end_point.row < statement.start_point.row - 1:
+        return ""
+    found = re.search(rf"@var\s+{_PHP_DOC_TYPE}\s+\${re.escape(variable)}\b", _text(doc))
+    typed = _php_doc_type(found.group(1), _php_own_class(assignment)) if found else ""
+    return "" if typed.startswith("[]") else typed
+
+
 def _php_value(node: Node) -> str:
     """What a PHP local variable is assigned, in ``_value_of``'s notation and the resolver's receiver notation
     (``resolve_facts.php_receiver``): ``class:Foo`` for ``new Foo(...)``, ``call:make`` for ``make(...)``,
     ``call:this.factory`` / ``call:repo.find`` for ``$this->factory(...)`` / ``$repo->find(...)``, ``call:Foo.create``
-    for ``Foo::create(...)``, ``attr:this.store`` for ``$this->store``, ``var:y`` for ``$y``; "" otherwise."""
+    for ``Foo::create(...)``, ``attr:this.store`` for ``$this->store``, ``var:y`` for ``$y``,
+    ``subattr:this.xs`` for ``$this->xs[$i]``; "" otherwise."""
     if node.type == "object_creation_expression":
         named = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
         return f"class:{_php_class_name(named)}" if named is not None else ""
@@ -514,6 +527,9 @@ def _php_value(node: Node) -> str:
         return f"attr:{chain}" if chain else ""
     if node.type == "variable_name":
         return f"var:{_text(node).lstrip('$')}"
+    if node.type == "subscript_expression" and node.named_children:     # `$this->parsers[$i]`: an item of it
+        held = _php_value(node.named_children[0]).replace("var:", "name:", 1)
+        return "sub" + held if held.startswith(("attr:", "name:", "call:")) else ""
     return ""
 
 
@@ -535,8 +551,8 @@ _PHP_SCOPES = frozenset({"function_definition", "method_declaration", "anonymous
 
 def _php_narrowing(node: Node, variable: str) -> str:
     """The class the code before a PHP call says its receiver ``$v`` (or ``$this->v``) is (``_value_of``'s
-    ``class:X``): inside ``if ($v instanceof X ...)`` or ``$v instanceof X ? ... :`` (a conjunct of ``&&``), or
-    after ``X::assertInstanceOf($v);``, ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }``
+    ``class:X``): inside ``if ($v instanceof X ...)`` or ``$v instanceof X ? ... :`` (a conjunct of ``&&``), on
+    the right of ``$v instanceof X && ...`` or ``!$v instanceof X || ...``, or after ``X::assertInstanceOf($v);``, ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }``
     in an enclosing block of the same function; the nearest wins. "" when none says so."""
     child, up = node, node.parent
     while up is not None and up.type not in _PHP_SCOPES:
@@ -544,6 +560,13 @@ def _php_narrowing(node: Node, variable: str) -> str:
             found = _php_instanceof(up.child_by_field_name("condition"), variable, negated=False)
             if found:
                 return found
+        if up.type == "binary_expression" and up.child_by_field_name("right") == child:
+            # `$v instanceof X && $v->m()`; `!$v instanceof X || $v->m()`: the right runs when the left says so
+            operator = next((_text(c) for c in up.children if not c.is_named), "")
+            if operator in ("&&", "and", "||", "or"):
+                found = _php_instanceof(up.child_by_field_name("left"), variable, negated=operator in ("||", "or"))
+                if found:
+                    return found
         if up.type == "compound_statement":
             for statement in reversed([c for c in up.named_children if c.end_byte <= child.start_byte]):
                 found = _php_asserted(statement, variable)

@@ -3489,6 +3489,40 @@ def test_php_narrowing_of_a_property_and_in_a_conditional_expression_picks_the_o
         "src/o.php#ConsoleOut.err": ("annotation", [22]), "src/o.php#Console.err": ("dispatch", [22])}
 
 
+def test_php_a_doc_comment_above_an_assignment_types_the_local() -> None:
+    """`/** @var WrappableOutputFormatterInterface $formatter */ $formatter = $this->output->getFormatter();`
+    (symfony/console's Table): the comment says more than the call's declared return type."""
+    res = resolve("r", _staged_facts({"src/t.php": (
+        "<?php\nnamespace App;\nclass Fmt { public function wrap(): string { return ''; } }\n"
+        "class Other { public function wrap(): string { return ''; } }\n"
+        "function make() { return null; }\nfunction f() {\n    /** @var Fmt $fmt */\n    $fmt = make();\n"
+        "    $fmt->wrap();\n    /** @var Fmt $nope */\n    $other = make();\n    $other->wrap();\n}\n")}))
+    # the comment names another variable: `$other` is no `Fmt` (a guess by its name finds `Other`)
+    assert _edges_of(res, "CALLS")[("src/t.php#f", "src/t.php#Fmt.wrap")] == ("annotation", [9])
+
+
+def test_php_narrowing_by_the_left_of_and_or_and_an_item_of_a_documented_array_property() -> None:
+    """league/commonmark: `if (! ($m instanceof ListBlockParser) || ! $d->equals($m->getBlock()->getListData()))`
+    dispatched `getBlock()` to every block parser; `$p = $this->activeBlockParsers[$i]` (`@var array<int,
+    BlockContinueParserInterface>`) left `$p->tryContinue()` unresolved; symfony/console: `$input instanceof
+    StreamableInputInterface && $stream = $input->getStream()`."""
+    res = resolve("r", _staged_facts({"src/p.php": (
+        "<?php\nnamespace App;\ninterface Parser { public function block(): Node; }\n"
+        "class Node { public function data(): int { return 1; } }\nclass ListNode extends Node { }\n"
+        "class ListParser implements Parser { public function block(): ListNode { return new ListNode(); } }\n"
+        "class OtherParser implements Parser { public function block(): Node { return new Node(); } }\n"
+        "class Engine {\n    /** @var array<int, Parser> */\n    private array $active = [];\n"
+        "    public function run(Parser $m, $x) {\n"
+        "        if (! ($m instanceof ListParser) || $m->block()->data()) { return; }\n"
+        "        $x instanceof OtherParser && $x->block();\n"
+        "        $p = $this->active[0];\n        $p->block();\n    }\n}\n")}))
+    calls = _edges_of(res, "CALLS")
+    # line 15 reaches the interface's method and (dispatch) both implementations: one edge per callee
+    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/p.php#Engine.run"} == {
+        "src/p.php#ListParser.block": ("annotation", [12, 15]), "src/p.php#Node.data": ("annotation", [12]),
+        "src/p.php#OtherParser.block": ("annotation", [13, 15]), "src/p.php#Parser.block": ("annotation", [15])}
+
+
 def test_a_method_or_attribute_of_a_narrowed_variable_is_typed_by_the_narrowed_class() -> None:
     """`$node->getReference()->getLabel()` after `FootnoteRef::assertInstanceOf($node)` (league/commonmark's
     renderers) was `dynamic`: the narrowing reached `$node->getReference()` but not the call on what it returns,

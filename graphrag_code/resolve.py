@@ -62,6 +62,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.protocol_stubs: set[str] = set()                    # ... of Protocols nothing subclasses
         self.subclass_map: dict[str, list[str]] | None = None    # class id -> direct subclasses, once known
+        self._literals: dict[str, dict[str, list[str]]] | None = None   # _literal_members, made on first use
         self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
         self.param_types: dict[str, dict[int, dict[str, str]]] = {}   # path -> def index -> {parameter: class}
         self.attr_types: dict[tuple[str, int], dict[str, str]] = {}     # (path, class index) -> {attribute: class}

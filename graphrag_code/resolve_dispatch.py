@@ -47,9 +47,38 @@ class DispatchRules:
         return self._named_below(name, below or f.ids[parent], subclasses, stop)
 
     def _named_below(self, name: str, cls: str, subclasses: dict[str, list[str]], stop=None) -> list[str]:
-        """The methods called ``name`` of the (transitive) subclasses of class ``cls``."""
-        return [self.files[cpath].ids[members[name]] for cpath, _ci, members in self._below(cls, subclasses, stop)
-                if name in members]
+        """The methods called ``name`` of the (transitive) subclasses of class ``cls``, and the functions of that
+        name of objects declared of ``cls`` or of a subclass (``_literal_members``)."""
+        found = list(self._literal_members(cls, name))
+        for cpath, ci, members in self._below(cls, subclasses, stop):
+            if name in members:
+                found.append(self.files[cpath].ids[members[name]])
+            found.extend(self._literal_members(self.files[cpath].ids[ci], name))
+        return found
+
+    def _literal_members(self, cls: str, name: str) -> list[str]:
+        """TypeScript: the functions called ``name`` of object literals declared of class or interface ``cls``
+        (``export const dateTimestampProvider: DateTimestampProvider = { now() {...} }``): they implement its
+        method, as a subclass's override does."""
+        if self._literals is None:
+            self._literals = self._object_literals()
+        return self._literals.get(cls, {}).get(name, [])
+
+    def _object_literals(self) -> dict[str, dict[str, list[str]]]:
+        """Class id -> method name -> the functions of module-level object literals declared of that class."""
+        out: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for f in self.files.values():
+            if f.language not in ("typescript", "tsx") or not f.module_vars:
+                continue
+            for i, d in enumerate(f.defs):
+                holder, _, member = d[2].partition(".")
+                declared = f.module_vars.get(holder, "") if d[3] is None and d[1] == "function" and \
+                    member == d[0] else ""
+                typed = self._type_named(f, None, declared[6:]) if declared.startswith("class:") and \
+                    "|" not in declared else None
+                if typed is not None:
+                    out[self.files[typed[0]].ids[typed[1]]][member].append(f.ids[i])
+        return out
 
     def _below(self, cls: str, subclasses: dict[str, list[str]], stop=None):
         """The (transitive) subclasses of class ``cls`` (at most 200), as (path, class index, members);

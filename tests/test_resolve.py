@@ -3918,6 +3918,27 @@ class ObservableSet {
     assert edges[("ObservableSet.values.next", "ObservableSet.dehanceValue_")] == "self"
 
 
+def test_typescript_object_literals_declared_of_an_interface_implement_its_methods() -> None:
+    """rxjs's `export const dateTimestampProvider: DateTimestampProvider = { now() {...} }` (DateTimestampProvider
+    extends TimestampProvider): `timestampProvider.now()` on a `TimestampProvider` parameter reached the interface's
+    bodiless method only; the object literals' functions implement it as a subclass's override would. Not one
+    declared of another type, nor one below a narrower receiver's type."""
+    res = resolve("r", _staged_facts({
+        "src/types.ts": "export interface TimestampProvider {\n  now(): number;\n}\n"
+                        "export interface SchedulerLike extends TimestampProvider {\n  run(): void;\n}\n",
+        "src/date.ts": "import { TimestampProvider } from './types';\n"
+                       "interface DateProvider extends TimestampProvider {\n  delegate: TimestampProvider | undefined;\n}\n"
+                       "export const dateProvider: DateProvider = {\n  now() {\n    return Date.now();\n  },\n"
+                       "  delegate: undefined,\n};\n"
+                       "export const other: Clock = {\n  now() {\n    return 1;\n  },\n};\n"
+                       "interface Clock {\n  now(): number;\n}\n",
+        "src/use.ts": "import { TimestampProvider, SchedulerLike } from './types';\n"
+                      "export function stamp(p: TimestampProvider, s: SchedulerLike) {\n  p.now();\n  s.now();\n}\n"}))
+    assert {dst: how_lines for (src, dst), how_lines in _edges_of(res, "CALLS").items() if src == "src/use.ts#stamp"} == {
+        "src/types.ts#TimestampProvider.now": ("annotation", [3, 4]),
+        "src/date.ts#dateProvider.now": ("dispatch", [3])}
+
+
 def test_typescript_type_guards_and_instanceof_narrow_a_receiver_and_builtin_names_are_no_guess() -> None:
     """MobX's object-api.ts: `if (isObservableMap(obj)) return obj.get(key)` where `isObservableMap` is a
     function declared `thing is ObservableMap` or a variable cast to such a function type; rxjs's `if (teardown

@@ -1270,14 +1270,51 @@ _OPTIONAL_CHAIN = re.compile(r"\?\.(?=[\[(])|\?(?=\.)")      # `a?.[0]`, `a?.(x)
 
 
 def _receiver_text(node: Node, language: str) -> str:
-    """A call's receiver as one line: a chain over several lines (`client\n  .getMutationCache()\n  .build()`) joined
-    at its dots, without the comments between its lines; in JavaScript, TypeScript and C# an optional chain
-    (`c?.getCache()`) read as the plain one."""
+    """A call's receiver as one line: a chain over several lines (`client\n  .getMutationCache()\n  .build()`,
+    PHP's `$environment\n  ->addRenderer(...)`) joined at its dots and arrows, without the comments between its
+    lines; in JavaScript, TypeScript and C# an optional chain (`c?.getCache()`) read as the plain one. One longer
+    than ``_RECEIVER_CHARS`` (a builder's chain of thirty calls) has its calls' arguments elided (`(…)`), then
+    each run of one method called again and again kept once: the resolver reads the chain, not the arguments,
+    and a method called on what it returned itself returns that again (``_collapsed``); what is still too long
+    is cut."""
     text = _text(node)
     if "//" in text or "/*" in text or "#" in text:
         text = _without_comments(node)
-    text = _AROUND_DOT.sub(".", " ".join(text.split()))
-    return (_OPTIONAL_CHAIN.sub("", text) if language in SCRIPT_LANGUAGES | {"csharp"} else text)[:100]
+    text = _AROUND_ARROW.sub(r"\1", _AROUND_DOT.sub(".", " ".join(text.split())))
+    if len(text) > _RECEIVER_CHARS:
+        text = _collapsed(_AROUND_ARROW.sub(r"\1", _AROUND_DOT.sub(".", " ".join(_elided(node).split()))))
+    return (_OPTIONAL_CHAIN.sub("", text) if language in SCRIPT_LANGUAGES | {"csharp"} else text)[:_RECEIVER_CHARS]
+
+
+_RECEIVER_CHARS = 100
+_AROUND_ARROW = re.compile(r"\s*(\??->)\s*")
+_ARGUMENT_LISTS = frozenset({"arguments", "argument_list"})
+# `->add(…)->add(…)` (PHP), `.add(…).add(…)`: one call of a method repeated on what it returned
+_REPEATED_CALL = re.compile(r"((?:\??->|\.)[A-Za-z_]\w*\(…?\))\1+")
+
+
+def _elided(node: Node) -> str:
+    """``node``'s text with the inside of every argument list that has one replaced by ``…``."""
+    source, start, out, at = node.text or b"", node.start_byte, [], 0
+    todo = [node]
+    lists = []
+    while todo:
+        n = todo.pop()
+        if n.type in _ARGUMENT_LISTS and n.named_child_count:
+            lists.append(n)
+            continue
+        todo.extend(n.children)
+    for n in sorted(lists, key=lambda n: n.start_byte):
+        out.append(source[at:n.start_byte - start])
+        out.append("(…)".encode())
+        at = n.end_byte - start
+    out.append(source[at:])
+    return b"".join(out).decode("utf-8", errors="replace")
+
+
+def _collapsed(text: str) -> str:
+    """A chain with each run of one method called on what it returned kept once (``_REPEATED_CALL``)."""
+    return _REPEATED_CALL.sub(r"\1", text)
 
 
 def _without_comments(node: Node) -> str:

@@ -11,9 +11,9 @@ from collections import defaultdict
 from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES, SCRIPT_LANGUAGES
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
-    _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, php_receiver,
-    _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key, _SUBSCRIPTED, _TS_CAST,
-    _TYPE_KINDS,
+    _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
+    php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
 _UNKNOWN = object()      # receiver_class: not asked yet (None is an answer)
@@ -279,6 +279,13 @@ class TypeRules:
         indexed = _SUBSCRIPTED.fullmatch(receiver)
         if indexed:                       # `subscriptions[s].unsubscribe()`: an item of what it indexes
             return self._value_class(f, caller, item_of(indexed.group(1)))
+        chained = _last_call(receiver)
+        if chained and chained[0]:
+            # `$environment->addParser(…)->addRenderer(…)`: a method of what the call before returned, each in turn
+            # (a step at a time, not one inference inside another: a builder's chain has thirty)
+            cls = self.receiver_class(f, caller, chained[0])
+            hit = self.class_member(*cls, chained[1]) if cls else None
+            return self._returned_class(hit) if hit else None
         if not _CHAIN.fullmatch(receiver):
             return None
         head, *attrs = receiver.split(".")
@@ -509,13 +516,20 @@ class TypeRules:
             return self._value_class(f, scope, item_of(owner))
         if hit[0] == "unresolved":
             return None
-        d = self.files[hit[0]].defs[hit[1]]
-        rtype = self.returns.get((hit[0], hit[1]))
         if kind == "guard":             # `if (isObservableSet(obj))`: the type its predicate names
-            return self._typed((hit[0], d[3], rtype[3:]), False) if rtype and rtype.startswith("is:") and \
-                not (items or subscript) else None
+            rtype = self.returns.get((hit[0], hit[1]))
+            return self._typed((hit[0], self.files[hit[0]].defs[hit[1]][3], rtype[3:]), False) \
+                if rtype and rtype.startswith("is:") and not (items or subscript) else None
+        return self._returned_class((hit[0], hit[1]), items, subscript)
+
+    def _returned_class(self, hit: tuple[str, int], items: bool = False,
+                        subscript: bool = False) -> tuple[str, int] | None:
+        """The class of what calling definition ``hit`` gives: a class's object (a constructor), the class its
+        return is annotated or inferred with; with ``items``/``subscript``, an item of it."""
+        d = self.files[hit[0]].defs[hit[1]]
+        rtype = self.returns.get(hit)
         if d[1] in _TYPE_KINDS:
-            return None if items or subscript else (hit[0], hit[1])        # a constructor
+            return None if items or subscript else hit        # a constructor
         if rtype and rtype.startswith(("wraps:", "is:")):   # a wrapper function (_factory_made), a type guard
             return None
         if rtype and rtype.startswith("value:"):        # unannotated: what it returns, in its own scope

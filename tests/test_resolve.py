@@ -3918,6 +3918,31 @@ class ObservableSet {
     assert edges[("ObservableSet.values.next", "ObservableSet.dehanceValue_")] == "self"
 
 
+def test_a_call_on_calls_on_calls_is_typed_a_step_at_a_time_and_a_builders_long_chain_is_read() -> None:
+    """A receiver that is a call on a call (`a.toB().toC().done()`) was typed by no rule; PHP's builder chains
+    over lines (`$environment\\n  ->addParser(...)\\n  ->addRenderer(...)`, league/commonmark's extensions) kept the
+    spaces before `->`, and one of thirty calls was cut at 100 characters: every call after the first was
+    `dynamic`. The arguments of a long chain are elided and a run of one method kept once."""
+    ts = resolve("r", _staged_facts({"src/m.ts": (
+        "class C { done(): number { return 1; } }\nclass B { toC(): C { return new C(); } }\n"
+        "class A { toB(): B { return new B(); } }\nclass D { done(): number { return 2; } }\n"
+        "export function f(a: A) {\n  a.toB().toC().done();\n}\n")}))
+    assert _edges_of(ts, "CALLS")[("src/m.ts#f", "src/m.ts#C.done")] == ("annotation", [6])
+    php = resolve("r", _staged_facts({"src/a.php": (
+        "<?php\nnamespace App;\ninterface Builder {\n    public function addParser(Parser $p, int $prio = 0): Builder;\n"
+        "    public function addRenderer(string $c, Renderer $r): Builder;\n}\n"
+        "class Parser {}\nclass Renderer {}\nclass Other { public function addRenderer(): void {} }\n"
+        "class Ext {\n    public function register(Builder $environment): void\n    {\n        $environment\n"
+        "            ->addParser(new Parser(), 70)\n            ->addRenderer(Parser::class, new Renderer());\n"
+        "        $environment\n            ->addParser(new Parser(), 0)\n            ->addParser(new Parser(), 1)\n            ->addParser(new Parser(), 2)\n            ->addParser(new Parser(), 3)\n            ->addParser(new Parser(), 4)\n            ->addParser(new Parser(), 5)\n            ->addParser(new Parser(), 6)\n            ->addParser(new Parser(), 7)\n            ->addParser(new Parser(), 8)\n            ->addParser(new Parser(), 9)\n            ->addParser(new Parser(), 10)\n            ->addParser(new Parser(), 11)\n            ->addParser(new Parser(), 12)\n            ->addParser(new Parser(), 13)\n            ->addParser(new Parser(), 14)\n            ->addParser(new Parser(), 15)\n            ->addParser(new Parser(), 16)\n            ->addParser(new Parser(), 17)\n            ->addParser(new Parser(), 18)\n            ->addParser(new Parser(), 19)\n            ->addParser(new Parser(), 20)\n            ->addParser(new Parser(), 21)\n            ->addParser(new Parser(), 22)\n            ->addParser(new Parser(), 23)\n            ->addParser(new Parser(), 24)\n            ->addParser(new Parser(), 25)\n            ->addParser(new Parser(), 26)\n            ->addParser(new Parser(), 27)\n            ->addParser(new Parser(), 28)\n            ->addParser(new Parser(), 29)\n            ->addRenderer(Parser::class,  new Renderer())\n"
+        "            ->addRenderer(Parser::class,  new Renderer())\n            ->addParser(new Parser(), 0);\n"
+        "    }\n}\n")}))
+    calls = _edges_of(php, "CALLS")
+    assert calls[("src/a.php#Ext.register", "src/a.php#Builder.addParser")] == ("annotation", [14, *range(17, 47), 49])
+    assert calls[("src/a.php#Ext.register", "src/a.php#Builder.addRenderer")] == ("annotation", [15, 47, 48])
+    assert "r:src/a.php#Ext.register" not in php.unresolved
+
+
 def test_typescript_object_literals_declared_of_an_interface_implement_its_methods() -> None:
     """rxjs's `export const dateTimestampProvider: DateTimestampProvider = { now() {...} }` (DateTimestampProvider
     extends TimestampProvider): `timestampProvider.now()` on a `TimestampProvider` parameter reached the interface's

@@ -229,13 +229,18 @@ class OnnxEmbedder:
         return model
 
     @property
+    def loaded(self) -> bool:
+        """Whether the session is made (a lazy embedder's is made on its first text)."""
+        return self._model is not None
+
+    @property
     def dim(self) -> int:
         self.load()
         return self._dim
 
-    def __repr__(self) -> str:
-        return (f"OnnxEmbedder({self.model_id}, dim={self.dim}, max_tokens={self.max_tokens}, "
-                f"threads={self.threads}, batch_size={self.batch_size})")
+    def __repr__(self) -> str:          # (not loading the model to say its dimension)
+        return (f"OnnxEmbedder({self.model_id}, dim={self._dim if self.loaded else '?'}, "
+                f"max_tokens={self.max_tokens}, threads={self.threads}, batch_size={self.batch_size})")
 
     def token_counts(self, texts: list[str]) -> list[int]:
         """Tokens each text is given to the model (after truncation, special tokens included)."""

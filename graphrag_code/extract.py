@@ -1204,11 +1204,12 @@ class _Builder:
             types.update((n, next(iter(v))) for n, v in assigned.items() if n not in annotated and len(v) == 1)
             # TypeScript's rule for a JavaScript class: an attribute the constructor assigns a known type is of
             # that type, whatever other methods assign it (`this.right = right`, `@param {Item|null} right`;
-            # `this.right = this.right.right` in `forward()`)
-            # (PHP: only over assignments of unknown things, never over another class's)
-            types.update((n, next(iter(v))) for n, v in self._ctor_assigned.get(i, {}).items()
-                         if n not in annotated and len(v) == 1 and next(iter(v)) and
-                         (self.spec.name != "php" or {t for t in assigned.get(n, ()) if t} == v))
+            # `this.right = this.right.right` in `forward()`); in PHP only over other methods' assignments of
+            # unknown things, never over another class's
+            for n, v in self._ctor_assigned.get(i, {}).items():
+                known = {t for t in assigned.get(n, ()) if t}
+                if n not in annotated and len(v) == 1 and next(iter(v)) and (self.spec.name != "php" or known == v):
+                    types[n] = next(iter(v))
             # what a declaration gives (a PHP property's type, a Go struct's fields) wins over assignments
             defs[i].attr_types = {**{n: t for n, t in types.items() if t}, **defs[i].attr_types}
             if self.spec.name == "python":

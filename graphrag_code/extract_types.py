@@ -416,7 +416,7 @@ def _php_signature_types(core: Node, leading: bytes = b"") -> dict:
 
 
 # a doc comment's type: `Foo`, `\\Ns\\Foo[]`, `array<string, Foo>` (generics nest once), unions of them
-_PHP_DOC_ONE = r"[^\s<>$|*]+(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:\[\])*"
+_PHP_DOC_ONE = r"[^\s<>$|*\[\]]+(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:\[\])*"
 _PHP_DOC_TYPE = rf"({_PHP_DOC_ONE}(?:\s*\|\s*{_PHP_DOC_ONE})*)"
 _PHP_DOC_PARAM = re.compile(rf"@param\s+{_PHP_DOC_TYPE}\s+(?:\.\.\.)?\$(\w+)")
 _PHP_DOC_RETURN = re.compile(rf"@return\s+{_PHP_DOC_TYPE}")
@@ -430,7 +430,8 @@ def _php_doc_type(written: str, own: tuple[str, str] = ("", "")) -> str:
     (``|false`` too) the class ``Foo``; ``Foo[]``, ``array<int, Foo>``, ``list<Foo>`` items of ``Foo`` (``[]Foo``);
     ``$this``, ``self``, ``static`` the class ``own`` names, ``parent`` its base; a union of classes, a generic's
     arguments, and lowercase names (``string``, ``array-key``: no class by convention) give none."""
-    kept = [t for t in written.strip().lstrip("?").split("|") if t.lower() not in ("null", "false", "void", "")]
+    kept = [t.strip() for t in written.strip().lstrip("?").split("|")
+            if t.strip().lower() not in ("null", "false", "void", "")]
     if len(kept) != 1:
         return ""
     one = kept[0].strip()
@@ -484,12 +485,17 @@ def _php_property_types(node: Node) -> dict[str, str]:
     return out
 
 
+def _doc_above(statement: Node | None) -> str:
+    """The text of the comment right above ``statement`` (on the line before it, or ending there); ""."""
+    doc = statement.prev_named_sibling if statement is not None else None
+    if doc is None or doc.type != "comment" or doc.end_point.row < statement.start_point.row - 1:
+        return ""
+    return _text(doc)
+
+
 def _php_doc_var(declaration: Node, own: tuple[str, str]) -> str:
     """The class the doc comment right above a PHP property declaration gives it (``/** @var Foo */``)."""
-    doc = declaration.prev_named_sibling
-    if doc is None or doc.type != "comment" or doc.end_point.row < declaration.start_point.row - 1:
-        return ""
-    found = _PHP_DOC_VAR.search(_text(doc))
+    found = _PHP_DOC_VAR.search(_doc_above(declaration))
     return _php_doc_type(found.group(1), own) if found else ""
 
 
@@ -497,10 +503,7 @@ def _php_doc_local(assignment: Node, variable: str) -> str:
     """The class a ``/** @var Foo $x */`` comment right above the statement assigning ``$x`` gives it."""
     statement = assignment.parent if assignment.parent is not None and \
         assignment.parent.type == "expression_statement" else assignment
-    doc = statement.prev_named_sibling
-    if doc is None or doc.type != "comment" or doc.end_point.row < statement.start_point.row - 1:
-        return ""
-    found = re.search(rf"@var\s+{_PHP_DOC_TYPE}\s+\${re.escape(variable)}\b", _text(doc))
+    found = re.search(rf"@var\s+{_PHP_DOC_TYPE}\s+\${re.escape(variable)}\b", _doc_above(statement))
     typed = _php_doc_type(found.group(1), _php_own_class(assignment)) if found else ""
     return "" if typed.startswith("[]") else typed
 
@@ -552,8 +555,9 @@ _PHP_SCOPES = frozenset({"function_definition", "method_declaration", "anonymous
 def _php_narrowing(node: Node, variable: str) -> str:
     """The class the code before a PHP call says its receiver ``$v`` (or ``$this->v``) is (``_value_of``'s
     ``class:X``): inside ``if ($v instanceof X ...)`` or ``$v instanceof X ? ... :`` (a conjunct of ``&&``), on
-    the right of ``$v instanceof X && ...`` or ``!$v instanceof X || ...``, or after ``X::assertInstanceOf($v);``, ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }``
-    in an enclosing block of the same function; the nearest wins. "" when none says so."""
+    the right of ``$v instanceof X && ...`` or ``!$v instanceof X || ...``, or after ``X::assertInstanceOf($v);``,
+    ``assert($v instanceof X);`` or ``if (!$v instanceof X) { return ...; }`` in an enclosing block of the same
+    function; the nearest wins. "" when none says so."""
     child, up = node, node.parent
     while up is not None and up.type not in _PHP_SCOPES:
         if up.type in ("if_statement", "conditional_expression") and up.child_by_field_name("body") == child:
@@ -824,10 +828,7 @@ def _jsdoc_declared(node: Node) -> str | None:
     statement = node.parent if node.type == "variable_declarator" else node
     if statement is not None and statement.parent is not None and statement.parent.type == "expression_statement":
         statement = statement.parent
-    doc = statement.prev_named_sibling if statement is not None else None
-    if doc is None or doc.type != "comment" or doc.end_point.row < statement.start_point.row - 1:
-        return None
-    found = _JSDOC_TYPE.search(_text(doc))
+    found = _JSDOC_TYPE.search(_doc_above(statement))
     return _jsdoc_type(found.group(1)) if found else None
 
 
@@ -1273,48 +1274,50 @@ def _receiver_text(node: Node, language: str) -> str:
     """A call's receiver as one line: a chain over several lines (`client\n  .getMutationCache()\n  .build()`,
     PHP's `$environment\n  ->addRenderer(...)`) joined at its dots and arrows, without the comments between its
     lines; in JavaScript, TypeScript and C# an optional chain (`c?.getCache()`) read as the plain one. One longer
-    than ``_RECEIVER_CHARS`` (a builder's chain of thirty calls) has its calls' arguments elided (`(…)`), then
-    each run of one method called again and again kept once: the resolver reads the chain, not the arguments,
-    and a method called on what it returned itself returns that again (``_collapsed``); what is still too long
-    is cut."""
-    text = _text(node)
-    if "//" in text or "/*" in text or "#" in text:
-        text = _without_comments(node)
-    text = _AROUND_ARROW.sub(r"\1", _AROUND_DOT.sub(".", " ".join(text.split())))
-    if len(text) > _RECEIVER_CHARS:
-        text = _collapsed(_AROUND_ARROW.sub(r"\1", _AROUND_DOT.sub(".", " ".join(_elided(node).split()))))
-    return (_OPTIONAL_CHAIN.sub("", text) if language in SCRIPT_LANGUAGES | {"csharp"} else text)[:_RECEIVER_CHARS]
+    than ``_RECEIVER_CHARS`` has its calls' arguments elided (`(…)`: the resolver reads the chain, not the
+    arguments), and may then run to ``_ELIDED_CHARS`` (a builder's chain of thirty calls); what is still too long
+    is cut and ends in ``…``, which no rule reads as a whole receiver."""
+    text = _one_line(_without_comments(node) if _has_comment(node) else _text(node))
+    limit = _RECEIVER_CHARS
+    if len(text) > limit:
+        text, limit = _one_line(_elided(node)), _ELIDED_CHARS
+    if language in SCRIPT_LANGUAGES | {"csharp"}:
+        text = _OPTIONAL_CHAIN.sub("", text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-_RECEIVER_CHARS = 100
+_RECEIVER_CHARS, _ELIDED_CHARS = 100, 1000
 _AROUND_ARROW = re.compile(r"\s*(\??->)\s*")
 _ARGUMENT_LISTS = frozenset({"arguments", "argument_list"})
-# `->add(…)->add(…)` (PHP), `.add(…).add(…)`: one call of a method repeated on what it returned
-_REPEATED_CALL = re.compile(r"((?:\??->|\.)[A-Za-z_]\w*\(…?\))\1+")
+
+
+def _one_line(text: str) -> str:
+    """A receiver's text on one line, joined at its dots and (PHP) arrows."""
+    return _AROUND_ARROW.sub(r"\1", _AROUND_DOT.sub(".", " ".join(text.split())))
+
+
+def _has_comment(node: Node) -> bool:
+    text = _text(node)
+    return "//" in text or "/*" in text or "#" in text
 
 
 def _elided(node: Node) -> str:
-    """``node``'s text with the inside of every argument list that has one replaced by ``…``."""
+    """``node``'s text with the inside of every argument list that has one replaced by ``…``, and its comments
+    left out."""
     source, start, out, at = node.text or b"", node.start_byte, [], 0
-    todo = [node]
-    lists = []
+    todo, cut = [node], []
     while todo:
         n = todo.pop()
-        if n.type in _ARGUMENT_LISTS and n.named_child_count:
-            lists.append(n)
+        if (n.type in _ARGUMENT_LISTS and n.named_child_count) or n.type.endswith("comment"):
+            cut.append(n)
             continue
         todo.extend(n.children)
-    for n in sorted(lists, key=lambda n: n.start_byte):
+    for n in sorted(cut, key=lambda n: n.start_byte):
         out.append(source[at:n.start_byte - start])
-        out.append("(…)".encode())
+        out.append(b"" if n.type.endswith("comment") else "(…)".encode())
         at = n.end_byte - start
     out.append(source[at:])
     return b"".join(out).decode("utf-8", errors="replace")
-
-
-def _collapsed(text: str) -> str:
-    """A chain with each run of one method called on what it returned kept once (``_REPEATED_CALL``)."""
-    return _REPEATED_CALL.sub(r"\1", text)
 
 
 def _without_comments(node: Node) -> str:

@@ -62,7 +62,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.abstract: set[str] = set()                          # ids of abstract methods
         self.protocol_stubs: set[str] = set()                    # ... of Protocols nothing subclasses
         self.subclass_map: dict[str, list[str]] | None = None    # class id -> direct subclasses, once known
-        self._literals: dict[str, dict[str, list[str]]] | None = None   # _literal_members, made on first use
+        self._literals: dict[str, dict[str, list[str]]] | None = None   # _literal_members (before the calls)
         self.placeholders: set[str] = set()                      # ids of placeholder methods (never the work)
         self.param_types: dict[str, dict[int, dict[str, str]]] = {}   # path -> def index -> {parameter: class}
         self.attr_types: dict[tuple[str, int], dict[str, str]] = {}     # (path, class index) -> {attribute: class}
@@ -530,6 +530,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.protocol_stubs = self._protocol_stubs(subclasses)
         self.subclass_map = subclasses
         self._warm_bases()
+        self._literals = self._object_literals()   # before the calls, as the bases: the same table in every process
         self._collect_inserts()
         self._collect_passed_items()
         self._collect_decorations()

@@ -60,9 +60,7 @@ class DispatchRules:
         """TypeScript: the functions called ``name`` of object literals declared of class or interface ``cls``
         (``export const dateTimestampProvider: DateTimestampProvider = { now() {...} }``): they implement its
         method, as a subclass's override does."""
-        if self._literals is None:
-            self._literals = self._object_literals()
-        return self._literals.get(cls, {}).get(name, [])
+        return self._literals.get(cls, {}).get(name, []) if self._literals else []
 
     def _object_literals(self) -> dict[str, dict[str, list[str]]]:
         """Class id -> method name -> the functions of module-level object literals declared of that class."""

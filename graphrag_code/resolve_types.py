@@ -226,7 +226,8 @@ class TypeRules:
         callee's return annotation; ``for param in self.get_params(ctx)``, by an item annotation), in the caller
         or a function around it unless a nearer one shadows it; then each attribute (``ctx.command``,
         ``self.type``) through the attribute types of that class or its bases. A receiver that is one call is
-        what the call returns; one that indexes (``subscriptions[i]``) an item of what it indexes."""
+        what the call returns, one that calls a method on calls what the last returns (``_chain_class``); one
+        that indexes (``subscriptions[i]``) an item of what it indexes."""
         depth, key = self._typing_depth, (f.path, caller, receiver)
         kept = self._receivers.get(key)
         if kept is not None and depth + kept[1] <= _MAX_TYPING_DEPTH:   # asked from here, no step would be cut
@@ -279,13 +280,8 @@ class TypeRules:
         indexed = _SUBSCRIPTED.fullmatch(receiver)
         if indexed:                       # `subscriptions[s].unsubscribe()`: an item of what it indexes
             return self._value_class(f, caller, item_of(indexed.group(1)))
-        chained = _last_call(receiver)
-        if chained and chained[0]:
-            # `$environment->addParser(…)->addRenderer(…)`: a method of what the call before returned, each in turn
-            # (a step at a time, not one inference inside another: a builder's chain has thirty)
-            cls = self.receiver_class(f, caller, chained[0])
-            hit = self.class_member(*cls, chained[1]) if cls else None
-            return self._returned_class(hit) if hit else None
+        if _last_call(receiver):
+            return self._chain_class(f, caller, receiver)
         if not _CHAIN.fullmatch(receiver):
             return None
         head, *attrs = receiver.split(".")
@@ -297,6 +293,20 @@ class TypeRules:
         elif cls is None and (field := self._own_field_type(f, caller, head)):
             cls = self._typed(field, items=False)     # Java / C#: `exec.submit()` where `exec` is a field
         return self._through_attributes(cls, attrs)
+
+    def _chain_class(self, f: FileFacts, caller: int | None, receiver: str) -> tuple[str, int] | None:
+        """`a.toB().toC()`, `$environment->addParser(…)->addRenderer(…)`: the class of the chain's head, then of
+        what each method of it returns in turn; a step at a time, in a loop, not one inference inside another
+        (a builder's chain has thirty steps)."""
+        methods: list[str] = []
+        while (chained := _last_call(receiver)) and chained[0] and not _called_chain(receiver):
+            receiver = chained[0]
+            methods.append(chained[1])
+        cls = self.receiver_class(f, caller, receiver) if methods else None
+        for method in reversed(methods):
+            hit = self.class_member(*cls, method) if cls else None
+            cls = self._returned_class(hit) if hit else None
+        return cls
 
     def _through_attributes(self, cls: tuple[str, int] | None, attrs: list[str]) -> tuple[str, int] | None:
         """The class of ``attrs`` (``ctx.command.params``: ``command``, then ``params``) read from an object of ``cls``

@@ -45,7 +45,7 @@ def embedding_status(graph: Graph, repo: str, model_id: str | None = None) -> di
 def _dimension(embedder: Embedder, cache: EmbeddingCache | None) -> int:
     """The embedder's dimension. A model whose session is not made yet (``load_embedder(lazy=True)``) is not
     loaded for it when the cache holds a vector of its model id: its texts may all be there."""
-    if getattr(embedder, "load_seconds", 0) is None and cache is not None:
+    if not getattr(embedder, "loaded", True) and cache is not None:
         known = cache.dimension(embedder.model_id)
         if known:
             return known

@@ -3943,6 +3943,35 @@ def test_a_call_on_calls_on_calls_is_typed_a_step_at_a_time_and_a_builders_long_
     assert "r:src/a.php#Ext.register" not in php.unresolved
 
 
+def test_a_long_chain_is_read_step_by_step_never_from_a_cut_or_merged_text() -> None:
+    """A review of the chain typing: merging a run of one method (`->end()->end()`) gave a builder's
+    `end()`s the same class, though a leaf's `end()` returns the branch and the branch's the root; a receiver
+    cut at 100 characters that happened to end in `)` was typed as a whole (`B.fin` for `C.fin`); comments
+    between a long chain's lines stayed in its text."""
+    long = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+    php = resolve("r", _staged_facts({"src/b.php": (
+        "<?php\nnamespace App;\nclass Root { public function branch(string $n): Branch { return new Branch(); }\n"
+        "    public function fin(): void {} }\n"
+        "class Branch { public function leaf(string $n): Leaf { return new Leaf(); }\n"
+        "    public function end(): Root { return new Root(); } public function fin(): void {} }\n"
+        "class Leaf { public function end(): Branch { return new Branch(); } public function fin(): void {} }\n"
+        f"function f(Root $root) {{\n    $root->branch('{long}')->leaf('{long}')->end()->end()->fin();\n}}\n"
+        "class A { public function toB(): B { return new B(); } }\n"
+        "class B { " + " ".join(f"public function m{i:02d}(): B {{ return $this; }}" for i in range(12)) +
+        " public function toC(): C { return new C(); } public function fin(): void {} }\n"
+        "class C { public function fin(): void {} }\n"
+        "function g(A $a) {\n    $a->toB()" + "".join(f"->m{i:02d}()" for i in range(12)) + "->toC()->fin();\n}\n")}))
+    calls = _edges_of(php, "CALLS")
+    assert ("src/b.php#f", "src/b.php#Root.fin") in calls and ("src/b.php#f", "src/b.php#Branch.fin") not in calls
+    assert ("src/b.php#g", "src/b.php#B.fin") not in calls and calls[("src/b.php#g", "src/b.php#C.fin")][0] == "annotation"
+    ts = resolve("r", _staged_facts({"src/q.ts": (
+        "class Query { add(x: string): Query { return this; } run(): number { return 1; } }\n"
+        "class Other { run(): number { return 2; } }\nexport function h(builder: Query) {\n  builder\n"
+        + "".join(f"    // then the {i}th thing, which matters\n    .add('{long}')\n" for i in range(3)) +
+        "    .run();\n}\n")}))
+    assert _edges_of(ts, "CALLS")[("src/q.ts#h", "src/q.ts#Query.run")][0] == "annotation"
+
+
 def test_typescript_object_literals_declared_of_an_interface_implement_its_methods() -> None:
     """rxjs's `export const dateTimestampProvider: DateTimestampProvider = { now() {...} }` (DateTimestampProvider
     extends TimestampProvider): `timestampProvider.now()` on a `TimestampProvider` parameter reached the interface's

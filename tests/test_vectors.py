@@ -171,7 +171,7 @@ def test_a_lazy_embedder_makes_its_session_only_for_a_text_the_cache_lacks(graph
     with EmbeddingCache(tmp_path / "cache.sqlite") as cache:
         assert fill_embeddings(graph, repo_name, embedder, cache)["chunks_embedded"] >= 1
         idle = load_embedder(None, lazy=True)
-        assert idle.model_id == embedder.model_id and idle.load_seconds is None
+        assert idle.model_id == embedder.model_id and not idle.loaded
         assert fill_embeddings(graph, repo_name, idle, cache)["chunks_missing"] == 0
         git_repo.write("a.py", "def area(r):\n    return 3.14159 * r * r\n")       # a text not cached yet
         git_repo.commit("b")
@@ -181,12 +181,12 @@ def test_a_lazy_embedder_makes_its_session_only_for_a_text_the_cache_lacks(graph
         git_repo.commit("c")
         index_repository(graph, git_repo.root, name=repo_name)
         cached = fill_embeddings(graph, repo_name, idle, cache)
-        assert cached["chunks_embedded"] >= 1 and cached["model_texts"] == 0 and idle.load_seconds is None
+        assert cached["chunks_embedded"] >= 1 and cached["model_texts"] == 0 and not idle.loaded
         git_repo.write("a.py", "def area(r):\n    return r * r * 22 / 7\n")
         git_repo.commit("d")
         index_repository(graph, git_repo.root, name=repo_name)
         fresh = fill_embeddings(graph, repo_name, idle, cache)
-    assert fresh["model_texts"] >= 1 and idle.load_seconds is not None and idle.dim == 384
+    assert fresh["model_texts"] >= 1 and idle.loaded and idle.dim == 384
     text = "def area(r):\n    return r * r * 22 / 7\n"
     assert idle.embed([text]) == embedder.embed([text])
 

@@ -87,7 +87,7 @@ def test_embed_of_a_repository_deleted_meanwhile_fails_with_the_indexing_exit_co
             delete_repository(graph, repo_name)         # as `graphrag-code delete` from another shell
             return real.embed(texts)
 
-    monkeypatch.setattr(embeddings, "load_embedder", lambda *_: DeletesTheRepository())
+    monkeypatch.setattr(embeddings, "load_embedder", lambda *_, **__: DeletesTheRepository())
     monkeypatch.setenv("GRAPHRAG_STATE_DIR", str(tmp_path))
     out = CliRunner().invoke(main, ["embed", "--repo", repo_name])
     assert out.exit_code == 6, out.output

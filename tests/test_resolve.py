@@ -3489,6 +3489,14 @@ def test_php_narrowing_of_a_property_and_in_a_conditional_expression_picks_the_o
         "src/o.php#ConsoleOut.err": ("annotation", [22]), "src/o.php#Console.err": ("dispatch", [22])}
 
 
+def test_php_isset_empty_and_die_are_no_calls() -> None:
+    """tree-sitter-php reads the language constructs `isset($x)`, `empty($x)` and `die()` as function calls: they
+    were kept as unresolved calls (`unknown`, 93 of symfony/console's), which no definition can answer."""
+    facts = _staged_facts({"src/c.php": "<?php\nfunction f($a) {\n    if (isset($a['k']) && !empty($a)) { die('x'); }\n"
+                                        "    return strlen($a) + g();\n}\nfunction g() { return 1; }\n"})
+    assert sorted(c[1] for c in facts["src/c.php"].calls) == ["g", "strlen"]
+
+
 def test_php_a_doc_comment_above_an_assignment_types_the_local() -> None:
     """`/** @var WrappableOutputFormatterInterface $formatter */ $formatter = $this->output->getFormatter();`
     (symfony/console's Table): the comment says more than the call's declared return type."""

@@ -44,9 +44,11 @@
 (use_declaration [(name) @name (qualified_name (name) @name)] @reference.implements)
 
 ; ---- calls --------------------------------------------------------------------------------------------------
-; foo(), \App\Support\format_price() (receiver: the namespace prefix)
+; foo(), \App\Support\format_price() (receiver: the namespace prefix); not `isset($x)`, `empty($x)`, `die()`:
+; the grammar reads those language constructs as calls, which no definition can answer
 (function_call_expression
-  function: (name) @name) @reference.call
+  function: (name) @name
+  (#not-match? @name "^(isset|empty|die)$")) @reference.call
 
 (function_call_expression
   function: (qualified_name (namespace_name) @receiver (name) @name)) @reference.call

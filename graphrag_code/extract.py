@@ -62,9 +62,9 @@ from .extract_types import (
     _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, narrowed_chain, _object_members, _OVERLOADING,
     _param_arity, _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS,
     _script_narrowing, _php_assigned_class, _php_doc_local, _php_narrowing, _php_property_types,
-    _php_signature_types, _php_value, _SCRIPT_SCOPES, _script_value, _static_initializer, _static_signature_types,
-    _static_type, _string_text, _text, _this_declared, _TRANSPARENT_DECORATORS, _ts_guard, _ts_signature_types,
-    _ts_type, _type_parameters, _uncast, _unpacked, _value_of,
+    _php_signature_types, _php_value, _php_held, _SCRIPT_SCOPES, _script_value, _static_initializer,
+    _static_signature_types, _static_type, _string_text, _text, _this_declared, _TRANSPARENT_DECORATORS, _ts_guard,
+    _ts_signature_types, _ts_type, _type_parameters, _uncast, _unpacked, _value_of,
 )
 from .languages import DECLARED_TYPES as _STATIC_TYPED, LANGUAGES, SCRIPT_LANGUAGES, LanguageSpec
 from .models import NAME_CHAIN as _CHAIN, BaseRef, CallSite, Definition, FileExtraction, ImportRef
@@ -923,8 +923,8 @@ class _Builder:
             return
         d, name, right = self.result.definitions[owner], _text(caps["name"][0]), node.child_by_field_name("right")
         if node.type == "foreach_statement":         # an item of what it iterates: a call's, a property's, a variable's
-            iterated = _php_value(node.named_children[0]).replace("var:", "name:", 1)   # (`_value_of`'s `name:`)
-            self._locals[owner][name].add("iter" + iterated if iterated.startswith(("call:", "attr:", "name:")) else "")
+            iterated = _php_held(node.named_children[0])
+            self._locals[owner][name].add("iter" + iterated if iterated else "")
         elif node.child_by_field_name("left").type != "member_access_expression":
             documented = _php_doc_local(node, name)       # `/** @var Foo $x */` above: what the code says it is
             self._locals[owner][name].add(f"class:{documented}" if documented else

@@ -421,6 +421,7 @@ _PHP_DOC_TYPE = rf"({_PHP_DOC_ONE}(?:\s*\|\s*{_PHP_DOC_ONE})*)"
 _PHP_DOC_PARAM = re.compile(rf"@param\s+{_PHP_DOC_TYPE}\s+(?:\.\.\.)?\$(\w+)")
 _PHP_DOC_RETURN = re.compile(rf"@return\s+{_PHP_DOC_TYPE}")
 _PHP_DOC_VAR = re.compile(rf"@var\s+{_PHP_DOC_TYPE}")
+_PHP_DOC_VAR_NAMED = re.compile(rf"@var\s+{_PHP_DOC_TYPE}\s+\$(\w+)")      # `/** @var Foo $x */`
 # what holds items of one type: `Foo[]`, `array<Foo>`, `array<string, Foo>`, `list<Foo>`, `iterable<Foo>`
 _PHP_DOC_ITEMS = re.compile(r"(?:array|list|iterable|non-empty-array|non-empty-list)<(?:[^<>,]+,\s*)?([^<>,]+)>")
 
@@ -434,7 +435,7 @@ def _php_doc_type(written: str, own: tuple[str, str] = ("", "")) -> str:
             if t.strip().lower() not in ("null", "false", "void", "")]
     if len(kept) != 1:
         return ""
-    one = kept[0].strip()
+    one = kept[0]
     items = _PHP_DOC_ITEMS.fullmatch(one)
     if items or one.endswith("[]"):
         inner = _php_doc_type(items.group(1) if items else one[:-2], own)
@@ -503,8 +504,8 @@ def _php_doc_local(assignment: Node, variable: str) -> str:
     """The class a ``/** @var Foo $x */`` comment right above the statement assigning ``$x`` gives it."""
     statement = assignment.parent if assignment.parent is not None and \
         assignment.parent.type == "expression_statement" else assignment
-    found = re.search(rf"@var\s+{_PHP_DOC_TYPE}\s+\${re.escape(variable)}\b", _doc_above(statement))
-    typed = _php_doc_type(found.group(1), _php_own_class(assignment)) if found else ""
+    written = next((t for t, name in _PHP_DOC_VAR_NAMED.findall(_doc_above(statement)) if name == variable), "")
+    typed = _php_doc_type(written, _php_own_class(assignment)) if written else ""
     return "" if typed.startswith("[]") else typed
 
 
@@ -531,9 +532,16 @@ def _php_value(node: Node) -> str:
     if node.type == "variable_name":
         return f"var:{_text(node).lstrip('$')}"
     if node.type == "subscript_expression" and node.named_children:     # `$this->parsers[$i]`: an item of it
-        held = _php_value(node.named_children[0]).replace("var:", "name:", 1)
-        return "sub" + held if held.startswith(("attr:", "name:", "call:")) else ""
+        held = _php_held(node.named_children[0])
+        return "sub" + held if held else ""
     return ""
+
+
+def _php_held(node: Node) -> str:
+    """What a PHP expression that is indexed or iterated holds, for ``sub``/``iter`` before it (``_value_of``'s
+    notation: a variable is ``name:``): a call's result, a property, a variable; "" otherwise."""
+    held = _php_value(node).replace("var:", "name:", 1)
+    return held if held.startswith(("attr:", "name:", "call:")) else ""
 
 
 def _php_assigned_class(node: Node, param_types: dict[str, str]) -> str:
@@ -566,7 +574,7 @@ def _php_narrowing(node: Node, variable: str) -> str:
                 return found
         if up.type == "binary_expression" and up.child_by_field_name("right") == child:
             # `$v instanceof X && $v->m()`; `!$v instanceof X || $v->m()`: the right runs when the left says so
-            operator = next((_text(c) for c in up.children if not c.is_named), "")
+            operator = _text(up.child_by_field_name("operator"))
             if operator in ("&&", "and", "||", "or"):
                 found = _php_instanceof(up.child_by_field_name("left"), variable, negated=operator in ("||", "or"))
                 if found:
@@ -614,7 +622,7 @@ def _php_instanceof(condition: Node | None, variable: str, negated: bool) -> str
         return _php_instanceof(inner, variable, negated=False) if inner is not None else ""
     if condition.type != "binary_expression":
         return ""
-    operator = next((_text(c) for c in condition.children if not c.is_named), "")
+    operator = _text(condition.child_by_field_name("operator"))
     left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
     if operator == "instanceof" and left is not None and _text(left) == variable and right is not None and \
             right.type in ("name", "qualified_name"):
@@ -1277,7 +1285,8 @@ def _receiver_text(node: Node, language: str) -> str:
     than ``_RECEIVER_CHARS`` has its calls' arguments elided (`(…)`: the resolver reads the chain, not the
     arguments), and may then run to ``_ELIDED_CHARS`` (a builder's chain of thirty calls); what is still too long
     is cut and ends in ``…``, which no rule reads as a whole receiver."""
-    text = _one_line(_without_comments(node) if _has_comment(node) else _text(node))
+    text = _text(node)
+    text = _one_line(_without_comments(node) if "//" in text or "/*" in text or "#" in text else text)
     limit = _RECEIVER_CHARS
     if len(text) > limit:
         text, limit = _one_line(_elided(node)), _ELIDED_CHARS
@@ -1294,11 +1303,6 @@ _ARGUMENT_LISTS = frozenset({"arguments", "argument_list"})
 def _one_line(text: str) -> str:
     """A receiver's text on one line, joined at its dots and (PHP) arrows."""
     return _AROUND_ARROW.sub(r"\1", _AROUND_DOT.sub(".", " ".join(text.split())))
-
-
-def _has_comment(node: Node) -> bool:
-    text = _text(node)
-    return "//" in text or "/*" in text or "#" in text
 
 
 def _elided(node: Node) -> str:

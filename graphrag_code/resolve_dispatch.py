@@ -72,8 +72,8 @@ class DispatchRules:
                 holder, _, member = d[2].partition(".")
                 declared = f.module_vars.get(holder, "") if d[3] is None and d[1] == "function" and \
                     member == d[0] else ""
-                typed = self._type_named(f, None, declared[6:]) if declared.startswith("class:") and \
-                    "|" not in declared else None
+                typed = self._type_named(f, None, declared.removeprefix("class:")) \
+                    if declared.startswith("class:") and "|" not in declared else None
                 if typed is not None:
                     out[self.files[typed[0]].ids[typed[1]]][member].append(f.ids[i])
         return out

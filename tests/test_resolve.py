@@ -3077,6 +3077,11 @@ def _edges_of(res, etype: str) -> dict[tuple[str, str], object]:
             for k, v in res.edges.items() if k[0] == etype}
 
 
+def _callees_of(calls: dict[tuple[str, str], object], src: str) -> dict[str, object]:
+    """{callee: (resolved_by, lines)} of the CALLS edges (``_edges_of``) from ``src``."""
+    return {dst: how_lines for (caller, dst), how_lines in calls.items() if caller == src}
+
+
 def test_nested_and_namespaced_definitions_are_found_by_their_bare_names() -> None:
     """A fourth QA pass on real code: rack and thor had no INHERITS edge at all (`class UndefinedCommandError <
     Error` inside `class Thor`), pythonnet's `ClassBase : ManagedType` (one namespace, two files) and 536 `new
@@ -3432,8 +3437,7 @@ def test_php_untyped_properties_are_typed_by_what_the_methods_assign_them() -> N
         "    public function setOther(Other $o) { $this->other = $o; $this->mixed = new Other(); }\n"
         "    public function run() {\n        $this->definition->add();\n        $this->other->add();\n"
         "        $this->mixed->add();\n        $this->typed->add();\n    }\n}\n")}))
-    assert {dst: how_lines for (src, dst), how_lines in _edges_of(res, "CALLS").items()
-            if src == "src/Cmd.php#Cmd.run"} == {"src/Cmd.php#Def.add": ("annotation", [22]),
+    assert _callees_of(_edges_of(res, "CALLS"), "src/Cmd.php#Cmd.run") == {"src/Cmd.php#Def.add": ("annotation", [22]),
                                                  "src/Cmd.php#Other.add": ("annotation", [23, 25])}
     assert "$this->mixed.add@24:dynamic" in res.unresolved["r:src/Cmd.php#Cmd.run"]
 
@@ -3459,7 +3463,7 @@ def test_php_doc_comment_types_self_returns_and_foreach_items_type_receivers() -
         "class Sub extends Def {\n    public function up(): parent { return $this; }\n"
         "    public function go() { $this->up()->getHelperSet(); }\n}\n")}))
     calls = _edges_of(res, "CALLS")
-    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/a.php#Def.run"} == {
+    assert _callees_of(calls, "src/a.php#Def.run") == {
         "src/a.php#Opt.getName": ("annotation", [22, 23, 24, 27]), "src/a.php#Other.getName": ("annotation", [28]),
         "src/a.php#HelperSet.get": ("annotation", [25]), "src/a.php#Def.getOptions": ("self", [22, 26]),
         "src/a.php#Def.getHelperSet": ("self", [25]), "src/a.php#Def.fluent": ("self", [26])}
@@ -3483,9 +3487,9 @@ def test_php_narrowing_of_a_property_and_in_a_conditional_expression_picks_the_o
         "    public function errors(): Out {\n        if (!$this->output instanceof ConsoleOut) {\n"
         "            return $this->output;\n        }\n        return $this->output->err();\n    }\n}\n")}))
     calls = _edges_of(res, "CALLS")
-    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/o.php#Style.table"} == {
+    assert _callees_of(calls, "src/o.php#Style.table") == {
         "src/o.php#ConsoleOut.section": ("annotation", [16]), "src/o.php#Console.section": ("dispatch", [16])}
-    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/o.php#Style.errors"} == {
+    assert _callees_of(calls, "src/o.php#Style.errors") == {
         "src/o.php#ConsoleOut.err": ("annotation", [22]), "src/o.php#Console.err": ("dispatch", [22])}
 
 
@@ -3526,7 +3530,7 @@ def test_php_narrowing_by_the_left_of_and_or_and_an_item_of_a_documented_array_p
         "        $p = $this->active[0];\n        $p->block();\n    }\n}\n")}))
     calls = _edges_of(res, "CALLS")
     # line 15 reaches the interface's method and (dispatch) both implementations: one edge per callee
-    assert {dst: how_lines for (src, dst), how_lines in calls.items() if src == "src/p.php#Engine.run"} == {
+    assert _callees_of(calls, "src/p.php#Engine.run") == {
         "src/p.php#ListParser.block": ("annotation", [12, 15]), "src/p.php#Node.data": ("annotation", [12]),
         "src/p.php#OtherParser.block": ("annotation", [13, 15]), "src/p.php#Parser.block": ("annotation", [15])}
 
@@ -3558,8 +3562,8 @@ def test_a_method_or_attribute_of_a_narrowed_variable_is_typed_by_the_narrowed_c
     calls = {path: _edges_of(resolve("r", _staged_facts({path: text})), "CALLS") for path, text in sources.items()}
 
     def labels(path: str) -> dict:
-        return {dst: how_lines for (src, dst), how_lines in calls[path].items()
-                if src == f"{path}#f" and dst.endswith(".label")}
+        return {dst: how_lines for dst, how_lines in _callees_of(calls[path], f"{path}#f").items()
+                if dst.endswith(".label")}
     # line 15 reaches the interface's method and what implements it, line 16 the property's class's method
     assert labels("src/n.php") == {"src/n.php#RefI.label": ("annotation", [15]),
                                    "src/n.php#Ref.label": ("annotation", [15, 16])}
@@ -3996,7 +4000,7 @@ def test_typescript_object_literals_declared_of_an_interface_implement_its_metho
                        "interface Clock {\n  now(): number;\n}\n",
         "src/use.ts": "import { TimestampProvider, SchedulerLike } from './types';\n"
                       "export function stamp(p: TimestampProvider, s: SchedulerLike) {\n  p.now();\n  s.now();\n}\n"}))
-    assert {dst: how_lines for (src, dst), how_lines in _edges_of(res, "CALLS").items() if src == "src/use.ts#stamp"} == {
+    assert _callees_of(_edges_of(res, "CALLS"), "src/use.ts#stamp") == {
         "src/types.ts#TimestampProvider.now": ("annotation", [3, 4]),
         "src/date.ts#dateProvider.now": ("dispatch", [3])}
 

@@ -62,7 +62,7 @@ from .extract_types import (
     _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, narrowed_chain, _object_members, _OVERLOADING,
     _param_arity, _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS,
     _script_narrowing, _php_assigned_class, _php_doc_local, _php_narrowing, _php_property_types,
-    _php_signature_types, _php_value, _php_held, _SCRIPT_SCOPES, _script_value, _static_initializer,
+    _php_class_name, _php_signature_types, _php_value, _php_held, _SCRIPT_SCOPES, _script_value, _static_initializer,
     _static_signature_types, _static_type, _string_text, _text, _this_declared, _TRANSPARENT_DECORATORS, _ts_guard,
     _ts_signature_types, _ts_type, _type_parameters, _uncast, _unpacked, _value_of,
 )
@@ -925,6 +925,11 @@ class _Builder:
         if node.type == "foreach_statement":         # an item of what it iterates: a call's, a property's, a variable's
             iterated = _php_held(node.named_children[0])
             self._locals[owner][name].add("iter" + iterated if iterated else "")
+        elif node.type == "catch_clause":            # `catch (A|B $e)`: one of several classes is left untyped
+            caught = node.child_by_field_name("type")
+            types = [c for c in caught.named_children if c.type == "named_type"] if caught is not None else []
+            named = types[0].named_children[-1] if len(types) == 1 and types[0].named_children else None
+            self._locals[owner][name].add(f"class:{_php_class_name(named)}" if named is not None else "")
         elif node.child_by_field_name("left").type != "member_access_expression":
             documented = _php_doc_local(node, name)       # `/** @var Foo $x */` above: what the code says it is
             self._locals[owner][name].add(f"class:{documented}" if documented else

@@ -39,6 +39,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import json
+import posixpath
 import re
 import subprocess
 from collections import defaultdict
@@ -663,6 +664,14 @@ def _removed_definitions(graph: Graph, repo: str, root: str, base: str, commit: 
     return removed
 
 
+def _from_file(u: UnresolvedCall, r: Removed) -> bool:
+    """Whether a call the graph binds to a library (``external:util``: ``from util import helper``, no file of
+    that name at the indexed commit) may be bound to the removed definition's file or to it (``use function
+    App\\helper``): the module's last name is the file's or the definition's."""
+    module = re.split(r"[./\\:]+", u.reason.removeprefix("external:"))[-1]
+    return module in (posixpath.splitext(posixpath.basename(r.path))[0], r.name)
+
+
 def _callers_of_removed(graph: Graph, repo: str, commit: str, removed: list[Removed]) -> None:
     """Fill each removed definition's callers from what the graph says at the indexed commit: unresolved calls
     of its name (not bound to an external module; for a definition that is no method, not on self / this), and
@@ -673,10 +682,10 @@ def _callers_of_removed(graph: Graph, repo: str, commit: str, removed: list[Remo
     found: dict[tuple[int, str, str, str], RemovedCaller] = {}
     for row in graph.run("unresolved_named", repo=repo, names=names):
         u = parse_unresolved(row["call"], node_ref(row["node"], repo, commit))
-        if u is None or u.external:
+        if u is None or u.reason == "external:builtins":
             continue
         for i, r in enumerate(removed):
-            if not _names_any(u.name, {r.name}) or _DUNDER.match(r.name):
+            if not _names_any(u.name, {r.name}) or _DUNDER.match(r.name) or u.external and not _from_file(u, r):
                 continue
             if r.kind != "method" and u.receiver in _OWN_OBJECT:
                 continue                         # `self.foo()` is no call of a function foo

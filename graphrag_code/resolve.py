@@ -169,7 +169,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = self.lookup_name(f, caller, name)
             if hit is None and (called := self._called_instance(f, caller, None, name)):
                 return called[0], called[1], "annotation"
-            return hit or ("unresolved", self._why(f, name))
+            return hit or ("unresolved", self._why(f, caller, name))
         spec = LANGUAGES[f.language]
         return self._language_receiver(f, caller, name, receiver, spec) or \
             self._object_itself(f, caller, name, receiver, spec) or \
@@ -335,6 +335,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return hit
         if self._literal(f, caller, receiver):
             return "unresolved", "external:builtins"      # `args.append(x)` after `args = []`
+        if f.language == "php" and self._php_builtin_typed(f, caller, receiver):
+            return "unresolved", "external:builtins"      # `$dom->createElement()`, `$dom = new \DOMDocument()`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
         if cls is not None and self._external_base(*cls):
             # a class of the repository that lacks the method but has a base outside it (`SessionMixin(
@@ -747,7 +749,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             target = self._base_target(f, owner, name)
             src = f.ids[owner]
             if target is None:
-                self.out.unresolved.setdefault(src, []).append(f"{relation.lower()} {name}@{line}:unknown")
+                why = self._base_why(f, owner, name)
+                self.out.unresolved.setdefault(src, []).append(f"{relation.lower()} {name}@{line}:{why}")
                 continue
             # to every part of a C# partial class (one class in several files): the subclass overrides the methods
             # of each, and dispatch, impact and path go from a method to its class's subclasses (ninth QA pass: an

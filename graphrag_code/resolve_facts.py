@@ -5,11 +5,13 @@ resolution method) and small helpers every part of the resolver (``resolve._Reso
 from __future__ import annotations
 
 import builtins
+import json
 import posixpath
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from importlib import resources
 
 from .languages import LANGUAGES, SCRIPT_LANGUAGES
 from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN
@@ -208,6 +210,13 @@ class _Index:
                             for p, f in sorted(files.items()) if f.rust_crate}
         self._by_language: dict[tuple[int, str, str], list[tuple[str, int]]] = {}
 
+    @cached_property
+    def path_names(self) -> frozenset[str]:
+        """The names of every file (without its extension) and folder: what an import of a module of the
+        repository ends in, found or not."""
+        return frozenset(posixpath.basename(stem) for stem in self.stems) | \
+            frozenset(part for d in self.dirs for part in d.split("/") if part)
+
     def _drop_out_of_line_members(self) -> None:
         """A C++ member defined out of line (``void Lexer::Error()`` in a .cc) is top-level in its file but no
         free function: a bare ``Error(...)`` elsewhere is not it (ninja: `Error("...")` was ambiguous among the
@@ -374,6 +383,22 @@ _CAST = re.compile(r"\(\(\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:<[^()
 
 
 _PYTHON_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+
+
+@lru_cache(maxsize=None)
+def _php_builtins() -> tuple[frozenset[str], frozenset[str]]:
+    """PHP's own functions and classes, lower-cased (PHP's names are case-insensitive): data/php_builtins.json,
+    written by scripts/php_builtins.py from the stubs of the extensions intelephense loads by default."""
+    data = json.loads(resources.files(__package__).joinpath("data", "php_builtins.json").read_text("utf-8"))
+    return frozenset(data["functions"]), frozenset(c.lower() for c in data["classes"])
+
+
+def php_builtin(name: str, function: bool = True) -> bool:
+    """Whether ``name`` (``sprintf``, ``\\DOMDocument``) is one of PHP's own classes, or with ``function`` one of
+    its functions; a name in a namespace (``App\\Exception``, ``App.Exception`` in the resolver's notation) is not."""
+    name = name.removeprefix("\\").lower()
+    functions, classes = _php_builtins()
+    return "\\" not in name and "." not in name and (name in classes or function and name in functions)
 
 
 def _members(name: str) -> list[str]:

@@ -12,7 +12,7 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    php_builtin, php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
     _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
@@ -65,6 +65,30 @@ class TypeRules:
         builtin = BUILTIN_CLASSES if f.language == "python" else SCRIPT_GLOBALS \
             if f.language in SCRIPT_LANGUAGES else ()
         return name in builtin and self._declared(f, caller, name) is None and name not in self.bindings[f.path]
+
+    def _php_builtin_typed(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
+        """PHP: whether a receiver is one of PHP's own classes or an object of one, and of no class of the
+        repository: ``\\DateTime::createFromFormat()``, ``$dom->createElement()`` after ``$dom = new
+        \\DOMDocument()``, a parameter or property declared ``\\ArrayObject``. (``receiver``: resolver notation)"""
+        if receiver.startswith("\\") and "\\" not in receiver[1:]:
+            return php_builtin(receiver, function=False)         # `\DateTime::`: the global class, no other
+        if receiver[:1].isupper() and receiver.isidentifier():
+            names = [receiver]                                   # `DateTime::`, unless the repository has one
+        elif receiver.isidentifier():
+            found = self._declared(f, caller, receiver)
+            if found is None or not found[2]:
+                return False
+            names = found[2].split("|") if found[1] == "param" else \
+                [v.removeprefix("class:") if v.startswith("class:") else "" for v in found[2].split("|")]
+        elif receiver.startswith("this.") and receiver[5:].isidentifier() and caller is not None:
+            own = self._own_class(f, caller)
+            typed = self._attribute_type(*own, receiver[5:]) if own is not None else None
+            names = typed[2].split("|") if typed else []
+        else:
+            return False
+        names = [n for n in names if n.lower() != "null"]
+        return bool(names) and all(php_builtin(n, function=False) and
+                                   not self._type_somewhere(f, n.removeprefix("\\")) for n in names)
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
         """A name only ever assigned literals (``args = []``; ``FILTERS = {...}`` in a module, imported as
@@ -184,7 +208,7 @@ class TypeRules:
         if what not in ("call", "attr", "var") or head in LANGUAGES[f.language].self_names:
             return False
         bind = self.bindings[f.path].get(head)
-        if bind and bind[0] == "external":
+        if bind and bind[0] == "external" and self._library(bind[1]):
             return True                   # `etree.SubElement(...)`
         # `for el in doc.iter()`, `doc.text`, `el = doc` for a foreign `doc`; not what a method of one returns,
         # which may be the repository's (`ctx.ensure_object(ScriptInfo)`)
@@ -756,13 +780,46 @@ class TypeRules:
                     return f.path, hit
         return None
 
-    def _why(self, f: FileFacts, name: str) -> str:
+    def _why(self, f: FileFacts, caller: int | None, name: str) -> str:
+        """Why a bare call ``name()`` that no definition answers has no edge: a library's (``external:<module>``)
+        or the language's own function (``external:builtins``), several candidates, or unknown."""
+        bind = self.bindings[f.path].get(name)
+        if bind and bind[0] == "external" and self._library(bind[1]) and self._declared(f, caller, name) is None:
+            # `from os.path import join; join(a, b)`, `use Foo\Bar\Client; new Client()`: the library's
+            if f.language == "php" and php_builtin(bind[1], function=False):
+                return "external:builtins"      # `use DateTimeImmutable;`
+            return f"external:{bind[1]}"
         n = len(self.ix.global_top.get(name, []))
         if not n and name in SCRIPT_GLOBALS and f.language in SCRIPT_LANGUAGES:
             return "external:builtins"          # `new Date()`, `Error(msg)`, `Symbol()`: JavaScript's own
         if not n and f.language == "python" and name in _PYTHON_BUILTINS:
             return "external:builtins"          # `len(x)`, `sorted(...)`: no name the module binds, Python's own
+        if not n and f.language == "php" and php_builtin(name):
+            return "external:builtins"          # `sprintf(...)`, `new \DOMDocument()`: PHP's own
         return f"ambiguous:{n}" if n > 1 else "unknown"
+
+    def _library(self, module: str) -> bool:
+        """Whether an import no file answered (``bind_imports``: "external") names a library: not a relative one
+        (``./util``), nor one whose name a file or folder of the repository has (a module of ours the resolver
+        did not find: its calls stay ``unknown``, which impact counts as possible callers)."""
+        parts = [p for p in re.split(r"[./\\:]+", module) if p]
+        return not module.startswith(".") and bool(parts) and parts[-1] not in self.ix.path_names
+
+    def _base_why(self, f: FileFacts, owner: int, name: str) -> str:
+        """Why a base class no definition answers has no edge: a library's (``class V(MethodView)`` after ``from
+        flask.views import MethodView``, ``models.Model``: ``external:<module>``), the language's own
+        (``Exception``, ``\\Countable``: ``external:builtins``), or unknown."""
+        bare = name.removeprefix("\\")
+        head = bare.split(".")[0] if f.language in ("python", *SCRIPT_LANGUAGES) else bare
+        if f.language == "php" and self._php_builtin_typed(f, owner, name):
+            return "external:builtins"
+        bind = self.bindings[f.path].get(head)
+        if bind and bind[0] == "external":
+            return f"external:{bind[1]}"
+        if bind is None and (f.language == "python" and bare in BUILTIN_CLASSES or
+                             f.language in SCRIPT_LANGUAGES and bare in SCRIPT_GLOBALS):
+            return "external:builtins"
+        return "unknown"
 
     def _has_attribute(self, path: str, cls: int, attr: str, depth: int = 0) -> bool:
         """Whether objects of class ``cls`` have the attribute ``attr`` (assigned on self or annotated, by it or

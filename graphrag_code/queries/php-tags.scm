@@ -89,6 +89,8 @@
   . [(variable_name (name) @name)
      (pair (_) (variable_name (name) @name) .)
      (by_ref (variable_name (name) @name))]) @reference.binding
+; `catch (\RuntimeException $e)`: the class caught (of one type only)
+(catch_clause name: (variable_name (name) @name)) @reference.binding
 ; properties a method assigns (`$this->definition = new InputDefinition()`): an untyped one is typed by them
 (assignment_expression
   left: (member_access_expression object: (variable_name (name) @_this) name: (name) @name)

@@ -9,6 +9,7 @@ Kinds, most specific first (an overlap goes to the earlier kind): ``private-key`
 ``anthropic-key``, ``openai-key``, ``sendgrid-key``, ``azure-key`` (a storage or service-bus connection string's
 ``AccountKey=`` / ``SharedAccessKey=``), ``jwt``, ``auth-header`` (the credential after ``Bearer``, ``Basic``
 or an ``Authorization`` header's ``token``), ``url-credentials`` (the password in ``scheme://user:pw@host``),
+``connection-string`` (``Password=`` among a connection string's ``;``/``&``-separated or libpq's pairs),
 ``password-assignment`` and ``high-entropy``.
 
 The last two are heuristics tuned for near-zero false positives on ordinary code (see ``_plausible_value``
@@ -30,7 +31,7 @@ from typing import Callable, Iterable
 
 KINDS = ("private-key", "aws-access-key", "aws-secret-key", "github-token", "gitlab-token", "slack-token",
          "stripe-key", "google-api-key", "anthropic-key", "openai-key", "sendgrid-key", "azure-key", "jwt",
-         "auth-header", "url-credentials", "password-assignment", "high-entropy")
+         "auth-header", "url-credentials", "connection-string", "password-assignment", "high-entropy")
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,7 @@ def _passphrase(value: str) -> bool:
     "must be at least 8 characters" are not."""
     words = value.split()
     return (2 <= len(words) <= 6 and "\n" not in value and not _PROSE.search(value)
+            and all(any(c.isalnum() for c in w) for w in words)     # `"Pwd=" + pwd + ";"`: code between quotes
             and not value.rstrip().endswith((".", "!", "?", ":", ","))
             and not any(c in value for c in "%{}()[]"))
 
@@ -316,6 +318,7 @@ def _auth_headers(text: str, lower: str) -> Iterable[_Span]:
 
 # the user may be empty (`redis://:pw@host`); the password may hold "@" (up to the last one before the host)
 _URL_CREDENTIALS = re.compile(r"://[^\s/:@\"'<>`\[\]]{0,64}:(?P<v>[^\s/:\"'<>`\[\]]{3,128})@")
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _URL_FAKES = frozenset({"pass", "password", "passwd", "pwd", "secret", "xxx", "xxxx", "****", "pw", "changeme",
                         "token", "user", "username"})
 
@@ -326,12 +329,39 @@ def _url_credentials(text: str) -> Iterable[_Span]:
     for m in _URL_CREDENTIALS.finditer(text):
         value = m.group("v")
         low = value.lower()
-        if low in _URL_FAKES or any(w in low for w in ("pass", "word", "secret", "pwd", "xxx")):
-            continue   # user:password@, user:pass%20pass@, p%C3%A4ssword@ – examples, not credentials
+        if low in _URL_FAKES or (any(w in low for w in ("pass", "word", "secret", "pwd", "xxx")) and
+                                 not any(c.isdigit() for c in _PERCENT_ESCAPE.sub("", value))):
+            # user:password@, user:pass%20pass@, p%C3%A4ssword@: examples, not credentials; with a digit it is
+            # a password (`MongoPass987`, `S3cr3tPassw0rd!`: a QA pass found them stored)
+            continue
         plain = value.replace("@", "")       # `foo:bar@baz@host`: a URL validator's test, words
         if value.startswith(("$", "%", "{", "<")) or len(set(value)) <= 1 or (plain.isalpha() and plain.islower()):
             continue
         yield _Span(m.start("v"), m.end("v"), "url-credentials", _placeholder("url-credentials"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Password=…; in a connection string that is no URL: ADO.NET / ODBC (`Server=db;User Id=sa;Password=…;`),
+# JDBC parameters (`jdbc:postgresql://db/x?user=root&password=…`), libpq (`host=db user=app password=…`)
+
+_CONNECTION_PASSWORD = re.compile(
+    r"(?P<sep>[;&?\"'`]|[ \t])[ \t]*(?:password|passwd|pwd)[ \t]*=[ \t]*(?P<v>[^;&\s\"'`()\[\]{},<>]{1,256})(?=[;&\s\"'`]|$)",
+    re.IGNORECASE | re.MULTILINE)
+_LIBPQ_KEYS = re.compile(r"(?<![\w.-])(?:host|hostaddr|dbname|user|port|sslmode)=\S", re.IGNORECASE)
+
+
+def _connection_passwords(text: str, lower: str) -> Iterable[_Span]:
+    """The password of a key=value connection string: after `;`, `&`, `?` or a quote, or after a space on a line with
+    libpq's keys (`host=`, `dbname=`, `user=`); its end is a `;`, `&`, space or quote, not the line's."""
+    if "pwd" not in lower and "passw" not in lower:
+        return
+    for m in _CONNECTION_PASSWORD.finditer(text):
+        if m.group("sep") in " \t":
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            if not _LIBPQ_KEYS.search(line):
+                continue        # `f(user, password=pw)`: a keyword argument, left to password-assignment
+        if _plausible_value(m.group("v"), bare=True, literal=True):
+            yield _Span(m.start("v"), m.end("v"), "connection-string", _placeholder("connection-string"))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -400,6 +430,7 @@ def _candidates(text: str) -> Iterable[_Span]:
                     yield _Span(m.start("v"), m.end("v"), rule.kind, _placeholder(rule.kind))
     yield from _auth_headers(text, lower)
     yield from _url_credentials(text)
+    yield from _connection_passwords(text, lower)
     yield from _password_assignments(text, lower)
     yield from _high_entropy(text)
 

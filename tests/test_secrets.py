@@ -80,6 +80,18 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("password-assignment", 'credentials = "{S}"\n', "Qz8xLm2wPa77"),
     ("url-credentials", 'BROKER = "redis://:{S}@localhost:6379/0"\n', "Qz8xLm2wPaR4"),
     ("url-credentials", 'DSN = "postgres://user:{S}@host/db"\n', "Qz8x@Lm2wPa"),
+    # a password holding "pass", "word" or "secret" and a digit is a password (a QA pass found these stored)
+    ("url-credentials", 'dsn = "postgresql://app:{S}@db/x"\n', "MyPassw0rd2024"),
+    ("url-credentials", 'URI = "mongodb://user:{S}@h/db"\n', "MongoPass987"),
+    ("url-credentials", 'BROKER = "redis://:{S}@h:6379"\n', "RedisPass_66"),
+    ("url-credentials", 'DSN = "postgresql://admin:{S}@db/x"\n', "S3cr3tPassw0rd!"),
+    # connection strings that are no URL: ADO.NET / ODBC, JDBC parameters, libpq, a docstring's example
+    ("connection-string", 'public const string Conn = "Server=db;Database=app;User Id=sa;Password={S};";\n',
+     "Hj5kL2mN8pQ1"),
+    ("connection-string", '    url = "jdbc:postgresql://db/x?user=root&password={S}"\n', "Zm3nB8vC1xL6"),
+    ("connection-string", 'conn = psycopg.connect("host=db user=app password={S} dbname=x")\n', "Lp0oK9ij8uH7"),
+    ("connection-string", '    """Default: Host=db;Username=app;Password={S}"""\n', "Qw7rT9yU2iO4"),
+    ("connection-string", "k = 'Pwd={S};Uid=sa'\n", "Qw7rT9yU2iO4"),
     ("azure-key", 'CONN = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={S};EndpointSuffix=core.windows.net"\n',
      tok("Zq8w3Lk9Tn2Rv5Xy7Bm4Pc1DfG6hJ0kLAb3De6Gh9Jk2Mn5Pq8St1Vw4", "Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8Wx1Zz0Yy9Ab==")),
     ("sendgrid-key", 'SENDGRID = "{S}"\n', tok("SG.", "Ab3De6Gh9Jk2Mn5Pq8St1V", ".", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Q")),
@@ -163,6 +175,12 @@ NEGATIVES = [
     "MAX_TOKENS = 100000000\n",
     "x = AsmToken::Identifier;\n",
     'url = "postgres://user:password@localhost/db"\nurl2 = "redis://:${REDIS_PASSWORD}@cache:6379"\n',
+    'u = "http://user:pass%20pass@host"\nv = "http://user:MyPassword@host"\n',
+    # connection-string templates and code around them
+    'dsn = "Server=db;Password={0};"\ndsn2 = "Password=$(DB_PASS);"\nfmt = "Password=%s;User=%s"\n',
+    's = "Password=******;"\nlabel = "Password=required"\nurl = "?user=root&password=" + pw\n',
+    'f(user=1, password=secret_value)\nconn(user, password=pw)\nlogin(password=self.password)\n',
+    'dsn = "Pwd=" + pwd + ";"\n',
     'AWS_KEY = "AKIAIOSFODNN7EXAMPLE"\n',
     # ordinary literals: hashes, ids, names, paths, URLs, sentences
     'REVISION = "e83c5163316f89bfbde7d9ab23ca2e25604af290"\n',

@@ -157,6 +157,10 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
             continue
         value = data[name]
         if where == "query" and spec.type is int and re.fullmatch(r"-?[0-9]+", str(value)):
+            if len(str(value).lstrip("-").lstrip("0")) > 18:    # Python reads no int of over 4,300 digits
+                err = InputError(f"{name!r} is out of range ({len(str(value))} digits)")
+                err.field = name
+                raise err
             value = int(value)      # negative too, so that start=-3 is told its minimum, not its type
         ok = isinstance(value, spec.type) and not (spec.type is int and isinstance(value, bool))
         problem = None if ok else f"must be {getattr(spec.type, '__name__', spec.type)}"

@@ -427,6 +427,15 @@ def _same_name_variants(graph: Graph, repo: str, commit: str | None, node: NodeR
                   key=lambda n: n.start_line or 0)
 
 
+def _line_number(digits: str, text: str) -> int:
+    """The line of a file:line endpoint; one of more digits than any file has lines is refused here (Python will
+    not even read one over 4,300 digits)."""
+    if len(digits.lstrip("0")) > 18:
+        raise InputError(f"the line number in {text[:60]}{'…' if len(text) > 60 else ''} has {len(digits)} digits: "
+                         f"no file has that many lines")
+    return int(digits)
+
+
 def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None = None,
                      allow_file: bool = False) -> Resolved:
     """Resolve a user's endpoint text to one node of ``repo`` (see the module docstring for the forms)."""
@@ -436,7 +445,7 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
     m = _FILE_LINE.match(text)
     odd = None if m else _ANY_FILE_LINE.match(text)
     if odd and any(r["exact"] for r in _file_rows(graph, repo, odd["path"])):
-        return _resolve_file_line(graph, repo, commit, text, odd["path"], int(odd["line"]))
+        return _resolve_file_line(graph, repo, commit, text, odd["path"], _line_number(odd["line"], text))
     no_id = None
     if "#" in text:                                                  # an id, with or without "repo:"
         node_id = text if text.startswith(repo + ":") else f"{repo}:{text}"
@@ -457,7 +466,7 @@ def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None =
         # not an id: a name with a `#` (`Store.#bump`, JavaScript's private methods) or a file:line of a path with one
         no_id = NotFound(f"no symbol with id {node_id!r} in {repo}", hint="and no symbol of that name")
     if m and _looks_like_path(m["path"]):
-        return _resolve_file_line(graph, repo, commit, text, m["path"], int(m["line"]))
+        return _resolve_file_line(graph, repo, commit, text, m["path"], _line_number(m["line"], text))
     if allow_file and _looks_like_path(text):
         files = _find_files(graph, repo, commit, text)
         if files:

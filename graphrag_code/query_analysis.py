@@ -121,8 +121,9 @@ def _escape(term: str) -> str:
 
 def _line(digits: str) -> int:
     """A location's line, capped where Neo4j's integers end: ``views.py:9223372036854775808`` still names the
-    file, and the driver refuses an integer past 2**63 - 1 (an OverflowError it reports as its own)."""
-    return min(int(digits), _MAX_LINE)
+    file, and the driver refuses an integer past 2**63 - 1 (an OverflowError it reports as its own). Python
+    reads no int of over 4,300 digits (a ValueError: a pasted `app.py:` and 5,000 nines was a 500)."""
+    return _MAX_LINE if len(digits.lstrip("0")) > 18 else min(int(digits), _MAX_LINE)
 
 
 def analyze(query: str) -> QueryAnalysis:

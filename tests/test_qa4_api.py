@@ -53,6 +53,22 @@ def test_a_location_past_neo4js_integers_is_searched_not_a_database_error(client
     assert asked.status_code == 200, asked.json
 
 
+def test_a_line_number_of_thousands_of_digits_is_a_400_not_a_500(client, indexed) -> None:
+    """Python reads no int of over 4,300 digits: /v1/source's `end` was a 500 (`ValueError: Exceeds the limit`), a
+    file:line endpoint of the CLI's path and impact a traceback (tenth QA pass)."""
+    repo, _ = indexed
+    nines = "9" * 5000
+    source = client.get(f"/v1/source?repo={repo}&path=src/app.py&start=1&end={nines}")
+    assert source.status_code == 400 and source.json["error"]["field"] == "end", source.json
+    assert "out of range (5000 digits)" in source.json["error"]["message"]
+    # the API takes endpoints of at most 500 characters; the command line takes any
+    for args in (["impact", f"src/app.py:{nines}"], ["path", f"src/app.py:{nines}", "src/app.py:1"]):
+        out = CliRunner().invoke(main, [*args, "--repo", repo])
+        assert out.exit_code == 2 and "has 5000 digits: no file has that many lines" in out.output, out.output
+    # nor does search fail on one (a query is at most 4,000 characters, so only a caller of analyze() gets one)
+    assert analyze("src/app.py:" + nines).locations[0]["line"] == 2**31 - 1
+
+
 def test_an_unknown_symbol_id_is_not_echoed_back_whole(client, indexed) -> None:
     repo, _ = indexed
     long_id = f"{repo}:src/app.py#" + "x" * 100_000

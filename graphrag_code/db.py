@@ -102,6 +102,13 @@ class Tx:
         return self._graph._execute(self._tx.run, name, params)
 
 
+def _uri_port(uri: str) -> int | None:
+    """The port a URI names (``bolt://h:99999`` gives 99999), None when it names none or no number."""
+    netloc = uri.partition("://")[2].split("/", 1)[0].split("?", 1)[0].rpartition("@")[2]
+    port = netloc.rpartition("]")[2].rpartition(":")[2] if ":" in netloc.rpartition("]")[2] else ""
+    return int(port) if port.isdigit() and len(port) <= 18 else (10 ** 18 if port.isdigit() else None)
+
+
 class Graph:
     def __init__(self, settings: Neo4jSettings | None = None, tracer: Tracer | None = None,
                  retry_seconds: float = 15.0) -> None:
@@ -117,6 +124,11 @@ class Graph:
             raise ConfigError(f"bad NEO4J_URI {self.settings.uri!r}: graphrag-code talks Bolt "
                               f"({', '.join(s + '://' for s in _BOLT_SCHEMES)}), not {scheme}://"
                               + (" (that is the Browser's port)" if scheme.startswith("http") else ""),
+                              hint="e.g. bolt://127.0.0.1:7687, neo4j://host:7687, neo4j+s://xxxx.databases.neo4j.io")
+        port = _uri_port(self.settings.uri)
+        if port is not None and not 0 < port < 65536:
+            # the driver wraps it (99999 dials 34463): perhaps some other server (tenth QA pass)
+            raise ConfigError(f"bad NEO4J_URI {self.settings.uri!r}: port {port} is not in 1-65535",
                               hint="e.g. bolt://127.0.0.1:7687, neo4j://host:7687, neo4j+s://xxxx.databases.neo4j.io")
         try:
             self._driver = neo4j.GraphDatabase.driver(

@@ -45,3 +45,15 @@ def test_a_malformed_neo4j_uri_is_a_configuration_error_not_an_unavailable_serve
     monkeypatch.setenv("NEO4J_URI", "notaurl")
     result = CliRunner().invoke(main, ["status"])
     assert result.exit_code == 2 and "bad NEO4J_URI 'notaurl'" in result.output, result.output
+
+
+@pytest.mark.parametrize("uri, port", [("bolt://127.0.0.1:99999", "99999"), ("neo4j://u:p@host:0/db", "0")])
+def test_a_neo4j_uri_port_out_of_range_is_refused_not_wrapped(monkeypatch, uri: str, port: str) -> None:
+    """The driver dialled bolt://127.0.0.1:99999 as port 34463 (99999 mod 65536), perhaps some other server's."""
+    from click.testing import CliRunner
+
+    from graphrag_code.cli import main
+
+    monkeypatch.setenv("NEO4J_URI", uri)
+    result = CliRunner().invoke(main, ["status"])
+    assert result.exit_code == 2 and f"port {port} is not in 1-65535" in result.output, result.output

@@ -24,6 +24,7 @@ RRF_K = 60
 DEFAULT_K = 10
 SEED_LIMIT = 50
 FULLTEXT_MAX_FETCH = 100_000    # deepest full-text look for one repository's hits among all repositories
+NARROWED_MAX_SEEDS = 3200       # deepest look per channel for hits a path, language or kind filter keeps
 EXPAND_SEEDS = 8
 EXPAND_PER_SEED = 3
 # weight of a neighbour relative to the seed that led to it
@@ -87,6 +88,15 @@ class Filters:
                 err = InputError(f"unknown {name} {value!r}; expected one of {', '.join(known)}")
                 err.field = name
                 raise err
+        if self.path_glob is not None and self.path_glob.startswith(("./", "/")):
+            # paths are relative to the repository's root: `./main.py` and `/main.py` mean `main.py` (they matched
+            # nothing, silently; tenth QA pass)
+            self.path_glob = re.sub(r"^(?:\./|/)+", "", self.path_glob) or "*"
+        if self.path_glob is not None and self.path_glob.startswith("../"):
+            err = InputError(f"bad path glob {self.path_glob!r}: paths are relative to the repository's root, so "
+                             f"'../' matches nothing", hint="e.g. 'src/*.py'")
+            err.field = "path"
+            raise err
         if self.path_glob is not None and not re.search(GLOB_PATTERN, self.path_glob):
             err = InputError(f"bad path glob {self.path_glob!r}: a '[' is not closed by a ']'",
                              hint="write [[] for a literal '['")
@@ -254,6 +264,17 @@ class Searcher:
                                                                              k=limit, repo=repo)])
         return rankings, vectors
 
+    def _filtered_seeds(self, a: QueryAnalysis, filters: Filters, opts: SearchOptions, timings: dict[str, float]
+                        ) -> tuple[dict[str, list[str]], bool, list[str], list[Hit]]:
+        """The channels' seeds (rankings, whether vectors ran, notes) and the fused hits the filters keep."""
+        notes: list[str] = []
+        rankings, vectors = self._seeds(a, filters.repo, opts, notes, timings)
+        fused = rrf(rankings, opts.rrf_k, LEXICAL_WEIGHTS if a.lexical_first else PROSE_WEIGHTS)
+        t = time.perf_counter()
+        pool = self._hits(sorted(fused, key=fused.get, reverse=True)[:opts.seed_limit], fused, rankings)
+        timings["fetch"] = round(time.perf_counter() - t, 4)
+        return rankings, vectors, notes, [h for h in pool if _keep(h, filters, a)]
+
     def _message_seeds(self, a: QueryAnalysis, repo: str | None, limit: int) -> list[str]:
         """Chunks holding an error message's word runs verbatim, ahead of the full-text index's hits: its
         analyzer drops stop words, and a message ("No such command 'deploy'") is often mostly stop words."""
@@ -314,13 +335,17 @@ class Searcher:
         started = time.perf_counter()
         a = analyze(query)
         timings: dict[str, float] = {}
-        notes: list[str] = []
-        rankings, vectors = self._seeds(a, filters.repo, opts, notes, timings)
-        weights = LEXICAL_WEIGHTS if a.lexical_first else PROSE_WEIGHTS
-        fused = rrf(rankings, opts.rrf_k, weights)
+        rankings, vectors, notes, pool = self._filtered_seeds(a, filters, opts, timings)
+        while narrowed and len(pool) < opts.k and opts.seed_limit < NARROWED_MAX_SEEDS and \
+                any(len(ids) >= opts.seed_limit for ids in rankings.values()):
+            # the filters kept fewer than k of the best seeds and a channel had more: 8x deeper (a path glob
+            # kept none of 200 when 300 other files said the word more often; tenth QA pass)
+            opts = replace(opts, seed_limit=min(opts.seed_limit * 8, NARROWED_MAX_SEEDS))
+            rankings, vectors, notes, pool = self._filtered_seeds(a, filters, opts, timings)
+        if narrowed and len(pool) < opts.k and any(len(ids) >= NARROWED_MAX_SEEDS for ids in rankings.values()):
+            notes.append(f"the filters kept {len(pool)} of the best {NARROWED_MAX_SEEDS} seeds of each channel; "
+                         f"more may match further down: a narrower query finds them")
         t = time.perf_counter()
-        pool = self._hits(sorted(fused, key=fused.get, reverse=True)[:opts.seed_limit], fused, rankings)
-        pool = [h for h in pool if _keep(h, filters, a)]
         secondary_asked = bool(SECONDARY_WORDS.intersection(a.terms)) or any(_secondary(p) for p in a.paths)
         for h in pool:   # module-level code (imports, license headers, constants) rarely answers a question
             if h.chunk_kind == "module":
@@ -330,7 +355,7 @@ class Searcher:
         if a.about_tests:   # "tests for X": the tests that mention X first, then X itself
             for h in pool:
                 h.score *= 2.0 if h.is_test else 1.0
-        timings["fetch"] = round(time.perf_counter() - t, 4)
+        timings["fetch"] = round(timings["fetch"] + time.perf_counter() - t, 4)
         hops = self._hops(opts, filters)
         if hops > 0 and pool:
             t = time.perf_counter()

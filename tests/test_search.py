@@ -587,3 +587,22 @@ def test_expansion_names_a_redefinition_by_its_own_id(graph, git_repo, repo_name
     res = Searcher(graph).search("view", Filters(repo=repo_name), SearchOptions(k=5, hops=1))
     via = [v for h in res.hits if h.qualified_name == "helper" for v in h.via]
     assert "callee of outer.view (line 8)" in via and "callee of outer.view~2 (line 11)" in via, via
+
+
+def test_a_filter_that_drops_the_best_seeds_looks_deeper(graph, git_repo, repo_name) -> None:
+    """300 files saying `token` more often than zz/target.py filled all 200 full-text seeds, so `--path 'zz/*'`
+    found nothing, silently (tenth QA pass): a filtered search asks 8x deeper while it keeps fewer than k."""
+    git_repo.write("lib/many.py", "\n\n".join(f"def token_case_{i}(token):\n    return token.token + {i}"
+                                               for i in range(260)))
+    git_repo.write("zz/target.py", "def check(value):\n    return value == 'token'\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    searcher, opts = Searcher(graph), SearchOptions(k=5, channels=("fulltext",))
+    assert all(h.path == "lib/many.py" for h in searcher.search("token", Filters(repo=repo_name), opts).hits)
+    for glob in ("zz/*", "./zz/*", "/zz/target.py"):    # a leading ./ or / is the repository's root
+        res = searcher.search("token", Filters(repo=repo_name, path_glob=glob), opts)
+        assert [(h.path, h.name) for h in res.hits] == [("zz/target.py", "check")], (glob, res.counts)
+    assert searcher.search("token", Filters(repo=repo_name, language="python"), opts).hits   # unfiltered: many
+    with pytest.raises(InputError, match="'../' matches nothing") as err:
+        searcher.search("token", Filters(repo=repo_name, path_glob="../zz/*"), opts)
+    assert err.value.field == "path"

@@ -300,8 +300,13 @@ class _Builder:
         if self.spec.name in ("c", "cpp") and name in _C_STATEMENT_WORDS:
             return      # `Py_END_ALLOW_THREADS if (r < 0) {`: a macro without `;` makes the grammar see a function `if`
         owner = ""
-        if caps["name"][0].type == "qualified_identifier":     # `void ns::Outer::Inner::run()`: Inner.run
-            owner, name = _innermost_scope(caps["name"][0])
+        if caps["name"][0].type == "qualified_identifier":     # `void ns::Outer::Inner::run()`: ns.Outer.Inner.run
+            owner, name = _scope_path(caps["name"][0])
+        elif "owner" in caps and self.spec.name == "cpp":      # `b::Widget::twice()`: b.Widget, not Widget
+            top = caps["name"][0]
+            while top.parent is not None and top.parent.type == "qualified_identifier":
+                top = top.parent
+            owner = _scope_path(top)[0] or _text(caps["owner"][0])
         if caps["name"][0].type == "operator_cast":     # C++ `operator bool() const`: `operator bool`
             cast_type = caps["name"][0].child_by_field_name("type")
             name = f"operator {' '.join(_text(cast_type).split())}" if cast_type is not None else "operator"
@@ -1273,14 +1278,18 @@ def _require_context(node: Node) -> bool:
     return _REQUIRE_ONLY.get(parent.type, node.type) == node.type
 
 
-def _innermost_scope(qualified: Node) -> tuple[str, str]:
-    """C++ ``ns::Outer::Inner::run``: (``Inner``, ``run``); a template scope by its name (``Box<T>``: ``Box``)."""
-    scope = None
+def _scope_path(qualified: Node) -> tuple[str, str]:
+    """C++ ``ns::Outer::Inner::run``: (``ns.Outer.Inner``, ``run``), the class's qualified name as its own
+    definition has it (the namespaces were dropped: ``a::b::Widget::get`` was ``Widget.get``, no member of
+    ``a.b.Widget``; tenth QA pass); a template scope by its name (``Box<T>``: ``Box``)."""
+    scopes = []
     while qualified.type == "qualified_identifier" and qualified.child_by_field_name("name") is not None:
         scope, qualified = qualified.child_by_field_name("scope"), qualified.child_by_field_name("name")
-    if scope is not None and scope.type == "template_type" and scope.child_by_field_name("name") is not None:
-        scope = scope.child_by_field_name("name")
-    return (_text(scope) if scope is not None else ""), " ".join(_text(qualified).split())
+        if scope is not None and scope.type == "template_type" and scope.child_by_field_name("name") is not None:
+            scope = scope.child_by_field_name("name")
+        if scope is not None:
+            scopes.append(_text(scope))
+    return ".".join(scopes), " ".join(_text(qualified).split())
 
 
 def _comments_before(node: Node, end: int) -> list[tuple[int, int]]:

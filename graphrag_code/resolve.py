@@ -110,6 +110,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         # Python: what an import inside a function binds, seen from that function: (path, def) -> name -> binding
         self.local_bindings: dict[str, dict[int, dict[str, tuple]]] = {}
         self.wildcards: dict[str, list[str]] = defaultdict(list)
+        self.cpp_usings: dict[str, list[str]] = defaultdict(list)    # path -> namespaces of `using namespace`
         # (path, local name) -> (path, name) of a module's variable imported by name (`from ._compat import
         # _default_text_stdout`)
         self.imported_vars: dict[tuple[str, str], tuple[str, str]] = {}

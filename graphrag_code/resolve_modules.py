@@ -140,6 +140,9 @@ class ModuleRules:
         functions = [(d[4], d[5], i) for i, d in enumerate(f.defs) if d[1] in ("function", "method")] \
             if f.language == "python" else []
         for module, name, alias, line, wildcard in f.imports:
+            if wildcard and f.language == "cpp":    # `using namespace geo;`: no file, the names of a namespace
+                self.cpp_usings[f.path].append(module.replace("::", "."))
+                continue
             if name and f.language in ("python", "rust"):   # `from pkg import submodule`, `use crate::de;`
                 sub = self.resolve_module(f, f"{module}::{name}" if f.language == "rust" else
                                           module + name if module.endswith(".") else f"{module}.{name}")
@@ -311,6 +314,10 @@ class ModuleRules:
             top = self.ix.top.get(path, {}).get(name)
             if top:
                 return path, top[-1], "import"
+        for namespace in self.cpp_usings.get(f.path, ()):     # `using namespace geo;`, then `total(xs, n)`
+            hits = [h for h in self.ix.qualified.get(f"{namespace}.{name}", ()) if self.files[h[0]].language == "cpp"]
+            if hits and len({p for p, _i in hits}) == 1:       # overloads: one file's (`_overload` picks)
+                return hits[-1][0], hits[-1][1], "import"
         if f.language in ("go", "java", "csharp", "rust", "php"):   # same package / namespace: sibling files
             near = self.ix.php_namespaces[_php_namespace(f)] if f.language == "php" else \
                 self.ix.dirs[posixpath.dirname(f.path)]
@@ -319,7 +326,10 @@ class ModuleRules:
                     for i in self.ix.top.get(p, {}).get(name, [])]
             if len(hits) == 1 or hits and self._one_type(hits):
                 return hits[0][0], hits[0][1], "same_package"
-        hits = [h for h in self.ix.global_top.get(name, []) if self.files[h[0]].language == f.language
+        # C++ calls C's functions (it includes a C header: `extern "C"`); C calls no C++ (a C++ header read with the
+        # C grammar, ninja's .h, makes calls of its declarations: they found the .cc's definitions)
+        family = ("cpp", "c") if f.language == "cpp" else (f.language,)
+        hits = [h for h in self.ix.global_top.get(name, []) if self.files[h[0]].language in family
                 and self._binds(self.files[h[0]], h[1])]
         if len(hits) == 1 or hits and self._one_type(hits):
             return hits[0][0], hits[0][1], "global_unique"

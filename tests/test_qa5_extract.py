@@ -99,12 +99,13 @@ const char* ns::Cls::name() const noexcept { return g3(); }
 def test_cpp_out_of_line_members_under_deeper_qualification_and_nested_templates() -> None:
     ex = extract_file("cpp", CPP, 1000, "a.cpp")
     got = [(d.qualified_name, d.kind, d.start_line, d.end_line) for d in ex.definitions]
-    assert got[3:] == [("Inner.run", "method", 9, 9), ("Outer.name_outer", "method", 11, 11),
-                       ("Box.put", "method", 13, 15), ("S.n", "method", 17, 20), ("B.f", "method", 22, 22),
-                       ("B.h", "method", 23, 23), ("Cls.name", "method", 24, 24)]
+    # qualified as the class they are members of (`ns.Outer.Inner`): the whole scope, namespaces included
+    assert got[3:] == [("ns.Outer.Inner.run", "method", 9, 9), ("ns.Outer.name_outer", "method", 11, 11),
+                       ("Box.put", "method", 13, 15), ("S.n", "method", 17, 20), ("A.B.f", "method", 22, 22),
+                       ("A.B.h", "method", 23, 23), ("ns.Cls.name", "method", 24, 24)]
     assert ex.definitions[6].docstring == "doc of n"
     assert [(ex.definitions[c.caller].qualified_name, c.name) for c in ex.calls] == \
-        [("Inner.run", "helper"), ("Box.put", "go"), ("B.f", "g1"), ("B.h", "g2"), ("Cls.name", "g3")]
+        [("ns.Outer.Inner.run", "helper"), ("Box.put", "go"), ("A.B.f", "g1"), ("A.B.h", "g2"), ("ns.Cls.name", "g3")]
 
 
 def test_a_c_function_returning_a_function_pointer_is_a_definition() -> None:

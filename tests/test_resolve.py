@@ -3654,6 +3654,35 @@ def test_cpp_members_defined_out_of_line_are_found_on_their_class() -> None:
     assert _edges_of(res, "CALLS") == {("src/shape.h#geo.Square.show", "src/shape.cpp#geo.Shape.describe"): ("inherited", [3])}
 
 
+def test_cpp_out_of_line_members_keep_their_namespaces_and_using_namespace_and_c_functions() -> None:
+    """Tenth QA pass: `int a::b::Widget::get()` was `Widget.get` and `namespace a { int b::Widget::twice() }`
+    `a.Widget.twice`, members of no class (`w.get()` unknown, `w.twice()` a guess by its unique name); `using
+    namespace geo;` made no name of geo a bare name; a C++ file calling a C function of an included header had
+    no edge (names were looked up in the caller's language only)."""
+    res = resolve("r", _staged_facts({
+        "w.hpp": "namespace a { namespace b { class Widget { public: int get() const; int twice() const; }; } }\n",
+        "w.cpp": '#include "w.hpp"\nint a::b::Widget::get() const { return 1; }\n'
+                 "namespace a { int b::Widget::twice() const { return get() * 2; } }\n"
+                 "int use(const a::b::Widget& w) { return w.get() + w.twice(); }\n",
+        "shape.hpp": "namespace geo {\ntemplate <typename T> T maxOf(T a, T b) { return a > b ? a : b; }\n"
+                     "double total(const double* xs, int n);\n}\n",
+        "shape.cpp": '#include "shape.hpp"\nnamespace geo {\ndouble total(const double* xs, int n) { return 0; }\n}\n',
+        "main.cpp": '#include "shape.hpp"\n#include "util.h"\nusing namespace geo;\n'
+                    "int main2() { return maxOf(1, 2) + (int)total(nullptr, 0) + add(1, 2) + other(); }\n",
+        "plain.cpp": "int bare() { return total(nullptr, 0); }\n",      # no `using namespace geo` here
+        "util.h": "int add(int a, int b);\n", "util.c": '#include "util.h"\nint add(int a, int b) { return a + b; }\n',
+        "c_side.c": "int c_only(void) { return bare(); }\n"}))             # C calls no C++ function
+    assert _edges_of(res, "CALLS") == {
+        ("w.cpp#a.b.Widget.twice", "w.cpp#a.b.Widget.get"): ("self", [3]),
+        ("w.cpp#use", "w.cpp#a.b.Widget.get"): ("annotation", [4]),
+        ("w.cpp#use", "w.cpp#a.b.Widget.twice"): ("annotation", [4]),
+        ("main.cpp#main2", "shape.hpp#geo.maxOf"): ("import", [4]),
+        ("main.cpp#main2", "shape.cpp#geo.total"): ("import", [4]),
+        ("main.cpp#main2", "util.c#add"): ("global_unique", [4])}
+    assert res.unresolved["r:plain.cpp#bare"] == ["total@1:unknown"]
+    assert res.unresolved["r:c_side.c#c_only"] == ["bare@1:unknown"]
+
+
 def test_java_receivers_are_typed_by_their_declarations() -> None:
     """Java and C# facts had no types: `in.nextString()` on a `JsonReader in` parameter was a guess by the
     method's unique name, or none when two classes define it (gson: 223 such guesses, most of them wrong). A

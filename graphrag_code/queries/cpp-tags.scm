@@ -106,7 +106,7 @@
     ])) @definition.method
 
 ; deeper qualified names, `void ns::Outer::Inner::run()`, `char *A::B::f()`, `int &ns::C::f()`: @name is the whole
-; qualified_identifier; extract.py names the method by its last part, owned by the innermost scope
+; qualified_identifier; extract.py names the method by its last part, owned by the whole scope (`ns.Outer.Inner`)
 (function_definition
   declarator: [
     (function_declarator
@@ -223,6 +223,11 @@
 ; ---- includes -----------------------------------------------------------------------------------------------
 (preproc_include
   path: (_) @import.module) @reference.import
+
+; `using namespace geo;`: the namespace's members are bare names in the file (not `using std::string;`)
+(using_declaration
+  "namespace"
+  [(identifier) (qualified_identifier) (namespace_identifier)] @import.module @import.wildcard) @reference.import
 
 ; ---- declared variables (@reference.binding): their types type receivers (`Node* n = ...; n->Go()`, a field's
 ; `parent_->LookupRule()`); `auto` by its initializer. Fields are the class's attribute types.

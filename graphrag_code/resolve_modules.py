@@ -297,7 +297,9 @@ class ModuleRules:
                 return hit[0], hit[1], "self"
         top = [i for i in self.ix.top[f.path].get(name, []) if self._binds(f, i)]
         if top:
-            return f.path, top[-1], "same_file"
+            # a Rust `impl Circle` names its type: `Circle { r }` builds the struct, not the last impl (tenth QA
+            # pass); a type a macro defines (syn's `ast_struct!`) has only its impls
+            return f.path, ([i for i in top if f.defs[i][1] != "impl"] or top)[-1], "same_file"
         bind = self.bindings[f.path].get(name)
         if bind and bind[0] == "symbol":
             return bind[1], bind[2], "import"

@@ -3274,6 +3274,24 @@ def test_rust_impl_and_supertrait_names_are_traits_through_their_paths() -> None
                      ("Fused", "src/error.rs#private.Sealed", 12)}
 
 
+def test_rust_a_struct_literal_builds_the_struct_not_its_last_impl() -> None:
+    """`Circle { r }` reached `Circle~impl~2` (`impl Shape for Circle`), the last definition named Circle in the
+    file (tenth QA pass); a type only its impls name (syn's `ast_struct!` defines the struct) still has them."""
+    res = resolve("r", _staged_facts({
+        "src/lib.rs": "pub trait Shape { fn area(&self) -> f64; }\npub struct Circle { pub r: f64 }\n"
+                      "impl Circle { pub fn new(r: f64) -> Self { Circle { r } } }\n"
+                      "impl Shape for Circle { fn area(&self) -> f64 { 1.0 } }\n"
+                      "pub fn make() -> Circle { Circle::new(2.0) }\npub fn lit() -> Circle { Circle { r: 1.0 } }\n",
+        "src/path.rs": "ast_struct! { pub struct Path { pub a: u8 } }\n"
+                       "impl Path { pub fn from(a: u8) -> Self { Path::new(a) } pub fn new(a: u8) -> Self { todo!() } }\n"}))
+    calls = _edges_of(res, "CALLS")
+    assert {k: v for k, v in calls.items() if k[0].startswith("src/lib.rs")} == {
+        ("src/lib.rs#Circle.new", "src/lib.rs#Circle"): ("same_file", [3]),
+        ("src/lib.rs#lit", "src/lib.rs#Circle"): ("same_file", [6]),
+        ("src/lib.rs#make", "src/lib.rs#Circle.new"): ("class_attr", [5])}
+    assert calls[("src/path.rs#Path.from", "src/path.rs#Path.new")][0] == "class_attr"
+
+
 def test_rust_self_paths_reach_the_impl_s_type() -> None:
     """`Self::new()` was `dynamic` as soon as another type had a `new` (every real crate)."""
     res = resolve("r", _staged_facts({"src/s.rs": "struct S;\nimpl S {\n    fn new() -> Self { S }\n}\n"

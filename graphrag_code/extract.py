@@ -29,6 +29,7 @@ Captures (anything else makes the query file fail to load):
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
                          receiver's class
     @reference.super     Ruby's `super`: a call of the enclosing method's name on the superclass
+    @reference.bare      Ruby: a bare name (@name, the same node) that is a call unless a local variable
     @reference.macro_call  Rust: a macro's invocation (@name): a call of a macro (``CallSite.implicit`` "macro")
     @reference.macro_args / @reference.macro_body   Rust: a macro's token tree (@args), its arguments or a
                          ``macro_rules!`` rule's expansion; C/C++ (macro_body): a function-like ``#define``'s body
@@ -76,6 +77,7 @@ _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
                        "decorator": "add_decorator", "exported": "add_exported", "super": "add_super",
+                       "bare": "add_bare",
                        "macro_args": "add_macro_args", "macro_body": "add_macro_body",
                        "macro_call": "add_macro_call"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
@@ -178,6 +180,20 @@ def _test_title(runner: str, title: Node) -> str:
     return " ".join(f"{runner} {re.sub(r'[.#]', ' ', text)}".split())[:100]
 
 
+# Ruby nodes that bind the identifiers in them (an assignment's left side, a `for`'s pattern, the rest whole)
+_RUBY_BINDERS = frozenset({"method_parameters", "block_parameters", "lambda_parameters", "assignment",
+                           "operator_assignment", "exception_variable", "for"})
+
+
+def _identifiers(node: Node) -> list[Node]:
+    """The identifiers in ``node``, itself included, not those of a default value (`def f(a, b = compute)`)."""
+    if node.type == "identifier":
+        return [node]
+    if node.type in ("optional_parameter", "keyword_parameter") and node.child_by_field_name("name") is not None:
+        return [node.child_by_field_name("name")]
+    return [i for c in node.named_children for i in _identifiers(c)]
+
+
 def _ruby_singleton(node: Node) -> bool:
     """A Ruby method of the class itself: `def self.x`, or `def x` inside `class << self`."""
     if node.type == "singleton_method":
@@ -209,6 +225,7 @@ class _Builder:
         self.result = FileExtraction(language=spec.name)
         self._imports_seen: set[tuple] = set()      # result.imports as tuples: a list scan per import was O(n^2)
         self._def_nodes: list[Node] = []
+        self._locals_of: dict[int, frozenset[str]] = {}     # Ruby: the names each method binds (_ruby_locals)
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._body_bytes: list[int] = []       # where each definition's body starts (its end when it has none)
         self._properties: set[str] = set()     # names of this file's property getters
@@ -609,6 +626,33 @@ class _Builder:
         if caller is not None and self.result.definitions[caller].kind == "method":
             self.result.calls.append(CallSite(caller, self.result.definitions[caller].name, "super",
                                               node.start_point.row + 1, node.start_point.column))
+
+    def add_bare(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Ruby's bare name (`audit` after `super`): a call of a method without arguments, as `audit()` is, unless
+        the method or block around binds the name (a parameter, an assignment anywhere in it: the order is not
+        checked). It was no call site at all (a tenth QA pass: `impact` saw `audit` only as a value reference)."""
+        caller = self.caller_at(node)
+        if caller is None or self.result.definitions[caller].kind not in ("method", "function"):
+            return
+        name = _text(node)
+        if name in self._ruby_locals(caller):
+            return
+        self.result.calls.append(CallSite(caller, name, None, node.start_point.row + 1, node.start_point.column))
+
+    def _ruby_locals(self, caller: int) -> frozenset[str]:
+        """The names a Ruby method binds: its parameters and its blocks', assigned ones (`x = `, `x ||= `,
+        `a, b = `), `rescue => e`, `for x in`; once per method."""
+        if caller not in self._locals_of:
+            found: set[str] = set()
+            todo = [self._def_nodes[caller]]
+            while todo:
+                n = todo.pop()
+                if n.type in _RUBY_BINDERS:
+                    found.update(_text(c) for c in _identifiers(n.child_by_field_name("left") or
+                                                                 n.child_by_field_name("pattern") or n))
+                todo.extend(n.named_children)
+            self._locals_of[caller] = frozenset(found)
+        return self._locals_of[caller]
 
     def add_macro_args(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Rust: the calls written in a macro's arguments (``assert_eq!(total(&[o]), 3)``) are the enclosing

@@ -3131,8 +3131,28 @@ def test_ruby_calls_on_the_implicit_receiver_reach_the_class_s_methods() -> None
         "lib/thor/runner.rb": "class Thor::Runner < Thor\n  def install\n    Thor::Util.find(4)\n  end\nend\n"}))
     calls = _edges_of(res, "CALLS")
     assert calls[("r.rb#R.a", "r.rb#R.b")] == ("self", [6, 7])
-    assert calls[("r.rb#R.a", "r.rb#Base.helper")][1] == [9]
+    assert calls[("r.rb#R.a", "r.rb#Base.helper")][1] == [8, 9]     # `helper` without () is a call too
     assert calls[("lib/thor/runner.rb#Thor.Runner.install", "lib/thor/util.rb#Thor.Util.find")] == ("class_attr", [3])
+
+
+def test_ruby_a_bare_name_is_a_call_unless_the_method_binds_it() -> None:
+    """Tenth QA pass: `def save; super; audit; end` made no call of `audit` (a bare name was no call site; impact
+    saw it only as a value reference). A bare name is a call of a method unless a parameter, an assignment, a
+    block parameter or `rescue => e` of the method binds it (rack: +46 edges, none removed)."""
+    res = resolve("r", _staged_facts({"a.rb": (
+        "class User\n  def save\n    true\n  end\nend\n\n"
+        "class Admin < User\n  def save(x, y = fallback, k: 1, &blk)\n    super\n    audit\n"
+        "    total = compute\n    total\n    x\n    log_it if ready?\n    [audit, helper]\n"
+        "    items.each { |item| item }\n  rescue StandardError => e\n    e\n  end\n\n"
+        "  def run = perform\n\n  private\n\n  def audit\n    puts 'x'\n  end\n\n"
+        "  def compute; 1; end\n  def perform; 2; end\n  def fallback; 0; end\nend\n")}))
+    assert _callees_of(_edges_of(res, "CALLS"), "a.rb#Admin.save") == {
+        "a.rb#User.save": ("inherited", [9]), "a.rb#Admin.audit": ("self", [10, 15]),
+        "a.rb#Admin.compute": ("self", [11])}
+    assert _callees_of(_edges_of(res, "CALLS"), "a.rb#Admin.run") == {"a.rb#Admin.perform": ("self", [21])}
+    # locals (total, x, e, item) are no calls; names no method of the repository defines stay unresolved
+    assert sorted(res.unresolved["r:a.rb#Admin.save"]) == [
+        "helper@15:unknown", "items.each@16:unknown", "log_it@14:unknown", "ready?@14:unknown"]
 
 
 def test_base_and_parent_calls_reach_the_base_class_s_method() -> None:

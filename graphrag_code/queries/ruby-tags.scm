@@ -50,6 +50,18 @@
 ; `super` and `super(x)`: a call of the method they are in, on the superclass (extract.py: add_super)
 (super) @reference.super
 
+; a bare name where a value goes (`audit` after `super`, `x = compute`, `log if ready`): a call of a method
+; without arguments, unless the method binds it as a local variable or parameter (extract.py: add_bare)
+(body_statement (identifier) @name @reference.bare)
+(then (identifier) @name @reference.bare)
+(else (identifier) @name @reference.bare)
+(if_modifier body: (identifier) @name @reference.bare)
+(unless_modifier body: (identifier) @name @reference.bare)
+(assignment right: (identifier) @name @reference.bare)
+(method body: (identifier) @name @reference.bare)
+(argument_list (identifier) @name @reference.bare)
+(array (identifier) @name @reference.bare)
+
 ; `require 'json'`, `require_relative 'support/money'`
 ((call
    !receiver

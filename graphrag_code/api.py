@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import __version__
 from .api_schemas import RESPONSE_SCHEMAS
-from .config import SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
+from .config import ANSWER_SOURCES, SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
 from .errors import (Ambiguous, Busy, ConfigError, DatabaseUnavailable, GraphragError, IndexingError, InputError,
                      NotFound, check_text)
@@ -100,7 +100,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "ask": Endpoint("POST", "/v1/ask", "A cited answer: every [N] resolved to path:start-end at the indexed commit", {
         "question": Field(str, True, "The question", max_length=4000),
         "repo": Field(str, description="Only this repository", max_length=200),
-        "k": Field(int, description="Sources retrieved", minimum=1, maximum=50),
+        "k": Field(int, description=f"Sources retrieved (default {ANSWER_SOURCES})", minimum=1, maximum=50),
         "llm": Field(bool, description="true: require the LLM; false: extractive answer; absent: LLM when a key "
                                        "is set, else extractive"),
         "debug": Field(bool, description="Include retrieval statements and timings")},
@@ -711,7 +711,7 @@ def _install_question_routes(app: Flask, ctx: ApiContext) -> None:
         try:
             with ctx.graph.trace(recorder):
                 result = answer(ctx.graph, args["question"], repo=args.get("repo"),
-                                search_options=SearchOptions(k=args.get("k", 8), channels=channels),
+                                search_options=SearchOptions(k=args.get("k", ANSWER_SOURCES), channels=channels),
                                 searcher=Searcher(ctx.graph, ctx.embedder if use_vectors else None,
                                                   None if skipped else ctx.reranker),
                                 no_llm=args.get("llm") is False, require_llm=args.get("llm") is True,

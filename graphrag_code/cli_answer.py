@@ -11,7 +11,7 @@ import json
 import click
 
 from .cli_cypher import print_explain
-from .config import Neo4jSettings
+from .config import ANSWER_SOURCES, Neo4jSettings
 from .db import Graph, Recorder
 from .errors import check_text
 from .llm import MAX_LLM_RETRIES
@@ -30,7 +30,7 @@ from .llm import MAX_LLM_RETRIES
               help="The model's context window in tokens; sources fill at most 35% of it (default 1000000).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds to wait for the LLM (default 60).")
 @click.option("--max-retries", type=click.IntRange(0, MAX_LLM_RETRIES), help="Retries on 429/5xx/connection errors (default 2).")
-@click.option("-k", "--top", "k", type=click.IntRange(1, 50), default=10, show_default=True,
+@click.option("-k", "--top", "k", type=click.IntRange(1, 50), default=ANSWER_SOURCES, show_default=True,
               help="Sources to retrieve.")
 @click.option("--no-vectors", is_flag=True, help="Do not use the vector channel.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")

@@ -15,6 +15,7 @@ CYPHER_DIR = PROJECT_ROOT / "cypher"
 QUERIES_DIR = Path(__file__).resolve().parent / "queries"
 
 DEFAULT_NEO4J_URI = "bolt://127.0.0.1:7687"
+ANSWER_SOURCES = 10     # sources `ask` retrieves unless told another number: the CLI's -k and the API's k
 DEFAULT_NEO4J_USER = "neo4j"
 DEFAULT_NEO4J_PASSWORD = "graphrag-code"
 DEFAULT_BOLT_PORT = 7687

@@ -207,3 +207,21 @@ def test_source_of_a_plain_directory_refuses_lines_that_changed_since_indexing(g
     gone = client.get(url)
     assert gone.status_code == 409 and gone.json["error"]["code"] == "source_changed", gone.json
     assert "gone" in gone.json["error"]["message"]
+
+
+def test_ask_retrieves_as_many_sources_by_the_api_as_by_the_command_line(client, graph, git_repo, repo_name) -> None:
+    """`ask` retrieved 10 sources on the command line and 8 through the API for the same question (tenth QA
+    pass): one default, config.ANSWER_SOURCES."""
+    from graphrag_code.config import ANSWER_SOURCES
+    from graphrag_code.indexer import index_repository
+
+    git_repo.write("lib/many.py", "\n\n".join(f"def refresh_token_{i}(token):\n    return token.refresh({i})"
+                                               for i in range(ANSWER_SOURCES + 4)))
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    question = "how is the refresh token refreshed?"
+    api = client.post("/v1/ask", json={"question": question, "repo": repo_name, "llm": False})
+    assert api.status_code == 200, api.json
+    cli = CliRunner().invoke(main, ["ask", question, "--repo", repo_name, "--no-llm", "--no-vectors", "--json"])
+    assert cli.exit_code == 0, cli.output
+    assert len(api.json["sources"]) == len(json.loads(cli.output)["sources"]) == ANSWER_SOURCES

@@ -50,6 +50,12 @@ class ModuleRules:
             found = [p for p in found if posixpath.basename(p) == posixpath.basename(module)]
         return found
 
+    def _csharp_namespace(self, f: FileFacts, module: str) -> list[str]:
+        """The files declaring the namespace a C# `using Geo.Shapes;` names, wherever they are: it was an
+        external module (`module:Geo.Shapes`; tenth QA pass). Its types are bare names in the file."""
+        return sorted({p for p, i in self.ix.qualified.get(module.strip(), ()) if p != f.path and
+                       self.files[p].language == "csharp" and self.files[p].defs[i][1] == "module"})
+
     def _go_package(self, module: str) -> list[str]:
         """The files of the package an import path names, through the repository's go.mod files: the directory
         of the module the path is in, plus the rest of the path (`github.com/spf13/cobra` is the root package of
@@ -160,6 +166,11 @@ class ModuleRules:
             if function:              # `use function App\helper_fn;`: a function its namespace declares
                 binds[alias or name or module.rsplit("\\", 1)[-1]] = ("symbol", *function)
                 self._import_edge(src, [function[0]], line, name)
+                continue
+            declared = self._csharp_namespace(f, module) if not targets and f.language == "csharp" else None
+            if declared:
+                self._import_edge(src, declared, line, name)
+                self.wildcards[f.path].extend(declared)
                 continue
             if not targets:
                 ext = module.split("/")[0] if f.language in SCRIPT_LANGUAGES else module

@@ -3721,6 +3721,20 @@ def test_cpp_out_of_line_members_keep_their_namespaces_and_using_namespace_and_c
     assert res.unresolved["r:c_side.c#c_only"] == ["bare@1:unknown"]
 
 
+def test_csharp_using_a_namespace_of_the_repository_imports_its_files() -> None:
+    """`using Geo.Shapes;` made an external module `module:Geo.Shapes` though Geo/Shapes.cs declares the namespace,
+    and `new Circle()` from another folder was unresolved (tenth QA pass): the files declaring it are imported
+    and its types are bare names in the file."""
+    res = resolve("r", _staged_facts({
+        "Geo/Shapes.cs": "namespace Geo.Shapes\n{\n    public class Circle { public double Area() { return 1.0; } }\n}\n",
+        "App/Program.cs": "using System;\nusing Geo.Shapes;\n\nnamespace App\n{\n    public class Program\n    {\n"
+                          "        public static void Main() { var c = new Circle(); c.Area(); }\n    }\n}\n"}))
+    assert _edges_of(res, "IMPORTS") == {("App/Program.cs", "module:System"): (None, [1]),
+                                         ("App/Program.cs", "Geo/Shapes.cs"): (None, [2])}
+    assert _callees_of(_edges_of(res, "CALLS"), "App/Program.cs#App.Program.Main") == {
+        "Geo/Shapes.cs#Geo.Shapes.Circle": ("import", [8]), "Geo/Shapes.cs#Geo.Shapes.Circle.Area": ("annotation", [8])}
+
+
 def test_java_receivers_are_typed_by_their_declarations() -> None:
     """Java and C# facts had no types: `in.nextString()` on a `JsonReader in` parameter was a guess by the
     method's unique name, or none when two classes define it (gson: 223 such guesses, most of them wrong). A

@@ -664,6 +664,10 @@ class TypeRules:
             target = hit if hit[0] != "unresolved" else None
         else:
             target = self.lookup_name(f, scope, name) if name else None
+        if target is not None and self._def_kind(target) not in _TYPE_KINDS:
+            # inside class Dog, `Dog` finds its constructor first: the class, found there (a nested `class Puppy
+            # extends Dog` was a guess by the type's unique name, 0.6; tenth QA pass)
+            target = self._constructed(target)
         if name and (target is None or self._def_kind(target) not in _TYPE_KINDS) and not owner and \
                 f.language in _STATIC_TYPED and name not in self.bindings[f.path]:
             # the one type of that name (`LinePrinter`: a header's struct beside its out-of-line constructor,

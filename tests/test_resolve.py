@@ -3735,6 +3735,18 @@ def test_csharp_using_a_namespace_of_the_repository_imports_its_files() -> None:
         "Geo/Shapes.cs#Geo.Shapes.Circle": ("import", [8]), "Geo/Shapes.cs#Geo.Shapes.Circle.Area": ("annotation", [8])}
 
 
+def test_java_a_nested_class_extending_its_enclosing_class_finds_it_in_the_file() -> None:
+    """`class Dog { Dog(String n) {} static class Puppy extends Dog {} }`: inside Dog, `Dog` found the constructor
+    first, so the base was the one type of that name in the repository, a guess at 0.6 (tenth QA pass)."""
+    res = resolve("r", _staged_facts({
+        "zoo/Dog.java": "package zoo;\npublic class Dog {\n    public Dog(String name) { }\n"
+                        "    public static class Puppy extends Dog {\n        public Puppy() { super(\"pup\"); }\n    }\n}\n",
+        "zoo/Cat.java": "package zoo;\npublic class Cat { }\n"}))
+    edge = next(v for k, v in res.edges.items() if k[0] == "INHERITS")
+    assert (edge["resolved_by"], edge["confidence"]) != ("global_unique", 0.6) and edge["confidence"] >= 0.9, edge
+    assert _edges_of(res, "INHERITS") == {("zoo/Dog.java#Dog.Puppy", "zoo/Dog.java#Dog"): (edge["resolved_by"], [4])}
+
+
 def test_java_receivers_are_typed_by_their_declarations() -> None:
     """Java and C# facts had no types: `in.nextString()` on a `JsonReader in` parameter was a guess by the
     method's unique name, or none when two classes define it (gson: 223 such guesses, most of them wrong). A

@@ -182,7 +182,9 @@ def _test_title(runner: str, title: Node) -> str:
 
 # Ruby nodes that bind the identifiers in them (an assignment's left side, a `for`'s pattern, the rest whole)
 _RUBY_BINDERS = frozenset({"method_parameters", "block_parameters", "lambda_parameters", "assignment",
-                           "operator_assignment", "exception_variable", "for"})
+                           "operator_assignment", "exception_variable", "for", "in_clause", "test_pattern",
+                           "match_pattern"})
+_RUBY_IMPLICIT_PARAMETER = re.compile(r"_[1-9]|it")       # a block's `_1`, `it`
 
 
 def _identifiers(node: Node) -> list[Node]:
@@ -191,6 +193,10 @@ def _identifiers(node: Node) -> list[Node]:
         return [node]
     if node.type in ("optional_parameter", "keyword_parameter") and node.child_by_field_name("name") is not None:
         return [node.child_by_field_name("name")]
+    if node.type == "keyword_pattern" and node.child_by_field_name("value") is None:
+        return [node.child_by_field_name("key")] if node.child_by_field_name("key") is not None else []   # `in {name:}`
+    if node.type in ("call", "element_reference"):
+        return []           # `self.status = 1`, `h[key] = 1` bind no local
     return [i for c in node.named_children for i in _identifiers(c)]
 
 
@@ -635,7 +641,7 @@ class _Builder:
         if caller is None or self.result.definitions[caller].kind not in ("method", "function"):
             return
         name = _text(node)
-        if name in self._ruby_locals(caller):
+        if name in self._ruby_locals(caller) or _RUBY_IMPLICIT_PARAMETER.fullmatch(name):
             return
         self.result.calls.append(CallSite(caller, name, None, node.start_point.row + 1, node.start_point.column))
 
@@ -978,7 +984,9 @@ class _Builder:
             caught = node.child_by_field_name("type")
             types = [c for c in caught.named_children if c.type == "named_type"] if caught is not None else []
             named = types[0].named_children[-1] if len(types) == 1 and types[0].named_children else None
-            self._locals[owner][name].add(f"class:{_php_class_name(named)}" if named is not None else "")
+            # by its last name, as a parameter's type (`\App\MyErr` is `MyErr`: the dotted name found nothing)
+            self._locals[owner][name].add(f"class:{_php_class_name(named).rpartition('.')[2]}" if named is not None
+                                          else "")
         elif node.child_by_field_name("left").type != "member_access_expression":
             documented = _php_doc_local(node, name)       # `/** @var Foo $x */` above: what the code says it is
             self._locals[owner][name].add(f"class:{documented}" if documented else

@@ -50,6 +50,16 @@ class ModuleRules:
             found = [p for p in found if posixpath.basename(p) == posixpath.basename(module)]
         return found
 
+    def _path_alias(self, module: str) -> bool:
+        """Whether a JavaScript/TypeScript import no file answered is a path alias (`@/x`, `~/x`, `#x`, `$lib/x`), or
+        names a file of the repository after its first part (`@app/utils/helper`), rather than a package."""
+        first, _, rest = module.partition("/")
+        if first in ("@", "~") or first[:1] in ("~", "#", "$"):
+            return True
+        parts = [p for p in rest.split("/") if p not in ("", ".")]
+        tails = {t for k in range(len(parts)) for t in ("/".join(parts[k:]), "/".join(parts[k:]) + "/index")}
+        return any(("/" + stem).endswith("/" + t) for stem in self.ix.stems for t in tails)
+
     def _csharp_namespace(self, f: FileFacts, module: str) -> list[str]:
         """The files declaring the namespace a C# `using Geo.Shapes;` names, wherever they are: it was an
         external module (`module:Geo.Shapes`; tenth QA pass). Its types are bare names in the file."""
@@ -171,6 +181,12 @@ class ModuleRules:
             if declared:
                 self._import_edge(src, declared, line, name)
                 self.wildcards[f.path].extend(declared)
+                continue
+            if not targets and f.language in SCRIPT_LANGUAGES and self._path_alias(module):
+                # `@/utils/helper` (a bundler's or tsconfig's alias): a file of ours the resolver did not find, no
+                # package `@` (a review: impact took its calls for a library's)
+                if not wildcard:
+                    binds[alias or name or module.split("/")[-1]] = ("module", [])
                 continue
             if not targets:
                 ext = module.split("/")[0] if f.language in SCRIPT_LANGUAGES else module

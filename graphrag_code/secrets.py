@@ -345,23 +345,31 @@ def _url_credentials(text: str) -> Iterable[_Span]:
 # JDBC parameters (`jdbc:postgresql://db/x?user=root&password=…`), libpq (`host=db user=app password=…`)
 
 _CONNECTION_PASSWORD = re.compile(
-    r"(?P<sep>[;&?\"'`]|[ \t])[ \t]*(?:password|passwd|pwd)[ \t]*=[ \t]*(?P<v>[^;&\s\"'`()\[\]{},<>]{1,256})(?=[;&\s\"'`]|$)",
+    r"(?P<sep>[;&?\"'`]|[ \t])[ \t]*(?:password|passwd|pwd)[ \t]*=[ \t]*(?:\\[\"'])?"
+    # ODBC quotes a value holding `;` in braces (`PWD={x;y}`); else it runs to a `;`, `&`, space or quote
+    r"(?:\{(?P<braced>[^}\n]{1,256})\}|(?P<v>[^;&\s\"'`\\]{1,256})(?=[;&\s\"'`\\]|$))",
     re.IGNORECASE | re.MULTILINE)
 _LIBPQ_KEYS = re.compile(r"(?<![\w.-])(?:host|hostaddr|dbname|user|port|sslmode)=\S", re.IGNORECASE)
+_PATH_LIKE = re.compile(r"[a-z0-9_.-]+(?:/[a-z0-9_.-]+)+")
 
 
 def _connection_passwords(text: str, lower: str) -> Iterable[_Span]:
     """The password of a key=value connection string: after `;`, `&`, `?` or a quote, or after a space on a line with
-    libpq's keys (`host=`, `dbname=`, `user=`); its end is a `;`, `&`, space or quote, not the line's."""
+    libpq's keys (`host=`, `dbname=`, `user=`); its end is a `;`, `&`, space or quote, not the line's. Judged as
+    an unquoted assignment's value is: a lower-case word (`?password=incorrect`, `password=credential,` ending a
+    line of keyword arguments) or a path is no password."""
     if "pwd" not in lower and "passw" not in lower:
         return
     for m in _CONNECTION_PASSWORD.finditer(text):
+        group = "braced" if m.group("braced") is not None else "v"
+        value = m.group(group)
         if m.group("sep") in " \t":
             line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-            if not _LIBPQ_KEYS.search(line):
+            if not _LIBPQ_KEYS.search(line) or any(c in value for c in "(),[]{}<>"):
                 continue        # `f(user, password=pw)`: a keyword argument, left to password-assignment
-        if _plausible_value(m.group("v"), bare=True, literal=True):
-            yield _Span(m.start("v"), m.end("v"), "connection-string", _placeholder("connection-string"))
+        if _PATH_LIKE.fullmatch(value) or not _plausible_value(value, bare=True):
+            continue
+        yield _Span(m.start(group), m.end(group), "connection-string", _placeholder("connection-string"))
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -3155,6 +3155,18 @@ def test_ruby_a_bare_name_is_a_call_unless_the_method_binds_it() -> None:
         "helper@15:unknown", "items.each@16:unknown", "log_it@14:unknown", "ready?@14:unknown"]
 
 
+def test_ruby_names_bound_by_patterns_and_implicit_block_parameters_are_no_calls() -> None:
+    """A review of extractor 194: `in {name:}`, `in [first, *rest]`, `h in {age:}`, `_1` and `it` bind names, which
+    it took for calls of the class's `name`, `first`; `self.status = 1` binds no local `status`."""
+    res = resolve("r", _staged_facts({"a.rb": (
+        "class User\n  def name; @name; end\n  def first; 1; end\n  def status; 2; end\n  def process; 4; end\n"
+        "  def greet(h)\n    case h\n    in {name:}\n      puts name\n    in [first, *rest]\n      first\n    end\n"
+        "    h in {age:}\n    age\n    [1].each { _1 }\n    [1].each { it }\n    [1].each { process }\n"
+        "    self.status = 1\n    status\n  end\nend\n")}))
+    assert _callees_of(_edges_of(res, "CALLS"), "a.rb#User.greet") == {
+        "a.rb#User.process": ("self", [17]), "a.rb#User.status": ("self", [18, 19])}
+
+
 def test_base_and_parent_calls_reach_the_base_class_s_method() -> None:
     """C#'s `base.M()` and PHP's `parent::go()` are Java's `super.m()` (pythonnet: 21 `base.` calls, the PHP
     packages 323 `parent::` calls, all unresolved)."""
@@ -3597,6 +3609,15 @@ def test_a_bare_call_of_a_name_imported_from_a_library_and_a_library_base_say_wh
     assert res.unresolved["r:m.py#E"] == ["inherits Exception@17:external:builtins"]
     assert res.unresolved["r:m.py#U"] == ["inherits Unknown@20:unknown"]
     assert res.unresolved["r:w.js#w"] == ["debounce@3:external:lodash", "gone@3:unknown"]
+    # a path alias of a bundler or tsconfig is no package (a review: `@/utils/helper` was `external:@`)
+    aliased = resolve("r", _staged_facts({
+        "src/utils/helper.ts": "export function helper() { return 1; }\n",
+        "src/app.ts": "import { helper } from '@/utils/helper';\nimport { x } from '@app/utils/helper';\n"
+                      "import { y } from '~/utils';\nimport get from 'lodash/get';\n"
+                      "export function main() { helper(); x(); y(); get(); }\n"}))
+    assert aliased.unresolved["r:src/app.ts#main"] == ["get@5:external:lodash", "helper@5:unknown", "x@5:unknown",
+                                                        "y@5:unknown"]
+    assert not any(k[2].startswith(("module:@", "module:~")) for k in aliased.edges if k[0] == "IMPORTS")
     assert res.unresolved["r:w.js#Err"] == ["inherits Error@4:external:builtins"]
     assert res.unresolved["r:pkg/u.py#u"] == ["thing@5:unknown", "tool@6:unknown"]
 
@@ -3607,9 +3628,11 @@ def test_php_a_caught_exception_types_its_variable() -> None:
         "<?php\nnamespace App;\nclass ParseError extends \\Exception { public function where(): int { return 1; } }\n"
         "class Other { public function where(): int { return 2; } }\n"
         "function f() {\n    try { g(); } catch (ParseError $e) { $e->where(); }\n"
-        "    try { g(); } catch (ParseError|\\LogicException $f) { $f->where(); }\n}\nfunction g() {}\n")}))
+        "    try { g(); } catch (ParseError|\\LogicException $f) { $f->where(); }\n"
+        "    try { g(); } catch (\\App\\ParseError $q) { $q->where(); }\n}\nfunction g() {}\n")}))
     calls = _callees_of(_edges_of(res, "CALLS"), "src/e.php#f")
-    assert calls == {"src/e.php#g": ("same_file", [6, 7]), "src/e.php#ParseError.where": ("annotation", [6])}
+    # a class caught by its qualified name too (a review: `\\App\\ParseError` typed nothing)
+    assert calls == {"src/e.php#g": ("same_file", [6, 7, 8]), "src/e.php#ParseError.where": ("annotation", [6, 8])}
 
 
 def test_php_a_doc_comment_above_an_assignment_types_the_local() -> None:

@@ -92,6 +92,12 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("connection-string", 'conn = psycopg.connect("host=db user=app password={S} dbname=x")\n', "Lp0oK9ij8uH7"),
     ("connection-string", '    """Default: Host=db;Username=app;Password={S}"""\n', "Qw7rT9yU2iO4"),
     ("connection-string", "k = 'Pwd={S};Uid=sa'\n", "Qw7rT9yU2iO4"),
+    # a review's: ODBC's braces, a value holding `,` or `()`, an escaped quote around it
+    ("connection-string", 'c = "Driver={ODBC Driver 17};Server=db;UID=sa;PWD={{S}};"\n', "Xk9mP2qLr7w"),
+    ("connection-string", 'c = "Server=db;Password={S};"\n', "Abc,123xyz9"),
+    ("connection-string", 'c = "Server=db;Password={S};"\n', "Xk9m(P2q)Lr7w"),
+    ("connection-string", 'u = "jdbc:x://db?user=a&password={S}"\n', "Xk9m,P2qLr7w"),
+    ("connection-string", 's = "Server=db;Password=\\"{S}\\";"\n', "Xk9mP2qLr7w"),
     ("azure-key", 'CONN = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={S};EndpointSuffix=core.windows.net"\n',
      tok("Zq8w3Lk9Tn2Rv5Xy7Bm4Pc1DfG6hJ0kLAb3De6Gh9Jk2Mn5Pq8St1Vw4", "Yz7Bc0Ef3Hi6Kl9No2Qr5Tu8Wx1Zz0Yy9Ab==")),
     ("sendgrid-key", 'SENDGRID = "{S}"\n', tok("SG.", "Ab3De6Gh9Jk2Mn5Pq8St1V", ".", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No2Q")),
@@ -181,6 +187,10 @@ NEGATIVES = [
     's = "Password=******;"\nlabel = "Password=required"\nurl = "?user=root&password=" + pw\n',
     'f(user=1, password=secret_value)\nconn(user, password=pw)\nlogin(password=self.password)\n',
     'dsn = "Pwd=" + pwd + ";"\n',
+    # a review's: words after `?`, `&` or `;` are no passwords
+    'header("Location: login.php?error=1&password=incorrect");\nredirect_to "/signin?password=mismatch"\n',
+    '<a href="/help?pwd=recovery">\na = 1; password=userinput\n',
+    'connect(host=HOST, dbname=NAME, user=USER, password=credential\n        , port=5432)\n',
     'AWS_KEY = "AKIAIOSFODNN7EXAMPLE"\n',
     # ordinary literals: hashes, ids, names, paths, URLs, sentences
     'REVISION = "e83c5163316f89bfbde7d9ab23ca2e25604af290"\n',

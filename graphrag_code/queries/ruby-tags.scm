@@ -53,6 +53,7 @@
 ; a bare name where a value goes (`audit` after `super`, `x = compute`, `log if ready`): a call of a method
 ; without arguments, unless the method binds it as a local variable or parameter (extract.py: add_bare)
 (body_statement (identifier) @name @reference.bare)
+(block_body (identifier) @name @reference.bare)
 (then (identifier) @name @reference.bare)
 (else (identifier) @name @reference.bare)
 (if_modifier body: (identifier) @name @reference.bare)

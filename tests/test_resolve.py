@@ -3770,6 +3770,19 @@ def test_java_a_nested_class_extending_its_enclosing_class_finds_it_in_the_file(
     assert _edges_of(res, "INHERITS") == {("zoo/Dog.java#Dog.Puppy", "zoo/Dog.java#Dog"): (edge["resolved_by"], [4])}
 
 
+def test_a_decorator_named_without_arguments_is_a_call() -> None:
+    """TypeScript/JavaScript: `@logged` on a method made no call of `logged`, while `@Injectable({...})` did (a tenth
+    QA pass); a decorator is called with what it decorates when the class is defined."""
+    for path in ("a.ts", "a.js"):
+        res = resolve("r", _staged_facts({path: (
+            "function logged(target, key) {}\nfunction Injectable(opts) { return (c) => c; }\n"
+            "const deco = { sealed(c) {} };\n\n@Injectable({ providedIn: 'root' })\n@deco.sealed\n"
+            "export class Svc {\n  @logged\n  run() { return 1; }\n}\n")}))
+        calls = _edges_of(res, "CALLS")
+        assert calls[(f"{path}#Svc.run", f"{path}#logged")] == ("same_file", [8]), (path, calls)
+        assert calls[(f"{path}#Svc", f"{path}#Injectable")] == ("same_file", [5]), (path, calls)
+
+
 def test_java_receivers_are_typed_by_their_declarations() -> None:
     """Java and C# facts had no types: `in.nextString()` on a `JsonReader in` parameter was a guess by the
     method's unique name, or none when two classes define it (gson: 223 such guesses, most of them wrong). A

@@ -137,6 +137,15 @@
 (new_expression
   constructor: (identifier) @name) @reference.call
 
+; a decorator named without arguments (`@logged`, `@observable.ref`): called with what it decorates when the class
+; is defined, as `@Injectable({...})` (a call_expression) is; it made no call (a tenth QA pass)
+(decorator (identifier) @name) @reference.call
+
+(decorator
+  (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
 (new_expression
   constructor: (member_expression
     object: (_) @receiver

@@ -29,7 +29,7 @@ from .api_schemas import RESPONSE_SCHEMAS
 from .config import ANSWER_SOURCES, SCHEMA_VERSION, IndexSettings, Neo4jSettings, Settings, check_repo_name
 from .db import Graph, Recorder
 from .errors import (Ambiguous, Busy, ConfigError, DatabaseUnavailable, GraphragError, IndexingError, InputError,
-                     NotFound, check_text)
+                     NotFound, check_text, small_int)
 from .rerankers import uses_llm as uses_llm_reranker
 from .search import GLOB_PATTERN, KINDS, LANGUAGE_NAMES
 
@@ -157,11 +157,12 @@ def validate(fields: dict[str, Field], data: Any, where: str = "body") -> dict[s
             continue
         value = data[name]
         if where == "query" and spec.type is int and re.fullmatch(r"-?[0-9]+", str(value)):
-            if len(str(value).lstrip("-").lstrip("0")) > 18:    # Python reads no int of over 4,300 digits
+            number = small_int(str(value))      # negative too, so that start=-3 is told its minimum, not its type
+            if number is None:
                 err = InputError(f"{name!r} is out of range ({len(str(value))} digits)")
                 err.field = name
                 raise err
-            value = int(value)      # negative too, so that start=-3 is told its minimum, not its type
+            value = number
         ok = isinstance(value, spec.type) and not (spec.type is int and isinstance(value, bool))
         problem = None if ok else f"must be {getattr(spec.type, '__name__', spec.type)}"
         if ok and spec.minimum is not None and value < spec.minimum:

@@ -18,7 +18,7 @@ from neo4j import exceptions as neo4j_errors
 from . import cypher
 from .config import SCHEMA_VERSION, Neo4jSettings
 from .errors import (ConfigError, DatabaseError, DatabaseUnavailable, GraphragError, SchemaMismatch,
-                     SnapshotMoved, TransactionTooLarge)
+                     SnapshotMoved, TransactionTooLarge, small_int)
 
 
 @dataclass
@@ -105,8 +105,12 @@ class Tx:
 def _uri_port(uri: str) -> int | None:
     """The port a URI names (``bolt://h:99999`` gives 99999), None when it names none or no number."""
     netloc = uri.partition("://")[2].split("/", 1)[0].split("?", 1)[0].rpartition("@")[2]
-    port = netloc.rpartition("]")[2].rpartition(":")[2] if ":" in netloc.rpartition("]")[2] else ""
-    return int(port) if port.isdigit() and len(port) <= 18 else (10 ** 18 if port.isdigit() else None)
+    host = netloc.rpartition("]")[2]
+    port = host.rpartition(":")[2] if ":" in host else ""
+    if not port.isdigit():
+        return None
+    number = small_int(port)
+    return 10 ** 18 if number is None else number
 
 
 class Graph:

@@ -179,6 +179,12 @@ def check_text(value: str | None, what: str) -> str | None:
     return value
 
 
+def small_int(digits: str) -> int | None:
+    """The number ``digits`` (optionally signed) writes, or None when it has more than 18 significant digits: no
+    line, port or count needs that many, and Python reads no int of over 4,300 (a ValueError)."""
+    return int(digits) if len(digits.lstrip("+-").lstrip("0")) <= 18 else None
+
+
 def script_main(main: Callable[[], object]) -> NoReturn:
     """Run the ``main`` of an eval/ or bench/ script as the CLI runs a command: a GraphragError (Neo4j not
     running, a repository not indexed) ends it with ``error: ...`` on stderr and the error's exit code instead of

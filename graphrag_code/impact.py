@@ -64,6 +64,7 @@ from .paths import (
     resolve_endpoint,
     symbols_in_lines,
 )
+from .resolve_facts import _last_segment
 from .source import check_commit
 
 DEFAULT_DEPTH = 3
@@ -668,8 +669,8 @@ def _from_file(u: UnresolvedCall, r: Removed) -> bool:
     """Whether a call the graph binds to a library (``external:util``: ``from util import helper``, no file of
     that name at the indexed commit) may be bound to the removed definition's file or to it (``use function
     App\\helper``): the module's last name is the file's or the definition's."""
-    module = re.split(r"[./\\:]+", u.reason.removeprefix("external:"))[-1]
-    return module in (posixpath.splitext(posixpath.basename(r.path))[0], r.name)
+    return _last_segment(u.reason.removeprefix("external:")) in (posixpath.splitext(posixpath.basename(r.path))[0],
+                                                                  r.name)
 
 
 def _callers_of_removed(graph: Graph, repo: str, commit: str, removed: list[Removed]) -> None:

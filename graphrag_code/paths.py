@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .db import Graph
-from .errors import InputError, NotFound
+from .errors import InputError, NotFound, small_int
 
 DEFAULT_MAX_HOPS = 8
 MAX_HOPS_LIMIT = 10          # the quantifier bound written in cypher/call_paths*.cypher
@@ -430,10 +430,11 @@ def _same_name_variants(graph: Graph, repo: str, commit: str | None, node: NodeR
 def _line_number(digits: str, text: str) -> int:
     """The line of a file:line endpoint; one of more digits than any file has lines is refused here (Python will
     not even read one over 4,300 digits)."""
-    if len(digits.lstrip("0")) > 18:
+    line = small_int(digits)
+    if line is None:
         raise InputError(f"the line number in {text[:60]}{'…' if len(text) > 60 else ''} has {len(digits)} digits: "
                          f"no file has that many lines")
-    return int(digits)
+    return line
 
 
 def resolve_endpoint(graph: Graph, repo: str, text: str, *, commit: str | None = None,

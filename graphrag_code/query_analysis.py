@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .errors import small_int
 from .textutil import IDENT, MARKS, WORD_CHARS, normalize, shape, split_identifier
 
 _STOP = frozenset("""a an and are as at be by can do does for from how i in is it its me of on or show
@@ -123,7 +124,8 @@ def _line(digits: str) -> int:
     """A location's line, capped where Neo4j's integers end: ``views.py:9223372036854775808`` still names the
     file, and the driver refuses an integer past 2**63 - 1 (an OverflowError it reports as its own). Python
     reads no int of over 4,300 digits (a ValueError: a pasted `app.py:` and 5,000 nines was a 500)."""
-    return _MAX_LINE if len(digits.lstrip("0")) > 18 else min(int(digits), _MAX_LINE)
+    line = small_int(digits)
+    return _MAX_LINE if line is None else min(line, _MAX_LINE)
 
 
 def analyze(query: str) -> QueryAnalysis:

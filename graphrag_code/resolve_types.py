@@ -12,7 +12,7 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    php_builtin, php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    _last_segment, php_builtin, php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
     _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
@@ -208,7 +208,7 @@ class TypeRules:
         if what not in ("call", "attr", "var") or head in LANGUAGES[f.language].self_names:
             return False
         bind = self.bindings[f.path].get(head)
-        if bind and bind[0] == "external" and self._library(bind[1]):
+        if bind and bind[0] == "external":
             return True                   # `etree.SubElement(...)`
         # `for el in doc.iter()`, `doc.text`, `el = doc` for a foreign `doc`; not what a method of one returns,
         # which may be the repository's (`ctx.ensure_object(ScriptInfo)`)
@@ -787,12 +787,9 @@ class TypeRules:
     def _why(self, f: FileFacts, caller: int | None, name: str) -> str:
         """Why a bare call ``name()`` that no definition answers has no edge: a library's (``external:<module>``)
         or the language's own function (``external:builtins``), several candidates, or unknown."""
-        bind = self.bindings[f.path].get(name)
-        if bind and bind[0] == "external" and self._library(bind[1]) and self._declared(f, caller, name) is None:
-            # `from os.path import join; join(a, b)`, `use Foo\Bar\Client; new Client()`: the library's
-            if f.language == "php" and php_builtin(bind[1], function=False):
-                return "external:builtins"      # `use DateTimeImmutable;`
-            return f"external:{bind[1]}"
+        imported = self._imported_from_library(f, name) if self._declared(f, caller, name) is None else None
+        if imported:
+            return imported                     # `from os.path import join; join(a, b)`
         n = len(self.ix.global_top.get(name, []))
         if not n and name in SCRIPT_GLOBALS and f.language in SCRIPT_LANGUAGES:
             return "external:builtins"          # `new Date()`, `Error(msg)`, `Symbol()`: JavaScript's own
@@ -802,12 +799,17 @@ class TypeRules:
             return "external:builtins"          # `sprintf(...)`, `new \DOMDocument()`: PHP's own
         return f"ambiguous:{n}" if n > 1 else "unknown"
 
-    def _library(self, module: str) -> bool:
-        """Whether an import no file answered (``bind_imports``: "external") names a library: not a relative one
-        (``./util``), nor one whose name a file or folder of the repository has (a module of ours the resolver
-        did not find: its calls stay ``unknown``, which impact counts as possible callers)."""
-        parts = [p for p in re.split(r"[./\\:]+", module) if p]
-        return not module.startswith(".") and bool(parts) and parts[-1] not in self.ix.path_names
+    def _imported_from_library(self, f: FileFacts, name: str) -> str | None:
+        """``external:<module>`` for a name an import of a library binds (``external:builtins`` for PHP's own class,
+        ``use DateTimeImmutable;``), else None. Not for an import no file answered that is no library's: a
+        relative one (``./util``), or one whose last name a file or folder of the repository has (a module of
+        ours the resolver did not find: its calls stay ``unknown``, which impact counts as possible callers)."""
+        bind = self.bindings[f.path].get(name)
+        if not bind or bind[0] != "external" or bind[1].startswith(".") or \
+                _last_segment(bind[1]) in self.ix.path_names:
+            return None
+        return "external:builtins" if f.language == "php" and php_builtin(bind[1], function=False) else \
+            f"external:{bind[1]}"
 
     def _base_why(self, f: FileFacts, owner: int, name: str) -> str:
         """Why a base class no definition answers has no edge: a library's (``class V(MethodView)`` after ``from

@@ -29,6 +29,10 @@ Captures (anything else makes the query file fail to load):
     @reference.binding   an assignment or loop target (@name; @receiver for ``self.x``) that may tell a
                          receiver's class
     @reference.super     Ruby's `super`: a call of the enclosing method's name on the superclass
+    @reference.chain     a constructor handing over to another (@name `super` / `this`, or C#'s initializer):
+                         Java's `super(...)` / `this(...)`, C#'s `: base(...)` / `: this(...)`, JavaScript's
+                         `super(...)`: a call of the base class (its first INHERITS) or of the class itself, as
+                         `new Base(...)` is (``finish_chains``)
     @reference.bare      Ruby: a bare name (@name, the same node) that is a call unless a local variable
     @reference.macro_call  Rust: a macro's invocation (@name): a call of a macro (``CallSite.implicit`` "macro")
     @reference.macro_args / @reference.macro_body   Rust: a macro's token tree (@args), its arguments or a
@@ -77,7 +81,7 @@ _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
                        "decorator": "add_decorator", "exported": "add_exported", "super": "add_super",
-                       "bare": "add_bare",
+                       "bare": "add_bare", "chain": "add_chain",
                        "macro_args": "add_macro_args", "macro_body": "add_macro_body",
                        "macro_call": "add_macro_call"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
@@ -232,6 +236,7 @@ class _Builder:
         self._imports_seen: set[tuple] = set()      # result.imports as tuples: a list scan per import was O(n^2)
         self._def_nodes: list[Node] = []
         self._locals_of: dict[int, frozenset[str]] = {}     # Ruby: the names each method binds (_ruby_locals)
+        self._chains: list[tuple[int, bool, int, int, int | None]] = []   # add_chain: caller, own, line, column, arity
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._body_bytes: list[int] = []       # where each definition's body starts (its end when it has none)
         self._properties: set[str] = set()     # names of this file's property getters
@@ -632,6 +637,30 @@ class _Builder:
         if caller is not None and self.result.definitions[caller].kind == "method":
             self.result.calls.append(CallSite(caller, self.result.definitions[caller].name, "super",
                                               node.start_point.row + 1, node.start_point.column))
+
+    def add_chain(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """A constructor's `super(...)` / `this(...)` (C#: `: base(...)` / `: this(...)`): kept until the class's
+        bases are all read (``finish_chains``). It made no call: Java's and C#'s impact of a base's constructor
+        missed the subclasses' constructors that run it, and `this(...)` the overload handing over."""
+        caller = self.caller_at(node)
+        if caller is None or self.result.definitions[caller].parent is None:
+            return
+        word = _text(caps["name"][0]) if "name" in caps else \
+            next((c.type for c in node.children if c.type in ("base", "this")), "")
+        args = node.child_by_field_name("arguments") or next(
+            (c for c in node.named_children if c.type == "argument_list"), None)    # C#'s is no field
+        arity = sum(1 for c in args.named_children if not c.type.endswith("comment")) if args is not None else None
+        self._chains.append((caller, word == "this", node.start_point.row + 1, node.start_point.column,
+                             arity if self.spec.name in _OVERLOADING else None))
+
+    def finish_chains(self) -> None:
+        """The calls ``add_chain`` kept: of the class's first base class (the class itself for `this(...)`)."""
+        for caller, own, line, column, arity in self._chains:
+            cls = self.result.definitions[caller].parent
+            name = self.result.definitions[cls].name if own else \
+                next((b.name for b in self.result.bases if b.owner == cls and b.relation == "INHERITS"), None)
+            if name:
+                self.result.calls.append(CallSite(caller, name, None, line, column, arity=arity))
 
     def add_bare(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Ruby's bare name (`audit` after `super`): a call of a method without arguments, as `audit()` is, unless
@@ -1603,6 +1632,7 @@ def extract(source: bytes, language: str) -> FileExtraction:
             getattr(builder, _REFERENCE_HANDLERS[kind])(node, caps)
         else:
             builder.add_base(kind.upper(), node, caps)
+    builder.finish_chains()
     builder.finish_bindings()
     builder.finish_callbacks()
     builder.finish_exports()

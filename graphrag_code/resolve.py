@@ -336,8 +336,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return hit
         if self._literal(f, caller, receiver):
             return "unresolved", "external:builtins"      # `args.append(x)` after `args = []`
-        if f.language == "php" and self._php_builtin_typed(f, caller, receiver):
-            return "unresolved", "external:builtins"      # `$dom->createElement()`, `$dom = new \DOMDocument()`
+        if f.language in ("php", "java") and (why := self._builtin_typed(f, caller, receiver)):
+            return "unresolved", why     # `$dom->createElement()` after `$dom = new \DOMDocument()`, `Math.max()`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
         if cls is not None and self._external_base(*cls):
             # a class of the repository that lacks the method but has a base outside it (`SessionMixin(

@@ -401,6 +401,28 @@ def php_builtin(name: str, function: bool = True) -> bool:
     return "\\" not in name and "." not in name and (name in classes or function and name in functions)
 
 
+@lru_cache(maxsize=None)
+def _java_lang() -> frozenset[str]:
+    """The public types of java.lang, which every Java file imports: data/java_lang.json (scripts/java_lang.py)."""
+    return frozenset(json.loads(resources.files(__package__).joinpath("data", "java_lang.json").read_text("utf-8"))
+                     ["types"])
+
+
+# java.lang.Object's methods: a bare `getClass()` / `hashCode()` no class of the repository defines is Object's
+JAVA_OBJECT_METHODS = frozenset({"getClass", "hashCode", "equals", "toString", "clone", "finalize", "notify",
+                                 "notifyAll", "wait"})
+
+
+def builtin_class(language: str, name: str) -> str | None:
+    """The reason a class named ``name`` is the language's own, or None: PHP's global classes (``\\DateTime``:
+    ``external:builtins``), Java's java.lang (``IllegalStateException``, ``Math``: ``external:java.lang``)."""
+    if language == "php":
+        return "external:builtins" if php_builtin(name, function=False) else None
+    if language == "java":
+        return "external:java.lang" if name in _java_lang() else None
+    return None
+
+
 def _members(name: str) -> list[str]:
     """The types a declared type names: each member of a union (``union:A,B``, extract_types._ts_type), else itself."""
     return name.removeprefix("union:").split(",") if name.startswith("union:") else [name]

@@ -12,7 +12,7 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    _last_segment, php_builtin, php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    _last_segment, builtin_class, JAVA_OBJECT_METHODS, php_builtin, php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
     _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
@@ -66,18 +66,20 @@ class TypeRules:
             if f.language in SCRIPT_LANGUAGES else ()
         return name in builtin and self._declared(f, caller, name) is None and name not in self.bindings[f.path]
 
-    def _php_builtin_typed(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
-        """PHP: whether a receiver is one of PHP's own classes or an object of one, and of no class of the
-        repository: ``\\DateTime::createFromFormat()``, ``$dom->createElement()`` after ``$dom = new
-        \\DOMDocument()``, a parameter or property declared ``\\ArrayObject``. (``receiver``: resolver notation)"""
-        if receiver.startswith("\\") and "\\" not in receiver[1:]:
-            return php_builtin(receiver, function=False)         # `\DateTime::`: the global class, no other
+    def _builtin_typed(self, f: FileFacts, caller: int | None, receiver: str) -> str | None:
+        """PHP and Java: the reason (``builtin_class``) a receiver is one of the language's own classes or an
+        object of one, and of no class of the repository; else None. PHP: ``\\DateTime::createFromFormat()``,
+        ``$dom->createElement()`` after ``$dom = new \\DOMDocument()``, a parameter or property declared
+        ``\\ArrayObject``; Java: ``Math.max()``, ``s.substring()`` of a ``String s``. (``receiver``: resolver
+        notation)"""
+        if f.language == "php" and receiver.startswith("\\") and "\\" not in receiver[1:]:
+            return builtin_class("php", receiver)                # `\DateTime::`: the global class, no other
         if receiver[:1].isupper() and receiver.isidentifier():
             names = [receiver]                                   # `DateTime::`, unless the repository has one
         elif receiver.isidentifier():
             found = self._declared(f, caller, receiver)
             if found is None or not found[2]:
-                return False
+                return None
             names = found[2].split("|") if found[1] == "param" else \
                 [v.removeprefix("class:") if v.startswith("class:") else "" for v in found[2].split("|")]
         elif receiver.startswith("this.") and receiver[5:].isidentifier() and caller is not None:
@@ -85,10 +87,11 @@ class TypeRules:
             typed = self._attribute_type(*own, receiver[5:]) if own is not None else None
             names = typed[2].split("|") if typed else []
         else:
-            return False
+            return None
         names = [n for n in names if n.lower() != "null"]
-        return bool(names) and all(php_builtin(n, function=False) and
-                                   not self._type_somewhere(f, n.removeprefix("\\")) for n in names)
+        reasons = {builtin_class(f.language, n) if not self._type_somewhere(f, n.removeprefix("\\")) else None
+                   for n in names}
+        return reasons.pop() if len(reasons) == 1 else None
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
         """A name only ever assigned literals (``args = []``; ``FILTERS = {...}`` in a module, imported as
@@ -797,6 +800,8 @@ class TypeRules:
             return "external:builtins"          # `len(x)`, `sorted(...)`: no name the module binds, Python's own
         if not n and f.language == "php" and php_builtin(name):
             return "external:builtins"          # `sprintf(...)`, `new \DOMDocument()`: PHP's own
+        if not n and f.language == "java" and (name in JAVA_OBJECT_METHODS or builtin_class("java", name)):
+            return "external:java.lang"         # `new IllegalStateException(...)`, Object's `getClass()`
         return f"ambiguous:{n}" if n > 1 else "unknown"
 
     def _imported_from_library(self, f: FileFacts, name: str) -> str | None:
@@ -817,8 +822,8 @@ class TypeRules:
         (``Exception``, ``\\Countable``: ``external:builtins``), or unknown."""
         bare = name.removeprefix("\\")
         head = bare.split(".")[0] if f.language in ("python", *SCRIPT_LANGUAGES) else bare
-        if f.language == "php" and self._php_builtin_typed(f, owner, name):
-            return "external:builtins"
+        if f.language in ("php", "java") and (why := self._builtin_typed(f, owner, name)):
+            return why                          # `extends \ArrayObject`, `extends RuntimeException`
         bind = self.bindings[f.path].get(head)
         if bind and bind[0] == "external":
             return f"external:{bind[1]}"

@@ -3836,7 +3836,7 @@ def test_java_and_csharp_receivers_of_library_types_are_no_guess() -> None:
     assert ("Use.d", "Sem.shutdown") in reached
     assert not any(src == "N.Use.A" for src, _dst in reached)
     assert "exec.shutdown@7:dynamic:foreign-receiver" in res.unresolved["r:p/Use.java#Use.a"]
-    assert "Integer.parseInt@8:dynamic:foreign-receiver" in res.unresolved["r:p/Use.java#Use.b"]
+    assert "Integer.parseInt@8:external:java.lang" in res.unresolved["r:p/Use.java#Use.b"]     # java.lang's own
 
 
 def test_csharp_extension_methods_and_partial_classes() -> None:
@@ -5207,3 +5207,76 @@ export function scheduleArray<T> (scheduler: Scheduler, input: T[]) {
              if k[0] == "CALLS" and k[1] == "r:s.ts#scheduleArray"}
     assert ("SchedulerAction.schedule", (12,), "annotation") in calls
     assert ("Subscriber.next", (14,), "annotation") in calls
+
+
+_CHAINING = {
+    "Dog.java": """package p;
+
+class Dog {
+    Dog(String n) { init(n); }
+    Dog() { this("x"); }
+    void init(String n) {}
+}
+
+class Puppy extends Dog {
+    Puppy() { super("p"); }
+    Puppy(int a) { this(); }
+}
+""",
+    "a.cs": """namespace N {
+class Dog {
+    public Dog(string n) { }
+}
+class Puppy : Dog, IDisposable {
+    public Puppy() : base("p") { }
+    public Puppy(int a) : this() { }
+}
+}
+""",
+    "dog.ts": "export class Dog {\n  constructor(n: string) {}\n}\n",
+    "puppy.ts": 'import { Dog } from "./dog";\nclass Puppy extends Dog {\n  constructor() { super("p"); }\n}\n',
+}
+
+
+def test_a_constructor_handing_over_with_super_or_this_calls_the_base_or_its_own_class() -> None:
+    """Java's `super(...)` / `this(...)`, C#'s `: base(...)` / `: this(...)`, TypeScript's `super(...)` made no call:
+    impact of Dog's constructor missed Puppy's constructors that run it. Java's land on the constructor the
+    arguments fit (by arity, as other overloaded calls do), C#'s and TypeScript's on the class, as `new Dog()` does."""
+    calls = _edges_of(resolve("r", _staged_facts(_CHAINING)), "CALLS")
+    assert _callees_of(calls, "Dog.java#Puppy.Puppy") == {"Dog.java#Dog.Dog": ("self", [10])}        # Dog(String)
+    assert _callees_of(calls, "Dog.java#Puppy.Puppy~2") == {"Dog.java#Puppy.Puppy": ("self", [11])}
+    assert _callees_of(calls, "Dog.java#Dog.Dog~2") == {"Dog.java#Dog.Dog": ("self", [5])}
+    assert _callees_of(calls, "a.cs#N.Puppy.Puppy") == {"a.cs#N.Dog": ("scope", [6])}
+    assert _callees_of(calls, "a.cs#N.Puppy.Puppy~2") == {"a.cs#N.Puppy": ("scope", [7])}
+    assert _callees_of(calls, "puppy.ts#Puppy.constructor") == {"dog.ts#Dog": ("import", [3])}
+
+
+def test_java_lang_names_are_java_s_own_unless_the_repository_has_one() -> None:
+    """Java imports java.lang everywhere: `new IllegalStateException()`, `Math.max()`, a `String` parameter's
+    `s.substring()`, Object's `getClass()` and `extends RuntimeException` were `unknown` (gson: 478 unknown calls,
+    141 after), which impact counts as possible callers of every method of that name; a class of the
+    repository named as one of them (`Math` below) is the repository's."""
+    res = resolve("r", _staged_facts({
+        "p/Err.java": """package p;
+
+class Err extends RuntimeException {
+    int run(String s, Object o) {
+        if (s == null) throw new IllegalStateException("none");
+        Class<?> c = getClass();
+        return Math.max(s.length(), Tree.max(1, 2)) + s.substring(1).length();
+    }
+}
+""",
+        "p/Tree.java": "package p;\n\nclass Tree {\n    static int max(int a, int b) { return a; }\n}\n",
+    }))
+    assert res.unresolved["r:p/Err.java#Err.run"] == [
+        "IllegalStateException@5:external:java.lang", "getClass@6:external:java.lang",
+        "s.length@7:external:java.lang", "s.substring(1).length@7:unknown", "Math.max@7:external:java.lang",
+        "s.substring@7:external:java.lang"]     # (what a java.lang method returns is not followed)
+    assert res.unresolved["r:p/Err.java#Err"] == ["inherits RuntimeException@3:external:java.lang"]
+    assert _callees_of(_edges_of(res, "CALLS"), "p/Err.java#Err.run") == {"p/Tree.java#Tree.max": ("class_attr", [7])}
+    shadowed = resolve("r", _staged_facts({
+        "p/Math.java": "package p;\n\nclass Math {\n    static int max(int a, int b) { return a; }\n}\n",
+        "p/Use.java": "package p;\n\nclass Use {\n    int run() { return Math.max(1, 2) + Math.abs(3); }\n}\n"}))
+    assert _callees_of(_edges_of(shadowed, "CALLS"), "p/Use.java#Use.run") == {"p/Math.java#Math.max": ("class_attr", [4])}
+    assert shadowed.unresolved["r:p/Use.java#Use.run"] == ["Math.abs@4:unknown"]

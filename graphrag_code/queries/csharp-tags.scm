@@ -19,7 +19,8 @@
 ;   inherits (an interface extends interfaces, as in Java).
 ; - calls: `F()`, `x.F()` / `this.F()` / `base.F()` (@receiver), `F<T>()`, `x?.F()` (@receiver `x`),
 ;   `new Foo()` / `new List<T>()` as a call to `Foo` / `List`, `new A.B.Foo()` with receiver `A.B`.
-;   Target-typed `new()` names no type and is skipped; so are `: base(...)` / `: this(...)` initializers.
+;   Target-typed `new()` names no type and is skipped. `: base(...)` / `: this(...)` -> @reference.chain (a call
+;   of the base class or of the class).
 ; - imports: `using X.Y;` and `using static X.Y;` -> module `X.Y`; `using A = X.Y;` -> module `X.Y`, alias `A`.
 
 ; ---- namespaces --------------------------------------------------------------------------------------------
@@ -205,3 +206,6 @@
 (foreach_statement left: (identifier) @name) @reference.binding
 (catch_declaration name: (identifier) @name) @reference.binding
 (property_declaration name: (identifier) @name) @reference.binding
+
+; ---- a constructor handing over (@reference.chain): `: base(...)` calls the base class, `: this(...)` the class
+(constructor_initializer) @reference.chain

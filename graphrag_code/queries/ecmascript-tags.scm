@@ -123,7 +123,10 @@
   (#match? @_runner "^(describe|context|suite|it|test|specify|fdescribe|xdescribe|fit|xit)$")) @definition.function
 
 ; ---------------------------------------------------------------------------------------------------
-; calls (`require(...)` is an import, not a call; `super(...)` and `import(...)` are not calls)
+; calls (`require(...)` is an import, not a call; `import(...)` is no call; `super(...)` in a constructor calls
+; the base class, as `new Base()` does: @reference.chain)
+
+(call_expression function: (super) @name) @reference.chain
 
 (call_expression
   function: (identifier) @name

@@ -12,8 +12,8 @@
 ;   name `m`; `import a.b.*;` -> module `a.b`, wildcard.
 ; - `extends` of a class -> inherits; `extends` of an interface -> inherits; `implements` -> implements.
 ; - declared variables, fields and their types -> @reference.binding (they type receivers: `in.next()`).
-; Not captured: lambdas and method references (`this::f`), `super(...)`/`this(...)` constructor
-; chaining, annotations as references.
+; - `super(...)` / `this(...)` in a constructor -> @reference.chain (a call of the base class or of the class).
+; Not captured: lambdas and method references (`this::f`), annotations as references.
 
 ; ---- types -------------------------------------------------------------------------------------------------
 (class_declaration
@@ -120,3 +120,6 @@
 (enhanced_for_statement name: (identifier) @name) @reference.binding
 (resource name: (identifier) @name) @reference.binding
 (catch_formal_parameter name: (identifier) @name) @reference.binding
+
+; ---- a constructor handing over (@reference.chain): `super(...)` calls the base class, `this(...)` the class
+(explicit_constructor_invocation constructor: [(super) (this)] @name) @reference.chain

@@ -95,8 +95,12 @@ class ClassRules:
         """(path, def index, method) of the class a base name declared by class ``cls`` stands for. A Python
         base through a module or class (``class Serializer(base.Serializer)`` after ``from
         django.core.serializers import base``) is that module's or class's; its last name alone would find the
-        class being declared, or any other of that name."""
+        class being declared, or any other of that name. Ruby's `include Env` in the body of class Request names
+        Request's own module Env first (the body is Request's scope; a superclass is never a module)."""
         scope = f.defs[cls][3]
+        if f.language == "ruby" and (own := self.ix.members.get((f.path, cls), {}).get(base)) is not None and \
+                f.defs[own][1] == "module":
+            return f.path, own, "scope"
         if f.language == "rust":
             return self._rust_trait(f, scope, base)
         if f.language == "php" and "\\" in base:

@@ -161,6 +161,8 @@ class DispatchRules:
         that name gets an edge (``dispatch``, no ``via``: there is no method of the class the call could name).
         False when there is none: the call stays unresolved."""
         spec = LANGUAGES[f.language]
+        if f.language == "ruby" and receiver is None:
+            receiver = "self"                       # a bare call in a method is a call on self
         if not spec.virtual_dispatch or caller is None or not receiver or receiver in spec.super_names:
             return False
         cls = self.receiver_class(f, caller, receiver)
@@ -169,6 +171,20 @@ class DispatchRules:
         found = self._named_below(name, self.files[cls[0]].ids[cls[1]], subclasses)
         for dst in found:
             self._call_edge(src, dst, line, "dispatch")
+        if not found and f.language == "ruby" and receiver == "self" and f.defs[cls[1]][1] == "module":
+            return self._includers_call(cls, src, name, line, subclasses)
+        return bool(found)
+
+    def _includers_call(self, module: tuple[str, int], src: str, name: str, line: int,
+                        subclasses: dict[str, list[str]]) -> bool:
+        """A Ruby module's method calling a method the module lacks: the object is of a class that includes it,
+        and the method is that class's or comes from its ancestors (Rack::Request::Helpers' `get_header` is
+        Rack::Request::Env's, another module Request includes): the method each includer finds (``includer``,
+        ``includers`` when they find several). Rack's 50 `get_header` calls were `unknown`."""
+        found = dict.fromkeys(self.files[hit[0]].ids[hit[1]] for cpath, ci, _m in self._below(
+            self.files[module[0]].ids[module[1]], subclasses) if (hit := self.class_member(cpath, ci, name)))
+        for dst in found:
+            self._call_edge(src, dst, line, "includer" if len(found) == 1 else "includers")
         return bool(found)
 
     def _union_call(self, f: FileFacts, caller: int | None, receiver: str | None, src: str, name: str,

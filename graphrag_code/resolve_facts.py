@@ -36,6 +36,9 @@ CONFIDENCE = {
     "override": 0.6,
     # a call on an object that may be of a subclass overriding the method it landed on (virtual dispatch)
     "dispatch": 0.6,
+    # a Ruby module's call of a method it lacks, found in the classes that include it (or their ancestors): the one
+    # they find; one of several
+    "includer": 0.8, "includers": 0.6,
     # Go: a type that has every method an interface names implements it (no `implements` in the language)
     "structural": 0.7,
     # a receiver that is a parameter annotated with a class of the repository (Python: `ctx: Context`)
@@ -413,13 +416,32 @@ JAVA_OBJECT_METHODS = frozenset({"getClass", "hashCode", "equals", "toString", "
                                  "notifyAll", "wait"})
 
 
+@lru_cache(maxsize=None)
+def _ruby_builtins() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Ruby's own: the methods of every object (Kernel, BasicObject), those every class or module adds (Module,
+    Class; `new` left out: a bare `new` in a class method makes an object of the repository's class), and the core
+    classes and modules: data/ruby_builtins.json (scripts/ruby_builtins.py)."""
+    data = json.loads(resources.files(__package__).joinpath("data", "ruby_builtins.json").read_text("utf-8"))
+    return frozenset(data["object_methods"]), frozenset(data["module_methods"]) - {"new"}, frozenset(data["classes"])
+
+
+def ruby_builtin_method(name: str, on_class: bool) -> bool:
+    """Whether a bare call ``name`` is a method Ruby gives every object (``raise``, ``puts``, ``block_given?``),
+    or with ``on_class`` (a class body, a class method) also every class (``attr_reader``, ``alias_method``)."""
+    objects, modules, _classes = _ruby_builtins()
+    return name in objects or on_class and name in modules
+
+
 def builtin_class(language: str, name: str) -> str | None:
     """The reason a class named ``name`` is the language's own, or None: PHP's global classes (``\\DateTime``:
-    ``external:builtins``), Java's java.lang (``IllegalStateException``, ``Math``: ``external:java.lang``)."""
+    ``external:builtins``), Java's java.lang (``IllegalStateException``, ``Math``: ``external:java.lang``), Ruby's
+    core (``StandardError``, ``Comparable``: ``external:builtins``)."""
     if language == "php":
         return "external:builtins" if php_builtin(name, function=False) else None
     if language == "java":
         return "external:java.lang" if name in _java_lang() else None
+    if language == "ruby":
+        return "external:builtins" if name.removeprefix("::") in _ruby_builtins()[2] else None
     return None
 
 

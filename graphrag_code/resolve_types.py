@@ -12,7 +12,7 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    _last_segment, builtin_class, JAVA_OBJECT_METHODS, php_builtin, php_receiver, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    _last_segment, builtin_class, JAVA_OBJECT_METHODS, php_builtin, php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
     _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
@@ -802,6 +802,10 @@ class TypeRules:
             return "external:builtins"          # `sprintf(...)`, `new \DOMDocument()`: PHP's own
         if not n and f.language == "java" and (name in JAVA_OBJECT_METHODS or builtin_class("java", name)):
             return "external:java.lang"         # `new IllegalStateException(...)`, Object's `getClass()`
+        if not n and f.language == "ruby" and not self.ix.methods_in(name, "ruby") and \
+                ruby_builtin_method(name, caller is None or f.defs[caller][1] != "method" or
+                                    (f.path, caller) in self.singletons):
+            return "external:builtins"          # `raise`, `puts`; `attr_reader`, `alias_method` in a class body
         return f"ambiguous:{n}" if n > 1 else "unknown"
 
     def _imported_from_library(self, f: FileFacts, name: str) -> str | None:
@@ -822,8 +826,8 @@ class TypeRules:
         (``Exception``, ``\\Countable``: ``external:builtins``), or unknown."""
         bare = name.removeprefix("\\")
         head = bare.split(".")[0] if f.language in ("python", *SCRIPT_LANGUAGES) else bare
-        if f.language in ("php", "java") and (why := self._builtin_typed(f, owner, name)):
-            return why                          # `extends \ArrayObject`, `extends RuntimeException`
+        if f.language in ("php", "java", "ruby") and (why := self._builtin_typed(f, owner, name)):
+            return why                          # `extends \ArrayObject`, `extends RuntimeException`, `< StandardError`
         bind = self.bindings[f.path].get(head)
         if bind and bind[0] == "external":
             return f"external:{bind[1]}"

@@ -166,6 +166,10 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             receiver = receiver.replace("->", ".")        # `parent_->LookupRule()`, `builder_->status_->Info()`
         elif receiver and f.language == "php":
             receiver = php_receiver(receiver)             # `$this->collection`: `this.collection`
+        if name == "new" and f.language == "ruby" and receiver in (None, "self") and (f.path, caller) in self.singletons:
+            cls = self.enclosing_class(f, caller)        # `new(s)` in `def self.build`: an object of the class
+            if cls is not None:
+                return f.path, cls, "self"
         if receiver is None:
             hit = self.lookup_name(f, caller, name)
             if hit is None and (called := self._called_instance(f, caller, None, name)):

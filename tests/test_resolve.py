@@ -5315,7 +5315,9 @@ end
     assert res.unresolved["r:lib/shop.rb#Shop"] == ["implements Comparable@5:external:builtins",
                                                     "attr_reader@6:external:builtins"]
     assert res.unresolved["r:lib/shop.rb#Shop.build"] == ["alias_method@9:external:builtins",
-                                                          "Integer@10:external:builtins", "new@10:unknown"]
+                                                          "Integer@10:external:builtins"]
+    # `new` in a class method makes an object of the class (as `Shop.new` does): it was `unknown`
+    assert _callees_of(_edges_of(res, "CALLS"), "lib/shop.rb#Shop.build") == {"lib/shop.rb#Shop": ("self", [10])}
     assert res.unresolved["r:lib/shop.rb#Shop.check"] == [
         "block_given?@14:external:builtins", "raise@14:external:builtins", "attr_reader@15:unknown", "puts@16:unknown"]
 

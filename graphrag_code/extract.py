@@ -41,6 +41,8 @@ Captures (anything else makes the query file fail to load):
     @reference.export    JavaScript/TypeScript: the name a module's default export names (``module.exports = X``)
     @reference.inherits / @reference.implements   a base named by @name, inside a class-like definition
     @reference.import    an import; with @import.module and optional @import.name, @import.alias, @import.wildcard
+    @reference.use       Rust: a `use` declaration (@args: its argument), one import per name it brings, groups
+                         nested at any depth (``add_use``)
     @_<anything>         a node a predicate tests (``(#eq? @_module "module")``), not used otherwise
 
 A query file may start from others: a ``; inherits: a, b`` line loads ``a-tags.scm`` and ``b-tags.scm`` first
@@ -81,7 +83,7 @@ _REFERENCE_HANDLERS = {"call": "add_call", "read": "add_read", "with": "add_with
                        "callback": "add_callback", "registry": "add_registry", "returns": "add_returned",
                        "alias": "add_alias", "export": "add_export", "import": "add_import", "binding": "add_binding",
                        "decorator": "add_decorator", "exported": "add_exported", "super": "add_super",
-                       "bare": "add_bare", "chain": "add_chain",
+                       "bare": "add_bare", "chain": "add_chain", "use": "add_use",
                        "macro_args": "add_macro_args", "macro_body": "add_macro_body",
                        "macro_call": "add_macro_call"}
 _REFERENCE_KINDS = frozenset(_REFERENCE_HANDLERS) | {"inherits", "implements"}
@@ -1326,11 +1328,54 @@ class _Builder:
         module = _text(caps["import.module"][0]).strip("'\"`<>")
         name = _text(caps["import.name"][0]) if "import.name" in caps else None
         alias = _text(caps["import.alias"][0]) if "import.alias" in caps else None
-        ref = ImportRef(module, name, alias, node.start_point.row + 1, wildcard="import.wildcard" in caps)
-        key = (module, name, alias, ref.line, ref.wildcard)
+        self._import(ImportRef(module, name, alias, node.start_point.row + 1, wildcard="import.wildcard" in caps))
+
+    def _import(self, ref: ImportRef) -> None:
+        key = (ref.module, ref.name, ref.alias, ref.line, ref.wildcard)
         if key not in self._imports_seen:
             self._imports_seen.add(key)
             self.result.imports.append(ref)
+
+    def add_use(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """Rust's `use` (@args: its tree), one import per name, groups nested at any depth: `use a::b::C;` ->
+        (a::b, C); `use a::{b::{self, C}, d::e as f, g::*};` -> (a::b), (a::b, C), (a::d, e, alias f), (a::g,
+        wildcard). The query's patterns saw one level of `{...}` only: regex-syntax's `use crate::{ast::{self,
+        Ast}, ...}` imported nothing."""
+        self._use_tree(caps["args"][0], "", node.start_point.row + 1)
+
+    def _use_tree(self, tree: Node, prefix: str, line: int) -> None:
+        def joined(path: Node | None) -> str:
+            return "::".join(p for p in (prefix, _text(path) if path is not None else "") if p)
+
+        at = tree.start_point.row + 1 if prefix else line     # an item of a group: its own line
+        kind = tree.type
+        if kind == "self" and prefix:                         # `a::b::{self}`: the module a::b
+            self._import(ImportRef(prefix, None, None, at))
+        elif kind in ("identifier", "crate", "super", "self"):
+            # `use a;` (and `use {a, b};`): the module a; in a group of a path, a name of it
+            self._import(ImportRef(prefix, _text(tree), None, at) if prefix else ImportRef(_text(tree), None, None, at))
+        elif kind == "scoped_identifier":
+            path = tree.child_by_field_name("path")
+            self._import(ImportRef(joined(path), _text(tree.child_by_field_name("name")), None, at))
+        elif kind == "use_as_clause":
+            path, alias = tree.child_by_field_name("path"), _text(tree.child_by_field_name("alias"))
+            if path.type == "scoped_identifier":
+                self._import(ImportRef(joined(path.child_by_field_name("path")),
+                                       _text(path.child_by_field_name("name")), alias, at))
+            elif prefix:
+                self._import(ImportRef(prefix, _text(path), alias, at))
+            else:
+                self._import(ImportRef(_text(path), None, alias, at))
+        elif kind == "use_wildcard":
+            inner = tree.named_children[0] if tree.named_children else None
+            self._import(ImportRef(joined(inner), None, None, at, wildcard=True))
+        elif kind == "scoped_use_list":
+            inner = joined(tree.child_by_field_name("path"))
+            for item in tree.child_by_field_name("list").named_children:
+                self._use_tree(item, inner, line)
+        elif kind == "use_list":
+            for item in tree.named_children:
+                self._use_tree(item, prefix, line)
 
 
 # where a `require(...)` form (the call, `.name` of it, `[key]` of it) that no declaration pattern takes is an import:

@@ -117,6 +117,9 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         # (path, local name) -> name of a JS/TS `import { name } from "m"` that m does not define (see
         # _settle_reexports)
         self.named_imports: dict[tuple[str, str], str] = {}
+        # Rust: (path, local name) -> the name a `use` brings from a module file that only re-exports it
+        # (`use crate::ast::Visitor` where ast/mod.rs has `pub use crate::ast::visitor::Visitor`): _settle_reexports
+        self.rust_reexported: dict[tuple[str, str], str] = {}
         self._external: dict[tuple[str, int], bool] = {}     # (path, class) -> _external_base
         self._guessing: set[tuple[str, int | None, str]] = set()   # receivers _named_after_types is deciding
         # (type name, method, language, from a test file) -> (the methods classes of that name have, how many
@@ -294,12 +297,14 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
                 return hit[0], hit[1], "module_attr"
         if bind and bind[0] == "module" and (f.path, head) not in self.imported_vars and \
                 (f.path, head) not in self.named_imports:     # not a module's variable, not one module export
-            attr = receiver[len(head) + 1:] if not whole and receiver != head else ""
+            # (Rust: `hir::ClassUnicode` after `use crate::hir`, two characters apart)
+            attr = receiver[len(head):].removeprefix("::").removeprefix(".") if not whole and receiver != head else ""
             # `nodes.Const.from_untrusted()` (and `forms.CharField().clean()`) reaches the class's method, never a
             # function of the module; `signals.post_migrate.send()` the method of the module variable's class
             cls = (self._module_class(bind[1], attr.removesuffix("()"), spec)
                    or self._module_var_class(bind[1], attr)) if attr else None
-            hit = self.class_member(*cls, name) if cls else self._top_in(bind[1], name) or \
+            hit = (self.class_member(*cls, name) or self._impl_method(self.files[cls[0]], cls[1], name)) if cls \
+                else self._top_in(bind[1], name) or \
                 self._reexport(bind[1], name) or (self._default_member(bind[1], name) if not attr else None)
             if hit:
                 return hit[0], hit[1], "module_attr"

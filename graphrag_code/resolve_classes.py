@@ -129,6 +129,8 @@ class ClassRules:
             if files is None and bind is not None and bind[0] == "module":
                 files = bind[1]                             # `use crate::value;` then `value::Index`
             hits = [(p, i) for p in files or () for i in self.ix.top.get(p, {}).get(last, []) if self._trait(p, i)]
+            if not hits and files and (again := self._reexport(files, last)) and self._trait(*again):
+                hits = [again]              # `impl ast::Visitor for T` where ast/mod.rs has `pub use visitor::Visitor`
             hits = hits or [h for h in self.ix.qualified.get(f"{head.replace('::', '.')}.{last}", [])
                             if h[0] == f.path and self._trait(*h)]      # `private::Sealed` of an inline `mod`
             return (hits[0][0], hits[0][1], "import") if len(hits) == 1 else None

@@ -210,6 +210,8 @@ class ModuleRules:
                         ("symbol", *hit)
                 if not hit and f.language in SCRIPT_LANGUAGES:
                     self.named_imports[(f.path, alias or name)] = name
+                elif not hit and f.language == "rust":
+                    self.rust_reexported[(f.path, alias or name)] = name
                 held = self._var_home(targets, name) if not hit else None
                 if held:
                     self.imported_vars[(f.path, alias or name)] = held
@@ -222,10 +224,11 @@ class ModuleRules:
         """JavaScript/TypeScript: `import { isES6Map } from "../internal"` where internal.ts only re-exports it
         (`export * from "./utils/utils"`, `export { isES6Map } from "./utils/utils"`: a barrel file, as MobX's)
         binds the definition the re-exports lead to. Not a module: its default export is another thing. A barrel
-        may name what another barrel re-exports, so rounds until nothing changes."""
+        may name what another barrel re-exports, so rounds until nothing changes. Rust's `use crate::ast::Visitor`
+        where ast/mod.rs has `pub use crate::ast::visitor::{visit, Visitor}` the same way."""
         for _round in range(_MAX_BASE_DEPTH):
             settled = 0
-            for (path, local), name in self.named_imports.items():
+            for (path, local), name in [*self.named_imports.items(), *self.rust_reexported.items()]:
                 bind = self.bindings[path].get(local)
                 hit = self._reexport(bind[1], name) if bind and bind[0] == "module" else None
                 if hit:

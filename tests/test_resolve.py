@@ -5361,3 +5361,41 @@ end
         "lib/rack/request.rb#Rack.Request.Env.get_header": ("includer", [19])}
     assert _callees_of(calls, "lib/rack/request.rb#Rack.Request.initialize") == {
         "lib/rack/request.rb#Rack.Request.Env.initialize": ("inherited", [4])}
+
+
+def test_rust_use_groups_nested_at_any_depth_import_each_name() -> None:
+    """regex-syntax's `use crate::{ast::{self, Ast, Visitor}, hir::*}` imported nothing (the query's patterns saw
+    one level of `{...}`): `ast::visit(a)` and `impl Visitor for T` (a trait ast/mod.rs re-exports with `pub use`)
+    found nothing or a guess (hir's Visitor, `same_package`); `hir::Class::empty()` after `use crate::hir` reached
+    no method of the struct (the module's path and the type's were split one character off)."""
+    from graphrag_code.staging import extract_file
+    imports = extract_file("rust", "use crate::{\n    ast::{self, Ast},\n    ast::print::show as display,\n    hir::*,\n};\n"
+                           "use {x, y::z};\n", 400, "src/p.rs").facts()["imports"]
+    assert imports == [["crate::ast", None, None, 2, False], ["crate::ast", "Ast", None, 2, False],
+                       ["crate::ast::print", "show", "display", 3, False], ["crate::hir", None, None, 4, True],
+                       ["x", None, None, 6, False], ["y", "z", None, 6, False]]
+    res = resolve("r", _staged_facts({
+        "src/lib.rs": "mod ast;\nmod hir;\nmod parse;\n",
+        "src/ast/mod.rs": "pub use crate::ast::visitor::{visit, Visitor};\nmod visitor;\npub struct Ast;\n"
+                          "pub mod print {\n    pub fn show() {}\n}\n",
+        "src/ast/visitor.rs": "pub trait Visitor {\n    fn start(&mut self);\n}\npub fn visit(a: &u8) {}\n",
+        "src/hir/mod.rs": "pub mod visitor;\npub struct Class;\nimpl Class {\n    pub fn empty() -> Class { Class }\n}\n",
+        "src/hir/visitor.rs": "pub trait Visitor {\n    fn start(&mut self);\n}\n",
+        "src/parse.rs": """use crate::{
+    ast::{self, Ast, Visitor},
+    hir,
+};
+
+struct T;
+impl Visitor for T {
+    fn start(&mut self) {}
+}
+
+pub fn run(a: &u8) {
+    ast::visit(a);
+    hir::Class::empty();
+}
+"""}))
+    assert _edges_of(res, "IMPLEMENTS") == {("src/parse.rs#T~impl", "src/ast/visitor.rs#Visitor"): ("import", [7])}
+    assert _callees_of(_edges_of(res, "CALLS"), "src/parse.rs#run") == {
+        "src/ast/visitor.rs#visit": ("module_attr", [12]), "src/hir/mod.rs#Class.empty": ("module_attr", [13])}

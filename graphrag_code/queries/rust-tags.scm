@@ -19,8 +19,8 @@
 ;   as expressions, and extract._token_calls parses it again (`assert_eq!(total(&[o]), 3)` calls `total`).
 ; - imports: one per imported name. `use a::b::C;` -> module `a::b`, name `C`; `use a::b::{c, d as e};` ->
 ;   (a::b, c) and (a::b, d, alias e); `use a::b::{self}` -> module `a::b`; `use a::*;` -> module `a`, wildcard;
-;   `use a;` / `extern crate a;` -> module `a`.
-; Not captured (known gaps): nested use groups (`use a::{b::{c, d}}`), consts, statics, closures, a macro's
+;   `use a;` / `extern crate a;` -> module `a`; groups nested at any depth (`use a::{b::{self, C}}`).
+; Not captured (known gaps): consts, statics, closures, a macro's
 ; `#[macro_export]` path (`crate::square!` reaches it by name only).
 
 ; ---- functions ---------------------------------------------------------------------------------------------
@@ -129,46 +129,8 @@
   right: (token_tree) @args) @reference.macro_body
 
 ; ---- imports -----------------------------------------------------------------------------------------------
-(use_declaration
-  argument: (identifier) @import.module) @reference.import
-
-(use_declaration
-  argument: (scoped_identifier
-    path: (_) @import.module
-    name: (identifier) @import.name)) @reference.import
-
-(use_declaration
-  argument: (use_as_clause
-    path: (identifier) @import.module
-    alias: (identifier) @import.alias)) @reference.import
-
-(use_declaration
-  argument: (use_as_clause
-    path: (scoped_identifier
-      path: (_) @import.module
-      name: (identifier) @import.name)
-    alias: (identifier) @import.alias)) @reference.import
-
-(use_declaration
-  argument: (use_wildcard (_) @import.module) @import.wildcard) @reference.import
-
-(use_declaration
-  argument: (scoped_use_list
-    path: (_) @import.module
-    list: (use_list (identifier) @import.name @reference.import)))
-
-(use_declaration
-  argument: (scoped_use_list
-    path: (_) @import.module
-    list: (use_list (self) @reference.import)))
-
-(use_declaration
-  argument: (scoped_use_list
-    path: (_) @import.module
-    list: (use_list
-      (use_as_clause
-        path: (identifier) @import.name
-        alias: (identifier) @import.alias) @reference.import)))
+; a `use` declaration's tree, flattened by the engine into one import per name (extract._Builder.add_use)
+(use_declaration argument: (_) @args) @reference.use
 
 (extern_crate_declaration
   name: (identifier) @import.module) @reference.import

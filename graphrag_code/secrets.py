@@ -236,6 +236,13 @@ def _plausible_value(value: str, bare: bool, literal: bool = False) -> bool:
     return not (bare and (value.isdigit() or (not literal and re.fullmatch(r"[A-Za-z_]+", value))))
 
 
+def _file_path(value: str) -> bool:
+    """A relative path of lower-case names: a file with an extension (`lib/module/path.py`) or folders of words
+    (`config/secrets`); `ab12/cd34ef` (digits, no extension) may be a password."""
+    return bool(_PATH_LIKE.fullmatch(value)) and ("." in value.rsplit("/", 1)[-1] or
+                                                   all(re.fullmatch(r"[a-z_-]+", p) for p in value.split("/")))
+
+
 def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
     if not any(t in lower for t in _PASSWORD_TRIGGERS):
         return
@@ -250,6 +257,8 @@ def _password_assignments(text: str, lower: str) -> Iterable[_Span]:
         value = text[m.start(group):m.end(group)]
         literal = (group == "bare" and m.group("op") == "="
                    and _ENV_LINE_PREFIX.fullmatch(haystack, haystack.rfind("\n", 0, m.start()) + 1, m.start()))
+        if _file_path(value):
+            continue   # `pwd=lib/module/path.py`, `private_key: certs/server.key`: where a secret is, at most
         if _plausible_value(value, bare=group == "bare", literal=bool(literal)):
             yield _Span(m.start(group), m.end(group), "password-assignment", _placeholder("password-assignment"))
 

@@ -334,3 +334,20 @@ def test_installed_web_packages_are_nearly_clean() -> None:
             findings += [(path.name, f) for f in found]
     # Calibrated to zero; a small allowance so a new upstream release does not fail unrelated work.
     assert len(findings) <= 2, findings
+
+
+@pytest.mark.parametrize("line", [
+    "pwd=lib/module/path.py",              # a shell's working directory
+    "private_key: certs/server.key",       # where the key is
+    "secret_file = 'config/secrets'",
+])
+def test_a_relative_file_path_after_a_password_key_is_no_secret(line: str) -> None:
+    """`pwd=lib/module/path.py` was redacted as a password (a note of the thirty-sixth session): a path of
+    lower-case names with an extension, or of words, names where a secret is, not the secret."""
+    assert redact(line) == (line, [])
+
+
+@pytest.mark.parametrize("value", ["ab12/cd34ef", "Ab/9xQ+zzT4k", "s3cr3t.pw/x9"])
+def test_a_password_with_a_slash_that_is_no_path_of_words_is_still_redacted(value: str) -> None:
+    text, found = redact(f'password = "{value}"')
+    assert value not in text and [f.kind for f in found] == ["password-assignment"]

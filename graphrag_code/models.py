@@ -20,7 +20,15 @@ BUILTIN_CLASSES = frozenset({n for n in dir(builtins) if n[0].isupper() and isin
 SCRIPT_GLOBALS = frozenset("""Array ArrayBuffer Atomics BigInt Boolean Buffer DataView Date Error EvalError Function
 Intl JSON Map Math Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set String Symbol SyntaxError
 TypeError URIError URL URLSearchParams WeakMap WeakRef WeakSet console document globalThis navigator process
-window""".split())
+window
+AggregateError FinalizationRegistry SharedArrayBuffer WebAssembly Int8Array Uint8Array Uint8ClampedArray Int16Array
+Uint16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array BigUint64Array
+setTimeout setInterval clearTimeout clearInterval setImmediate clearImmediate queueMicrotask structuredClone
+parseInt parseFloat isNaN isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape
+fetch atob btoa AbortController AbortSignal TextEncoder TextDecoder XMLHttpRequest WebSocket FormData Blob
+requestAnimationFrame cancelAnimationFrame MutationObserver IntersectionObserver ResizeObserver CustomEvent
+EventTarget performance""".split())   # (the language's, Node's and the browser's; not Request, Event or Node, which
+# repositories name classes after)
 
 
 def item_of(chain: str) -> str:

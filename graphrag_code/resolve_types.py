@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from collections import defaultdict
 
 from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES, SCRIPT_LANGUAGES
@@ -790,7 +791,10 @@ class TypeRules:
     def _why(self, f: FileFacts, caller: int | None, name: str) -> str:
         """Why a bare call ``name()`` that no definition answers has no edge: a library's (``external:<module>``)
         or the language's own function (``external:builtins``), several candidates, or unknown."""
-        imported = self._imported_from_library(f, name) if self._declared(f, caller, name) is None else None
+        declared = self._declared(f, caller, name)
+        # `var merge = require('utils-merge')` declares the name it imports: no shadowing of the import
+        imported = self._imported_from_library(f, name) if declared is None or \
+            declared[0] is None and declared[2] == "call:require" else None
         if imported:
             return imported                     # `from os.path import join; join(a, b)`
         n = len(self.ix.global_top.get(name, []))
@@ -814,11 +818,20 @@ class TypeRules:
         relative one (``./util``), or one whose last name a file or folder of the repository has (a module of
         ours the resolver did not find: its calls stay ``unknown``, which impact counts as possible callers)."""
         bind = self.bindings[f.path].get(name)
-        if not bind or bind[0] != "external" or bind[1].startswith(".") or \
-                _last_segment(bind[1]) in self.ix.path_names:
+        if not bind or bind[0] != "external" or bind[1].startswith(".") or not self._library_module(f, bind[1]):
             return None
         return "external:builtins" if f.language == "php" and php_builtin(bind[1], function=False) else \
             f"external:{bind[1]}"
+
+    def _library_module(self, f: FileFacts, module: str) -> bool:
+        """Whether an import no file answered names a library's module rather than one of ours the resolver did not
+        find. Python: its package is the standard library's (`typing` beside the repository's flask/typing.py) or no
+        file or folder of the repository is called so (`click.testing` beside flask/testing.py); elsewhere: no file
+        or folder of the repository is called as its last name."""
+        if f.language == "python":
+            top = module.split(".")[0]
+            return top in sys.stdlib_module_names or top not in self.ix.path_names
+        return _last_segment(module) not in self.ix.path_names
 
     def _base_why(self, f: FileFacts, owner: int, name: str) -> str:
         """Why a base class no definition answers has no edge: a library's (``class V(MethodView)`` after ``from

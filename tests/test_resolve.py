@@ -5399,3 +5399,25 @@ pub fn run(a: &u8) {
     assert _edges_of(res, "IMPLEMENTS") == {("src/parse.rs#T~impl", "src/ast/visitor.rs#Visitor"): ("import", [7])}
     assert _callees_of(_edges_of(res, "CALLS"), "src/parse.rs#run") == {
         "src/ast/visitor.rs#visit": ("module_attr", [12]), "src/hir/mod.rs#Class.empty": ("module_attr", [13])}
+
+
+def test_a_library_s_name_is_external_even_when_a_file_of_ours_shares_a_name_with_it() -> None:
+    """Calls of library names were `unknown` (impact counts those as possible callers): `from click.testing import
+    CliRunner` beside the repository's flask/testing.py, `from typing import cast` beside its typing.py (the last
+    name matched a file of ours; Python's package decides: the standard library's, or none of ours), and
+    `var merge = require('utils-merge')` (the declaration of the name was taken for one shadowing the import);
+    Node's and the browser's global functions (`setImmediate`, `parseInt`) were unknown too (express: 265 → 209).
+    An import of a package of ours that the resolver did not find stays unknown."""
+    res = resolve("r", _staged_facts({
+        "src/flask/__init__.py": "", "src/flask/typing.py": "X = 1\n", "src/flask/testing.py": "Y = 1\n",
+        "tests/conftest.py": "Z = 1\n",
+        "src/flask/app.py": "from typing import cast\nfrom click.testing import CliRunner\n"
+                            "from tests.helpers import make\n\n\ndef run(x):\n    cast(int, x)\n    CliRunner()\n"
+                            "    make()\n",
+        "lib/app.js": "var merge = require('utils-merge');\n\nfunction render(o) {\n  merge(o, {});\n"
+                      "  setImmediate(render);\n  return parseInt('1');\n}\n",
+    }))
+    assert res.unresolved["r:src/flask/app.py#run"] == [
+        "cast@7:external:typing", "CliRunner@8:external:click.testing", "make@9:unknown"]
+    assert res.unresolved["r:lib/app.js#render"] == [
+        "merge@4:external:utils-merge", "setImmediate@5:external:builtins", "parseInt@6:external:builtins"]

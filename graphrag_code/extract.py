@@ -66,8 +66,8 @@ from .extract_types import (
     _annotated_type, _arguments, _asserted, _assigned_class, _BUILTIN_DUNDERS, _call_arity, _caught, _class_made,
     _constructed, _core, _factory_applied, _go_field_types, _go_item, _go_param_types, _go_result_type, _go_type,
     _go_underlying, _go_value, _held, _inline_parameter, _installed_on, _items_passed, _js_parameters,
-    _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, narrowed_chain, _object_members, _OVERLOADING,
-    _param_arity, _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS,
+    _jsdoc_declared, _jsdoc_types, _method_owner, _narrowing, narrowed_chain, _object_members, _OVERLOADING, _TYPED_OVERLOADS,
+    _param_arity, _param_kinds, _argument_kinds, _parameter_names, _pattern_names, _receiver_text, _reflective, _SCRIPT_FUNCTIONS,
     _script_narrowing, _php_assigned_class, _php_doc_local, _php_narrowing, _php_property_types,
     _php_class_name, _php_signature_types, _php_value, _php_held, _SCRIPT_SCOPES, _script_value, _static_initializer,
     _static_signature_types, _static_type, _string_text, _text, _this_declared, _TRANSPARENT_DECORATORS, _ts_guard,
@@ -238,7 +238,8 @@ class _Builder:
         self._imports_seen: set[tuple] = set()      # result.imports as tuples: a list scan per import was O(n^2)
         self._def_nodes: list[Node] = []
         self._locals_of: dict[int, frozenset[str]] = {}     # Ruby: the names each method binds (_ruby_locals)
-        self._chains: list[tuple[int, bool, int, int, int | None]] = []   # add_chain: caller, own, line, column, arity
+        # add_chain: caller, own, line, column, arity, argument kinds
+        self._chains: list[tuple[int, bool, int, int, int | None, list[str] | None]] = []
         self._name_bytes: list[int] = []       # where each definition's name starts
         self._body_bytes: list[int] = []       # where each definition's body starts (its end when it has none)
         self._properties: set[str] = set()     # names of this file's property getters
@@ -353,6 +354,8 @@ class _Builder:
             **(self._signature_types(core, self.source[start.start_byte:head.start_byte] if start is not head
                                      else b"") if kind in ("function", "method") else {}),
             arity=_param_arity(core) if kind in ("function", "method") and self.spec.name in _OVERLOADING else None,
+            param_kinds=_param_kinds(core) if kind in ("function", "method") and self.spec.name in _TYPED_OVERLOADS
+            else None,
             **({"attr_types": _go_field_types(node)} if self.spec.name == "go" and kind == "struct" else {}),
             **({"attr_types": _php_property_types(node)} if self.spec.name == "php" and kind == "class" else {}),
             **({"underlying": _go_underlying(node)} if self.spec.name == "go" and kind == "type" else {}),
@@ -626,7 +629,9 @@ class _Builder:
             and node.type == "call" else None
         self.result.calls.append(CallSite(caller, name, receiver, line, column, narrowed=narrowed or None,
                                           items_passed=passed or None, reflective=reflective,
-                                          arity=_call_arity(node) if self.spec.name in _OVERLOADING else None))
+                                          arity=_call_arity(node) if self.spec.name in _OVERLOADING else None,
+                                          arg_kinds=_argument_kinds(node) if self.spec.name in _TYPED_OVERLOADS
+                                          else None))
         if self.spec.name == "python" and name in _INSERTS and receiver and _CHAIN.fullmatch(receiver):
             self._insert(node, caller, receiver.rsplit(".", 1)[-1], name)
         if caller is not None and node.type in ("call_expression", "new_expression") and self.spec.name != "python":
@@ -653,16 +658,17 @@ class _Builder:
             (c for c in node.named_children if c.type == "argument_list"), None)    # C#'s is no field
         arity = sum(1 for c in args.named_children if not c.type.endswith("comment")) if args is not None else None
         self._chains.append((caller, word == "this", node.start_point.row + 1, node.start_point.column,
-                             arity if self.spec.name in _OVERLOADING else None))
+                             arity if self.spec.name in _OVERLOADING else None,
+                             _argument_kinds(node) if self.spec.name in _TYPED_OVERLOADS else None))
 
     def finish_chains(self) -> None:
         """The calls ``add_chain`` kept: of the class's first base class (the class itself for `this(...)`)."""
-        for caller, own, line, column, arity in self._chains:
+        for caller, own, line, column, arity, kinds in self._chains:
             cls = self.result.definitions[caller].parent
             name = self.result.definitions[cls].name if own else \
                 next((b.name for b in self.result.bases if b.owner == cls and b.relation == "INHERITS"), None)
             if name:
-                self.result.calls.append(CallSite(caller, name, None, line, column, arity=arity))
+                self.result.calls.append(CallSite(caller, name, None, line, column, arity=arity, arg_kinds=kinds))
 
     def add_bare(self, node: Node, caps: dict[str, list[Node]]) -> None:
         """Ruby's bare name (`audit` after `super`): a call of a method without arguments, as `audit()` is, unless

@@ -265,6 +265,7 @@ def _go_value(node: Node) -> str:
 
 
 _OVERLOADING = frozenset({"java", "csharp", "cpp"})   # languages whose functions are overloaded by parameters
+_TYPED_OVERLOADS = frozenset({"java", "csharp"})      # ... and whose overloads are told apart by the arguments' types
 _PRIMITIVE_TYPES = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "predefined_type",
                               "primitive_type", "sized_type_specifier"})
 _CPP_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "scoped_refptr"})   # `->` reaches the pointee
@@ -701,6 +702,78 @@ def _parameter_list(core: Node) -> Node | None:
             (c for c in decl.named_children if c.type == "function_declarator"), None)
         params = decl.child_by_field_name("parameters") if decl is not None else None
     return params
+
+
+# Java's and C#'s primitive types and strings by one name (C#'s keywords are its types' aliases)
+_TYPE_WORDS = {"string": "String", "object": "Object", "bool": "boolean", "sbyte": "byte", "ushort": "short",
+               "uint": "int", "ulong": "long", "nint": "long", "nuint": "long"}
+_ARGUMENT_KINDS = {"string_literal": "String", "verbatim_string_literal": "String", "raw_string_literal": "String",
+                   "interpolated_string_expression": "String", "text_block": "String", "character_literal": "char",
+                   "decimal_integer_literal": "int", "hex_integer_literal": "int", "octal_integer_literal": "int",
+                   "binary_integer_literal": "int", "integer_literal": "int", "decimal_floating_point_literal": "double",
+                   "hex_floating_point_literal": "double", "real_literal": "double", "true": "boolean",
+                   "false": "boolean", "boolean_literal": "boolean", "null_literal": "null"}
+
+
+def _type_kind(node: Node | None, generics: frozenset[str]) -> str:
+    """A parameter's type for picking among overloads: a primitive's name (``int``, ``boolean``; C#'s ``string``
+    is ``String``), else the class ``_static_type`` names ("" for a type parameter or what names none)."""
+    if node is None:
+        return ""
+    if node.type in _PRIMITIVE_TYPES:
+        word = _text(node)
+        return _TYPE_WORDS.get(word, word)
+    return _static_type(node, generics)
+
+
+def _param_kinds(core: Node) -> list[str] | None:
+    """Java / C#: the type of each parameter in order (``_type_kind``), a rest parameter's as ``...X``."""
+    params = _parameter_list(core)
+    if params is None:
+        return None
+    generics = _type_parameters(core)
+    out = []
+    for p in params.named_children:
+        if p.type in ("formal_parameter", "parameter"):
+            out.append(_type_kind(p.child_by_field_name("type"), generics))
+        elif p.type == "spread_parameter":                # Java's `long... rest`
+            out.append("..." + (_type_kind(p.named_children[0], generics) if p.named_children else ""))
+    rest = params.child_by_field_name("type")             # C#'s `params object[] rest` sits in the list itself
+    if rest is not None:
+        out.append("..." + _type_kind(rest, generics).removeprefix("[]"))
+    return out
+
+
+def _argument_kinds(node: Node) -> list[str] | None:
+    """Java / C#: what each argument of a call is, as far as its text tells: a literal's type (``String``,
+    ``int``, ``null``), ``new:Foo`` / ``cast:Foo``, ``name:x`` (a variable, typed by the resolver), else ""."""
+    args = node.child_by_field_name("arguments") or next(
+        (c for c in node.named_children if c.type == "argument_list"), None)
+    if args is None:
+        return None
+    out = []
+    for a in args.named_children:
+        if a.type.endswith("comment"):
+            continue
+        if a.type == "argument":                      # C#: `ref x`, `name: x`
+            a = a.named_children[-1] if a.named_children else a
+        if a.type in _ARGUMENT_KINDS:
+            kind = _ARGUMENT_KINDS[a.type]
+            if kind == "int" and _text(a)[-1:] in "lL":
+                kind = "long"
+            elif kind == "double" and _text(a)[-1:] in "fF":
+                kind = "float"
+            out.append(kind)
+        elif a.type == "object_creation_expression" and not any(c.type == "class_body" for c in a.children) and \
+                (t := _static_type(a.child_by_field_name("type"), frozenset())):
+            out.append(f"new:{t}")                    # (an anonymous class is of a subclass)
+        elif a.type == "cast_expression" and (t := _type_kind(a.child_by_field_name("type"), frozenset())):
+            out.append(f"cast:{t}")
+        elif a.type == "identifier":
+            out.append(f"name:{_text(a)}")
+        else:
+            out.append("")
+    return out
 
 
 def _param_arity(core: Node) -> tuple[int, int] | None:

@@ -82,6 +82,8 @@ class Definition:
     property_names: list[str] = field(default_factory=list)
     # Java, C#, C++ functions: how many arguments a call may pass, (fewest, most; -1: any number more)
     arity: tuple[int, int] | None = None
+    # Java, C# functions: each parameter's type, to pick among overloads (extract_types._param_kinds)
+    param_kinds: list[str] | None = None
     # C# extension methods (`static int Count(this Foo f)`): the type their first parameter extends, or "?"
     extends: str = ""
     # Go named slice and map types (`type byName []*Command`): the underlying type (``[]Command``, ``{}Command``)
@@ -116,6 +118,7 @@ class CallSite:
     # class (or a subclass) whose name starts with the prefix; the third item is 1 when the function returns it
     reflective: tuple[str, str, int] | None = None
     arity: int | None = None    # Java, C#, C++: how many arguments the call passes (picks among overloads)
+    arg_kinds: list[str] | None = None   # Java, C#: what each argument is (extract_types._argument_kinds)
 
 
 @dataclass
@@ -224,8 +227,8 @@ class FileExtraction:
                                                        for a in c.items_passed or ()]) else {}),
             **({"reflective": found} if (found := [[k, *c.reflective] for k, c in enumerate(self.calls)
                                                     if c.reflective]) else {}),
-            **({"arities": found} if (found := [[k, c.arity] for k, c in enumerate(self.calls)
-                                                  if c.arity is not None]) else {}),
+            **({"arities": found} if (found := [[k, c.arity, *([c.arg_kinds] if any(c.arg_kinds or ()) else [])]
+                                                  for k, c in enumerate(self.calls) if c.arity is not None]) else {}),
             **({"overloads": found} if (found := self._overloads()) else {}),
             **({"extensions": found} if (found := [[i, d.extends] for i, d in enumerate(self.definitions)
                                                      if d.extends]) else {}),
@@ -234,15 +237,16 @@ class FileExtraction:
         }
 
     def _overloads(self) -> list[list]:
-        """[[def index, fewest, most], ...] of the functions that share their qualified name with another
-        (Java, C#, C++ overloads): the resolver picks among them by a call's number of arguments."""
+        """[[def index, fewest, most(, parameter types)], ...] of the functions that share their qualified name with
+        another (Java, C#, C++ overloads): the resolver picks among them by a call's number of arguments, then (Java,
+        C#) by what the arguments are."""
         seen: dict[tuple, list[int]] = {}
         for i, d in enumerate(self.definitions):
             if d.arity is not None:
                 seen.setdefault(d.qualified_name, []).append(i)   # C++ `void A::f(int)` out of line too
         # a C# partial class's methods all: their namesakes may be in its other files
-        return [[i, *self.definitions[i].arity] for group in seen.values()
-                if len(group) > 1 or self._in_partial(group[0]) for i in group]
+        return [[i, *self.definitions[i].arity, *([kinds] if (kinds := self.definitions[i].param_kinds) else [])]
+                for group in seen.values() if len(group) > 1 or self._in_partial(group[0]) for i in group]
 
     def _in_partial(self, i: int) -> bool:
         parent = self.definitions[i].parent

@@ -82,6 +82,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self._parts_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.underlying: dict[tuple[str, int], str] = {}    # Go: (path, named slice/map type) -> "[]T" / "{}T"
         self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
+        self.arg_kinds: dict[tuple[str, int], list[str]] = {}    # (path, call index) -> what the arguments are
+        self.param_kinds: dict[tuple[str, int], list[str]] = {}  # (path, def index) -> an overload's parameter types
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
         self._cut = 0                                            # inferences cut short (TypeRules._too_deep)
@@ -602,12 +604,17 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         if f.singletons:
             self._ruby_twins(f)
         self.properties.update(f.ids[i] for i, _name in f.property_names)
-        for i, fewest, most in f.overloads:
+        for i, fewest, most, *kinds in f.overloads:
             self.overloads.setdefault((path, f.defs[i][2]), []).append((i, fewest, most))
+            if kinds:
+                self.param_kinds[(path, i)] = kinds[0]
         for i, extended in f.extensions:
             self.extensions[f.defs[i][0]].append((path, i, extended))
         self.underlying.update(((path, i), kind) for i, kind in f.underlying)
-        self.arity.update(((path, k), n) for k, n in f.arities)
+        for k, n, *kinds in f.arities:
+            self.arity[(path, k)] = n
+            if kinds:
+                self.arg_kinds[(path, k)] = kinds[0]
         for k, obj, prefix, returned in f.reflective:
             if f.calls[k][0] is not None:
                 self.reflective[(path, f.calls[k][0])].append((obj, prefix, returned, f.calls[k][3]))
@@ -728,7 +735,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             if not self._missing_member(f, caller, receiver, src, name, line, subclasses):
                 self._unresolved(src, receiver, name, line, hit[1])
             return
-        for one in self._overload(hit, self.arity.get((f.path, k)), (f.path, caller)) if self.overloads else [hit]:
+        for one in self._overload(hit, self.arity.get((f.path, k)), (f.path, caller), self.arg_kinds.get((f.path, k)),
+                                  f) if self.overloads else [hit]:
             dst = self.files[one[0]].ids[one[1]]
             self._call_edge(src, dst, line, one[2])
             self._note_dispatch(f, caller, receiver, src, dst, line, typed=one[2] == "annotation", narrowed=narrowed)

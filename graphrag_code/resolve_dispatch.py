@@ -5,11 +5,59 @@ Go's structural interfaces."""
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import Counter, defaultdict
 
 from .languages import LANGUAGES
 from .models import NAME_CHAIN as _CHAIN
 from .resolve_facts import CONFIDENCE, FileFacts, _last_call, _MAX_BASE_DEPTH, _members, _SUBSCRIPTED
+
+
+# what each primitive argument may be passed as (Java's widening; boxing to its class, Object or a type parameter
+# is allowed anywhere below)
+_WIDENS = {"byte": {"byte", "short", "int", "long", "float", "double", "decimal"},
+           "short": {"short", "int", "long", "float", "double", "decimal"},
+           "char": {"char", "int", "long", "float", "double", "decimal"},
+           "int": {"int", "long", "float", "double", "decimal", "byte", "short"},   # (C#: a constant fits smaller)
+           "long": {"long", "float", "double", "decimal"}, "float": {"float", "double"}, "double": {"double"},
+           "boolean": {"boolean"}}
+_PRIMITIVES = frozenset(_WIDENS) | {"decimal"}
+_BOXED = {"Integer": "int", "Long": "long", "Double": "double", "Float": "float", "Short": "short", "Byte": "byte",
+          "Character": "char", "Boolean": "boolean", "Int32": "int", "Int64": "long", "Int16": "short",
+          "Single": "float", "Char": "char", "Decimal": "decimal"}
+# a class's type parameter by its usual names (`T`, `E2`, C#'s `TKey`): a method's own are no types already
+_TYPE_PARAMETER = re.compile(r"[A-Z]\d?|T[A-Z]\w*")
+# the types a string may be passed as besides String
+_STRING_TYPES = frozenset({"String", "Object", "CharSequence", "Comparable", "Serializable", "IComparable",
+                           "IEnumerable", "ICloneable", "IConvertible", "IEquatable", "Constable", "ConstantDesc"})
+
+
+def _accepts(param: str, kind: str, subtype) -> bool:
+    """Whether a parameter declared ``param`` takes an argument that is ``kind`` ("" when not known; ``null``, a
+    primitive's name, ``String`` or a class). ``subtype(sub, sup)``: True, False or None (not known)."""
+    param, kind = param.rpartition(".")[2], kind.rpartition(".")[2]
+    if not kind or not param or param == kind or param in ("Object", "object", "dynamic") or \
+            _TYPE_PARAMETER.fullmatch(param):
+        return True
+    if kind == "null":
+        return param not in _PRIMITIVES
+    kind = _BOXED.get(kind, kind) if param in _PRIMITIVES else kind
+    if kind in _PRIMITIVES:
+        return param in _WIDENS.get(kind, {kind}) or _BOXED.get(param) == kind or \
+            param in ("Comparable", "Serializable", "ValueType", "IComparable", "IConvertible", "IFormattable") or \
+            param == "Number" and kind not in ("boolean", "char")
+    if _TYPE_PARAMETER.fullmatch(kind):
+        return param not in _PRIMITIVES
+    if kind in ("Object", "object"):
+        return False              # (an Object is passed as an Object only, without a cast)
+    if kind == "String":
+        return param in _STRING_TYPES
+    if kind in _BOXED:            # final classes: `Number n` is no `Boolean`, an `Integer` is a `Number` or itself
+        return param in ("Comparable", "Serializable", "ValueType", "IComparable", "IConvertible") or \
+            param == "Number" and kind not in ("Boolean", "Character", "Char")
+    if param in _PRIMITIVES or param in _BOXED or param == "String" or param.startswith("[]") != kind.startswith("[]"):
+        return False
+    return subtype(kind, param) is not False
 
 
 class DispatchRules:
@@ -305,13 +353,16 @@ class DispatchRules:
         inner = self.resolve_call(f, hit[1], method, own)
         return inner[0] != "unresolved" and self._returns_itself(inner, depth + 1)
 
-    def _overload(self, hit: tuple, arguments: int | None, caller: tuple[str, int | None]) -> list[tuple]:
+    def _overload(self, hit: tuple, arguments: int | None, caller: tuple[str, int | None],
+                  kinds: list[str] | None = None, f: FileFacts | None = None) -> list[tuple]:
         """Of a Java, C# or C++ function's overloads (a name finds the last one), those a call passing
         ``arguments`` arguments can run: gson's `toJson(JsonNull.INSTANCE)` had reached `toJson(JsonElement,
         JsonWriter)`, and pythonnet's `HasKey(string)` calling `HasKey(str)` looked recursive. Overloads taking a
         fixed number come before one taking any number (Java's phases); of several that fit, the calling one is
         left out (an overload calling its namesake with as many arguments hands over to another one far more
-        often than it recurses), and the rest are each one of several (``overloads``)."""
+        often than it recurses). Java and C#: of several, those whose parameters take what the arguments are
+        (``_takes``: a literal's type, a `new`'s, a variable's declared one), when any does; the rest are each one of
+        several (``overloads``)."""
         if arguments is None:
             return [hit]
         d = self.files[hit[0]].defs[hit[1]]
@@ -325,11 +376,48 @@ class DispatchRules:
         fits = [h for rest, h in fits if rest == min(fits)[0]] if fits else []
         if len(fits) > 1 and tuple(caller) in fits:
             fits.remove(tuple(caller))
+        if len(fits) > 1 and kinds and f is not None:
+            typed = [h for h in fits if self._takes(f, caller[1], self.param_kinds.get(h), kinds)]
+            fits = typed or fits
         if not fits:
             return [hit]
         if len(fits) == 1:
             return [(*fits[0], *hit[2:])]
         return [(p, i, "overloads") for p, i in fits]
+
+    def _takes(self, f: FileFacts, caller: int | None, params: list[str] | None, kinds: list[str]) -> bool:
+        """Whether an overload whose parameters are ``params`` (``_param_kinds``) can take arguments that are
+        ``kinds`` (``_argument_kinds``); what is not known is taken."""
+        if params is None:
+            return True
+        for i, kind in enumerate(kinds):
+            param = params[i] if i < len(params) else params[-1] if params and params[-1].startswith("...") else None
+            if param is None:
+                return False
+            if kind.startswith("name:"):
+                kind = self._declared_name(f, caller, kind[5:]) or ""
+            if not _accepts(param.removeprefix("..."), kind.partition(":")[2] if ":" in kind else kind,
+                            lambda sub, sup: self._subtype(f, caller, sub, sup)):
+                return False
+        return True
+
+    def _subtype(self, f: FileFacts, caller: int | None, sub: str, sup: str) -> bool | None:
+        """Whether the class ``sub`` is ``sup`` or below it: True, False, or None when it cannot be told (a
+        library's class below a library's class)."""
+        low, high = self._type_named(f, caller, sub), self._type_named(f, caller, sup)
+        if low is None:
+            return None if high is None else False    # a library's class is below none of ours
+        seen, todo, external = set(), [low], False
+        while todo:
+            here = todo.pop()
+            if here == high or self.files[here[0]].defs[here[1]][0] == sup.rpartition(".")[2]:
+                return True
+            if here in seen:
+                continue
+            seen.add(here)
+            todo.extend(self._bases(*here))
+            external = external or self._external_base(*here)
+        return None if external and high is None else False
 
     def _go_implementations(self) -> dict[str, dict[str, dict[str, str]]]:
         """Go has no `implements`: a named type of the repository implements an interface when it has every

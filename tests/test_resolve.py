@@ -3242,7 +3242,8 @@ def test_java_csharp_and_cpp_calls_reach_the_overloads_their_arguments_fit() -> 
                                        "p/O.java#O.put~3": ("self", [6])}
     assert calls["p/O.java#O.to"] == {"p/O.java#O.to~2": ("self", [7])}
     assert calls["p/O.java#O.to~2"] == {"p/O.java#O.to": ("self", [8])}
-    assert calls["p/O.java#O.use"] == {"p/O.java#O.two": ("overloads", [11]), "p/O.java#O.two~2": ("overloads", [11])}
+    # of two taking one argument, the one taking an int (extractor 205: by what the arguments are)
+    assert calls["p/O.java#O.use"] == {"p/O.java#O.two": ("self", [11])}
     assert calls["D.cs#D.HasKey~2"] == {"D.cs#D.HasKey": ("self", [3])}
     assert calls["D.cs#D.G"] == {"D.cs#D.F": ("self", [6]), "D.cs#D.F~2": ("self", [6])}
     assert calls["a.cpp#A.f"] == {"a.cpp#A.f~2": ("self", [2])}    # a member of its class, out of line
@@ -5421,3 +5422,73 @@ def test_a_library_s_name_is_external_even_when_a_file_of_ours_shares_a_name_wit
         "cast@7:external:typing", "CliRunner@8:external:click.testing", "make@9:unknown"]
     assert res.unresolved["r:lib/app.js#render"] == [
         "merge@4:external:utils-merge", "setImmediate@5:external:builtins", "parseInt@6:external:builtins"]
+
+
+def test_java_and_csharp_overloads_of_one_arity_are_told_apart_by_what_the_arguments_are() -> None:
+    """gson's `JsonIOException(String msg) { super(msg); }` reached both one-argument constructors of
+    JsonParseException (String, Throwable), `out.value(bigDecimal)` all seven `JsonWriter.value`s: a call passing
+    as many arguments as several overloads take went to each (`overloads`, 521 edges on gson, 306 after). A
+    literal's type, a `new`'s or a cast's class, and a variable's or parameter's declared type now leave out the
+    overloads whose parameters cannot take them (a String is no Throwable, a Number is no Boolean, a class of
+    ours is what it extends); what tells nothing keeps every overload."""
+    res = resolve("r", _staged_facts({
+        "p/Writer.java": """package p;
+
+class Writer {
+    void value(String s) {}
+    void value(boolean b) {}
+    void value(Number n) {}
+    void value(Base b) {}
+}
+""",
+        "p/Base.java": "package p;\n\nclass Base {}\n",
+        "p/Sub.java": "package p;\n\nclass Sub extends Base {}\n",
+        "p/Use.java": """package p;
+
+class Use {
+    void run(Writer w, String text, Number n, Sub sub, java.math.BigDecimal big, Object any) {
+        w.value("x");
+        w.value(true);
+        w.value(n);
+        w.value(new Sub());
+        w.value(sub);
+        w.value(big);
+        w.value(text);
+        w.value(any);
+    }
+}
+""",
+        "n/W.cs": """namespace N {
+class W {
+    public void Put(string s) {}
+    public void Put(int i) {}
+    public void Put(Base b) {}
+}
+class Base {}
+class Use {
+    void Run(W w) {
+        w.Put("x");
+        w.Put(1);
+        w.Put(new Base());
+        w.Put(null);
+    }
+}
+}
+"""}))
+    calls = _edges_of(res, "CALLS")
+    by_line: dict[tuple[str, int], set[str]] = {}
+    for (src, dst), (_how, lines) in calls.items():
+        if src in ("p/Use.java#Use.run", "n/W.cs#N.Use.Run") and ("Writer.value" in dst or "W.Put" in dst):
+            for line in lines:
+                by_line.setdefault((src[0], line), set()).add(dst)
+    value = "p/Writer.java#Writer.value"
+    assert by_line[("p", 5)] == {value}                                   # "x": value(String)
+    assert by_line[("p", 6)] == {value + "~2"}                            # true: value(boolean)
+    assert by_line[("p", 7)] == {value + "~3"}                            # a Number
+    assert by_line[("p", 8)] == by_line[("p", 9)] == {value + "~4"}       # a Sub is a Base
+    assert by_line[("p", 10)] == {value + "~3"}          # a library's class: no String, no class of ours
+    assert by_line[("p", 11)] == {value}
+    assert by_line[("p", 12)] == {value, value + "~2", value + "~3", value + "~4"}   # Object fits none: all
+    put = "n/W.cs#N.W.Put"
+    assert by_line[("n", 10)] == {put} and by_line[("n", 11)] == {put + "~2"} and by_line[("n", 12)] == {put + "~3"}
+    assert by_line[("n", 13)] == {put, put + "~3"}                        # null: no int

@@ -291,6 +291,8 @@ def _static_type(node: Node | None, generics: frozenset[str]) -> str:
     for an array of them; generic arguments dropped (``List<Foo>`` is a ``List``; C++ smart pointers are their
     pointee, other ``std::`` types ``std.X``); "" for a primitive, ``var``, a type parameter (``T``) or what names
     no class."""
+    if node is not None and node.type == "predefined_type" and _text(node) in ("string", "object"):
+        return _TYPE_WORDS[_text(node)]              # C#'s aliases of System.String and System.Object: classes
     if node is None or node.type in _PRIMITIVE_TYPES:
         return ""
     if node.type == "array_type":
@@ -390,7 +392,9 @@ def _static_signature_types(core: Node) -> dict:
     return {"param_types": out, "return_type": _static_type(returned, generics) if returned is not None and
             core.type == "method_declaration" else "",
             # a C# extension method: callable on what its `this` parameter extends (`foo.Count()`)
-            **({"extends": _static_type(first.child_by_field_name("type"), generics) or "?"} if extends else {})}
+            # (`this object o`, `this T x`: any receiver)
+            **({"extends": "?" if (t := _static_type(first.child_by_field_name("type"), generics)) in ("", "Object")
+                else t} if extends else {})}
 
 
 def _php_signature_types(core: Node, leading: bytes = b"") -> dict:

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
+from typing import Iterable
 
 from .languages import LANGUAGES, SCRIPT_LANGUAGES
 from .models import BUILTIN_CLASSES, NAME_CHAIN as _CHAIN
@@ -430,6 +431,20 @@ def ruby_builtin_method(name: str, on_class: bool) -> bool:
     or with ``on_class`` (a class body, a class method) also every class (``attr_reader``, ``alias_method``)."""
     objects, modules, _classes = _ruby_builtins()
     return name in objects or on_class and name in modules
+
+
+@lru_cache(maxsize=None)
+def _csharp_system() -> dict[str, frozenset[str]]:
+    """.NET's System namespaces -> their public types: data/csharp_system.json (scripts/csharp_system.py)."""
+    data = json.loads(resources.files(__package__).joinpath("data", "csharp_system.json").read_text("utf-8"))
+    return {ns: frozenset(names) for ns, names in data["namespaces"].items()}
+
+
+def csharp_system_type(usings: Iterable[str], name: str) -> str | None:
+    """``external:<namespace>`` for a type of one of .NET's System namespaces a file's ``using``s bring
+    (``Console`` after ``using System;``, ``List`` after ``using System.Collections.Generic;``), else None."""
+    spaces = _csharp_system()
+    return next((f"external:{ns}" for ns in usings if name in spaces.get(ns, ())), None)
 
 
 def builtin_class(language: str, name: str) -> str | None:

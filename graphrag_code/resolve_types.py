@@ -13,7 +13,7 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    _last_segment, builtin_class, JAVA_OBJECT_METHODS, php_builtin, php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    _last_segment, builtin_class, csharp_system_type, JAVA_OBJECT_METHODS, php_builtin, php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
     _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
@@ -79,6 +79,10 @@ class TypeRules:
             names = [receiver]                                   # `DateTime::`, unless the repository has one
         elif receiver.isidentifier():
             found = self._declared(f, caller, receiver)
+            field = self._own_field_type(f, caller, receiver) if found is None and f.language in _STATIC_TYPED \
+                else None                                # `items.Add(s)` of a field `List<string> items`
+            if field is not None:
+                found = (None, "param", field[2])
             if found is None or not found[2]:
                 return None
             names = found[2].split("|") if found[1] == "param" else \
@@ -90,9 +94,16 @@ class TypeRules:
         else:
             return None
         names = [n for n in names if n.lower() != "null"]
-        reasons = {builtin_class(f.language, n) if not self._type_somewhere(f, n.removeprefix("\\")) else None
+        reasons = {self._language_class(f, n) if not self._type_somewhere(f, n.removeprefix("\\")) else None
                    for n in names}
         return reasons.pop() if len(reasons) == 1 else None
+
+    def _language_class(self, f: FileFacts, name: str) -> str | None:
+        """The reason a class is the language's own (``builtin_class``), or C#'s of a System namespace the file
+        uses (``csharp_system_type``)."""
+        if f.language == "csharp":
+            return csharp_system_type((i[0] for i in f.imports if not i[1] and not i[2] and not i[4]), name)
+        return builtin_class(f.language, name)
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
         """A name only ever assigned literals (``args = []``; ``FILTERS = {...}`` in a module, imported as
@@ -806,6 +817,8 @@ class TypeRules:
             return "external:builtins"          # `sprintf(...)`, `new \DOMDocument()`: PHP's own
         if not n and f.language == "java" and (name in JAVA_OBJECT_METHODS or builtin_class("java", name)):
             return "external:java.lang"         # `new IllegalStateException(...)`, Object's `getClass()`
+        if not n and f.language == "csharp" and (why := self._language_class(f, name)):
+            return why                          # `new List<string>()` after `using System.Collections.Generic;`
         if not n and f.language == "ruby" and not self.ix.methods_in(name, "ruby") and \
                 ruby_builtin_method(name, caller is None or f.defs[caller][1] != "method" or
                                     (f.path, caller) in self.singletons):
@@ -839,7 +852,7 @@ class TypeRules:
         (``Exception``, ``\\Countable``: ``external:builtins``), or unknown."""
         bare = name.removeprefix("\\")
         head = bare.split(".")[0] if f.language in ("python", *SCRIPT_LANGUAGES) else bare
-        if f.language in ("php", "java", "ruby") and (why := self._builtin_typed(f, owner, name)):
+        if f.language in ("php", "java", "ruby", "csharp") and (why := self._builtin_typed(f, owner, name)):
             return why                          # `extends \ArrayObject`, `extends RuntimeException`, `< StandardError`
         bind = self.bindings[f.path].get(head)
         if bind and bind[0] == "external":

@@ -5492,3 +5492,36 @@ class Use {
     put = "n/W.cs#N.W.Put"
     assert by_line[("n", 10)] == {put} and by_line[("n", 11)] == {put + "~2"} and by_line[("n", 12)] == {put + "~3"}
     assert by_line[("n", 13)] == {put, put + "~3"}                        # null: no int
+
+
+def test_csharp_types_of_the_system_namespaces_a_file_uses_are_external() -> None:
+    """`using System;` / `using System.Collections.Generic;` bring .NET's types: `Console.WriteLine`,
+    `new Dictionary<string, int>()`, a `List<string>` field's `Add`, a `string` parameter's `Trim` and
+    `throw new ArgumentNullException(...)` were `unknown` (pythonnet: 2,461 unknown, 888 after), and `key.IndexOf`
+    on a `string` was a guess at the repository's only `IndexOf`. They are `external:<namespace>` where the
+    repository has no type of that name and the file uses that namespace; `nameof(x)` is no call; an extension
+    method on `this object` still fits any receiver."""
+    res = resolve("r", _staged_facts({"n/Shop.cs": """using System;
+using System.Collections.Generic;
+
+namespace N {
+static class Ext { public static int Size(this object o) { return 0; } }
+class Wrapper { public int IndexOf(string s) { return 0; } }
+class Shop {
+    private List<string> items = new List<string>();
+    public void Run(string s, Shop other) {
+        Console.WriteLine(s.Trim());
+        var d = new Dictionary<string, int>();
+        items.Add(s);
+        s.IndexOf("x");
+        other.Size();
+        throw new ArgumentNullException(nameof(s));
+    }
+}
+}
+"""}))
+    assert res.unresolved["r:n/Shop.cs#N.Shop.Run"] == [
+        "s.Trim@10:external:System", "Console.WriteLine@10:external:System",
+        "Dictionary@11:external:System.Collections.Generic", "items.Add@12:external:System.Collections.Generic",
+        "s.IndexOf@13:external:System", "ArgumentNullException@15:external:System"]
+    assert _callees_of(_edges_of(res, "CALLS"), "n/Shop.cs#N.Shop.Run") == {"n/Shop.cs#N.Ext.Size": ("extension", [14])}

@@ -153,11 +153,13 @@
     ] @reference.inherits))
 
 ; ---- calls -------------------------------------------------------------------------------------------------
-(invocation_expression
+; (`nameof(x)` is an operator, no call)
+((invocation_expression
   function: [
     (identifier) @name
     (generic_name . (identifier) @name)
   ]) @reference.call
+  (#not-eq? @name "nameof"))
 
 (invocation_expression
   function: (member_access_expression

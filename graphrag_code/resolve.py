@@ -84,6 +84,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.arity: dict[tuple[str, int], int] = {}              # (path, call index) -> arguments passed
         self.arg_kinds: dict[tuple[str, int], list[str]] = {}    # (path, call index) -> what the arguments are
         self.param_kinds: dict[tuple[str, int], list[str]] = {}  # (path, def index) -> an overload's parameter types
+        self._includes_memo: dict[str, list[str]] = {}            # C/C++: path -> headers included (_includes)
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
         self._cut = 0                                            # inferences cut short (TypeRules._too_deep)
@@ -347,7 +348,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return hit
         if self._literal(f, caller, receiver):
             return "unresolved", "external:builtins"      # `args.append(x)` after `args = []`
-        if f.language in ("php", "java", "csharp") and (why := self._builtin_typed(f, caller, receiver)):
+        if f.language in ("php", "java", "csharp", "cpp") and (why := self._builtin_typed(f, caller, receiver)):
             return "unresolved", why     # `$dom->createElement()` after `$dom = new \DOMDocument()`, `Math.max()`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
         if cls is not None and self._external_base(*cls):

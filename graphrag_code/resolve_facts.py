@@ -447,6 +447,26 @@ def csharp_system_type(usings: Iterable[str], name: str) -> str | None:
     return next((f"external:{ns}" for ns in usings if name in spaces.get(ns, ())), None)
 
 
+@lru_cache(maxsize=None)
+def _c_library() -> dict[str, frozenset[str]]:
+    """The C library's headers -> the functions and function-like macros they declare: data/c_library.json
+    (scripts/c_library.py)."""
+    data = json.loads(resources.files(__package__).joinpath("data", "c_library.json").read_text("utf-8"))
+    return {header: frozenset(names) for header, names in data["headers"].items()}
+
+
+def c_library_function(includes: Iterable[str], name: str) -> str | None:
+    """``external:<header>`` for a function (or function-like macro) of the C library one of ``includes`` declares
+    (``printf`` after ``#include <stdio.h>``; C++'s ``<cstdio>`` is ``<stdio.h>``), else None."""
+    headers = _c_library()
+    for header in includes:
+        if "." not in header and header.startswith("c"):
+            header = header[1:] + ".h"
+        if name in headers.get(header, ()):
+            return f"external:{header}"
+    return None
+
+
 def builtin_class(language: str, name: str) -> str | None:
     """The reason a class named ``name`` is the language's own, or None: PHP's global classes (``\\DateTime``:
     ``external:builtins``), Java's java.lang (``IllegalStateException``, ``Math``: ``external:java.lang``), Ruby's

@@ -13,7 +13,7 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    _last_segment, builtin_class, csharp_system_type, JAVA_OBJECT_METHODS, php_builtin, php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
+    _last_segment, builtin_class, c_library_function, csharp_system_type, JAVA_OBJECT_METHODS, php_builtin, php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
     _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
@@ -24,6 +24,10 @@ _MAX_TYPING_DEPTH = 4    # steps of one inference chain (_too_deep)
 def _item_prefix(items: bool, subscript: bool) -> str:
     """The kind prefix of an item of a value (``extract_types._value_of``): iterated, subscripted, or both."""
     return ("iter" if items else "") + ("sub" if subscript else "")
+
+
+# C++ standard types whose `->` or `*` reaches what they hold (`std::vector<StringPiece>::iterator o; o->AsString()`)
+_STD_HOLDERS = frozenset({"iterator", "const_iterator", "reverse_iterator", "const_reverse_iterator", "optional"})
 
 
 class TypeRules:
@@ -75,6 +79,8 @@ class TypeRules:
         notation)"""
         if f.language == "php" and receiver.startswith("\\") and "\\" not in receiver[1:]:
             return builtin_class("php", receiver)                # `\DateTime::`: the global class, no other
+        if f.language == "cpp" and (receiver == "std" or receiver.startswith(("std.", "std::"))):
+            return "external:std"                                # `std::move(x)`, `std::chrono::now()`
         if receiver[:1].isupper() and receiver.isidentifier():
             names = [receiver]                                   # `DateTime::`, unless the repository has one
         elif receiver.isidentifier():
@@ -98,9 +104,26 @@ class TypeRules:
                    for n in names}
         return reasons.pop() if len(reasons) == 1 else None
 
+    def _includes(self, f: FileFacts) -> list[str]:
+        """The headers a C/C++ file includes, then those the repository's headers it includes include (one level:
+        ninja's build.cc calls `strerror` of the `<string.h>` its util.h includes); once per file."""
+        if not self._includes_memo:
+            for p, g in self.files.items():         # (the headers by their names, once)
+                if g.language in ("c", "cpp"):
+                    self._includes_memo.setdefault(f"\0{posixpath.basename(p)}", []).append(p)
+        if f.path not in self._includes_memo:
+            own = [i[0] for i in f.imports]
+            inner = [i[0] for h in own for p in self._includes_memo.get(f"\0{posixpath.basename(h)}", ())
+                     if p != f.path for i in self.files[p].imports]
+            self._includes_memo[f.path] = list(dict.fromkeys(own + inner))
+        return self._includes_memo[f.path]
+
     def _language_class(self, f: FileFacts, name: str) -> str | None:
-        """The reason a class is the language's own (``builtin_class``), or C#'s of a System namespace the file
-        uses (``csharp_system_type``)."""
+        """The reason a class is the language's own (``builtin_class``), C#'s of a System namespace the file uses
+        (``csharp_system_type``), or C++'s standard library's (``std::string``: ``external:std``)."""
+        if f.language == "cpp":   # (an iterator's or optional's `->` reaches an element: of any class)
+            return "external:std" if name.startswith(("std.", "std::")) and \
+                name.replace("::", ".").rpartition(".")[2] not in _STD_HOLDERS else None
         if f.language == "csharp":
             return csharp_system_type((i[0] for i in f.imports if not i[1] and not i[2] and not i[4]), name)
         return builtin_class(f.language, name)
@@ -819,6 +842,8 @@ class TypeRules:
             return "external:java.lang"         # `new IllegalStateException(...)`, Object's `getClass()`
         if not n and f.language == "csharp" and (why := self._language_class(f, name)):
             return why                          # `new List<string>()` after `using System.Collections.Generic;`
+        if not n and f.language in ("c", "cpp") and (why := c_library_function(self._includes(f), name)):
+            return why                          # `printf(...)` after `#include <stdio.h>`
         if not n and f.language == "ruby" and not self.ix.methods_in(name, "ruby") and \
                 ruby_builtin_method(name, caller is None or f.defs[caller][1] != "method" or
                                     (f.path, caller) in self.singletons):

@@ -5525,3 +5525,33 @@ class Shop {
         "Dictionary@11:external:System.Collections.Generic", "items.Add@12:external:System.Collections.Generic",
         "s.IndexOf@13:external:System", "ArgumentNullException@15:external:System"]
     assert _callees_of(_edges_of(res, "CALLS"), "n/Shop.cs#N.Shop.Run") == {"n/Shop.cs#N.Ext.Size": ("extension", [14])}
+
+
+def test_c_library_functions_and_cpp_std_calls_are_external() -> None:
+    """ninja's `printf`, `strerror`, `assert`, `std::move`, `err->c_str()` on a `std::string* err` and lz4's
+    `PyErr_Format`, `memcpy` were `unknown` (ninja 1,210 → 473, lz4 385 → 75), and `std::swap(a, b)` was a guess
+    at emhash's `HashMap.swap`. A function the C library declares in a header the file includes (or a header of
+    ours it includes includes) is `external:<header>` where the repository defines none; C++'s `std::` calls and
+    calls on objects declared with a `std::` type are `external:std`, but not through an iterator, whose `->`
+    reaches an element of any class."""
+    res = resolve("r", _staged_facts({
+        "src/util.h": "#include <string.h>\n#include <string>\nvoid Fatal(const char* msg);\n",
+        "src/piece.h": "struct StringPiece {\n  std::string AsString() const;\n};\n",
+        "src/build.cc": """#include <stdio.h>
+#include "util.h"
+#include "piece.h"
+#include <vector>
+
+void Run(std::string* err, std::vector<StringPiece> outs) {
+  printf("%s", strerror(1));
+  err->c_str();
+  std::string moved = std::move(*err);
+  std::vector<StringPiece>::iterator o = outs.begin();
+  o->AsString();
+  undeclared_thing();
+}
+"""}))
+    assert res.unresolved["r:src/build.cc#Run"] == [
+        "printf@7:external:stdio.h", "strerror@7:external:string.h", "err.c_str@8:external:std",
+        "std.move@9:external:std", "outs.begin@10:external:std", "o.AsString@11:unknown",   # (no std's)
+        "undeclared_thing@12:unknown"]

@@ -26,6 +26,9 @@ def _item_prefix(items: bool, subscript: bool) -> str:
     return ("iter" if items else "") + ("sub" if subscript else "")
 
 
+# Go's predeclared functions
+_GO_BUILTINS = frozenset("append cap clear close complex copy delete imag len make max min new panic print println "
+                         "real recover".split())
 # C++ standard types whose `->` or `*` reaches what they hold (`std::vector<StringPiece>::iterator o; o->AsString()`)
 _STD_HOLDERS = frozenset({"iterator", "const_iterator", "reverse_iterator", "const_reverse_iterator", "optional"})
 
@@ -97,6 +100,13 @@ class TypeRules:
             own = self._own_class(f, caller)
             typed = self._attribute_type(*own, receiver[5:]) if own is not None else None
             names = typed[2].split("|") if typed else []
+        elif f.language == "go" and (last := _last_call(receiver)) and last[0]:
+            # `rootCmd.Flags().String(...)`: what a method of ours returns, `*flag.FlagSet` of an imported package,
+            # read with the imports of the method's file
+            hit = self.resolve_call(f, caller, last[1], last[0])
+            returned = self.returns.get((hit[0], hit[1])) if hit[0] != "unresolved" else None
+            return self._language_class(self.files[hit[0]], returned) if returned and \
+                not self._type_somewhere(f, returned) else None
         else:
             return None
         names = [n for n in names if n.lower() != "null"]
@@ -121,6 +131,9 @@ class TypeRules:
     def _language_class(self, f: FileFacts, name: str) -> str | None:
         """The reason a class is the language's own (``builtin_class``), C#'s of a System namespace the file uses
         (``csharp_system_type``), or C++'s standard library's (``std::string``: ``external:std``)."""
+        if f.language == "go":    # `t *testing.T`, `buf bytes.Buffer`: a type of an imported package of another module
+            bind = self.bindings[f.path].get(name.partition(".")[0]) if "." in name else None
+            return f"external:{bind[1]}" if bind and bind[0] == "external" else None
         if f.language == "cpp":   # (an iterator's or optional's `->` reaches an element: of any class)
             return "external:std" if name.startswith(("std.", "std::")) and \
                 name.replace("::", ".").rpartition(".")[2] not in _STD_HOLDERS else None
@@ -842,6 +855,8 @@ class TypeRules:
             return "external:java.lang"         # `new IllegalStateException(...)`, Object's `getClass()`
         if not n and f.language == "csharp" and (why := self._language_class(f, name)):
             return why                          # `new List<string>()` after `using System.Collections.Generic;`
+        if not n and f.language == "go" and name in _GO_BUILTINS:
+            return "external:builtins"          # `len(x)`, `append(xs, x)`, `make(...)`, `panic(err)`
         if not n and f.language in ("c", "cpp") and (why := c_library_function(self._includes(f), name)):
             return why                          # `printf(...)` after `#include <stdio.h>`
         if not n and f.language == "ruby" and not self.ix.methods_in(name, "ruby") and \

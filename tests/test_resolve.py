@@ -5555,3 +5555,42 @@ void Run(std::string* err, std::vector<StringPiece> outs) {
         "printf@7:external:stdio.h", "strerror@7:external:string.h", "err.c_str@8:external:std",
         "std.move@9:external:std", "outs.begin@10:external:std", "o.AsString@11:unknown",   # (no std's)
         "undeclared_thing@12:unknown"]
+
+
+def test_go_builtins_and_objects_of_imported_packages_types_are_external() -> None:
+    """cobra's `t.Errorf` (508 calls on a `t *testing.T`), `len`, `append`, `buf.WriteString` on a `bytes.Buffer`
+    and `rootCmd.Flags().String(...)` (Flags() returns pflag's `*flag.FlagSet`) were `unknown` (cobra 1,462 →
+    199): Go's predeclared functions are `external:builtins`, an object of a type of an imported package of another
+    module `external:<import path>`, also when a method of ours returns it."""
+    res = resolve("r", _staged_facts({
+        "go.mod": "module example.com/app\n\ngo 1.21\n",
+        "cmd.go": """package app
+
+import flag "github.com/spf13/pflag"
+
+type Command struct{ flags *flag.FlagSet }
+
+func (c *Command) Flags() *flag.FlagSet { return c.flags }
+""",
+        "cmd_test.go": """package app
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	buf := new(bytes.Buffer)
+	buf.WriteString("x")
+	c := &Command{}
+	c.Flags().String("name", "", "usage")
+	if len(append([]int{}, 1)) != 1 {
+		t.Errorf("got %d", 1)
+	}
+}
+"""}))
+    assert res.unresolved["r:cmd_test.go#TestRun"] == [
+        "new@9:external:builtins", "buf.WriteString@10:external:bytes", "c.Flags().String@12:external:github.com/spf13/pflag",
+        "append@13:external:builtins", "len@13:external:builtins", "t.Errorf@14:external:testing"]
+    assert _callees_of(_edges_of(res, "CALLS"), "cmd_test.go#TestRun") == {
+        "cmd.go#Command": ("same_package", [11]), "cmd.go#Command.Flags": ("annotation", [12])}

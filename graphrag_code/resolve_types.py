@@ -26,6 +26,10 @@ def _item_prefix(items: bool, subscript: bool) -> str:
     return ("iter" if items else "") + ("sub" if subscript else "")
 
 
+# pytest's own fixtures (a test's parameter of one of these names is pytest's object, unless a fixture of ours has it)
+_PYTEST_FIXTURES = frozenset("cache capfd capfdbinary caplog capsys capsysbinary capteesys doctest_namespace monkeypatch "
+                             "pytestconfig pytester record_property record_testsuite_property record_xml_attribute "
+                             "recwarn request subtests testdir tmp_path tmp_path_factory tmpdir tmpdir_factory".split())
 # Go's predeclared functions
 _GO_BUILTINS = frozenset("append cap clear close complex copy delete imag len make max min new panic print println "
                          "real recover".split())
@@ -472,6 +476,17 @@ class TypeRules:
             return None
         fixture = self._fixture(f.path, name)
         return (fixture[0], None, f"call:{name}") if fixture else None
+
+    def _pytest_fixture(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
+        """Whether ``receiver`` is a parameter of a test or fixture that names one of pytest's own fixtures
+        (``monkeypatch.setenv(...)``, ``tmp_path.joinpath(...)``) and no fixture of the repository: pytest's."""
+        if f.language != "python" or caller is None or receiver not in _PYTEST_FIXTURES:
+            return False
+        found = self._declared(f, caller, receiver)
+        if found is None or found[1] != "param" or found[2] or found[0] is None:
+            return False
+        d = f.defs[found[0]]
+        return (d[0].startswith("test") or found[0] in f.fixtures) and self._fixture(f.path, receiver) is None
 
     def _fixture(self, path: str, name: str) -> tuple[str, int] | None:
         directory = posixpath.dirname(path)

@@ -5594,3 +5594,21 @@ func TestRun(t *testing.T) {
         "append@13:external:builtins", "len@13:external:builtins", "t.Errorf@14:external:testing"]
     assert _callees_of(_edges_of(res, "CALLS"), "cmd_test.go#TestRun") == {
         "cmd.go#Command": ("same_package", [11]), "cmd.go#Command.Flags": ("annotation", [12])}
+
+
+def test_a_test_s_parameter_named_as_one_of_pytest_s_fixtures_is_pytest_s() -> None:
+    """flask's tests' `monkeypatch.setenv(...)` (38 calls) and `request.addfinalizer(...)` were `unknown` (flask
+    368 → 324, click 430 → 380): a parameter of a test or a fixture named as one of pytest's own fixtures is
+    pytest's object, unless a fixture of the repository has that name (then it is what that one returns)."""
+    res = resolve("r", _staged_facts({
+        "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef tmp_path():\n    return Box()\n\n\n"
+                             "class Box:\n    def joinpath(self, p):\n        return p\n",
+        "tests/test_env.py": "def test_env(monkeypatch, tmp_path, capsys):\n    monkeypatch.setenv('A', '1')\n"
+                             "    tmp_path.joinpath('x')\n    capsys.readouterr()\n\n\n"
+                             "def helper(monkeypatch):\n    monkeypatch.setenv('B', '2')\n",
+    }))
+    assert res.unresolved["r:tests/test_env.py#test_env"] == [
+        "monkeypatch.setenv@2:external:pytest", "capsys.readouterr@4:external:pytest"]
+    assert _callees_of(_edges_of(res, "CALLS"), "tests/test_env.py#test_env") == {
+        "tests/conftest.py#Box.joinpath": ("annotation", [3])}
+    assert res.unresolved["r:tests/test_env.py#helper"] == ["monkeypatch.setenv@8:unknown"]   # no test, no fixture

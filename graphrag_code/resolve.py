@@ -350,6 +350,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return "unresolved", "external:builtins"      # `args.append(x)` after `args = []`
         if self._pytest_fixture(f, caller, receiver):
             return "unresolved", "external:pytest"      # `monkeypatch.setenv(...)` in a test
+        if f.language != "go" and self._collection_typed(f, caller, receiver):
+            return "unresolved", "external:builtins"    # `this.actions.shift()` of an `Array<Action>`
         if f.language in ("php", "java", "csharp", "cpp", "go") and (why := self._builtin_typed(f, caller, receiver)):
             return "unresolved", why     # `$dom->createElement()` after `$dom = new \DOMDocument()`, `Math.max()`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None

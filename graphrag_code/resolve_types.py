@@ -132,6 +132,20 @@ class TypeRules:
             self._includes_memo[f.path] = list(dict.fromkeys(own + inner))
         return self._includes_memo[f.path]
 
+    def _collection_typed(self, f: FileFacts, caller: int | None, receiver: str) -> bool:
+        """Whether a receiver is declared an array or a map (``xs: Action[]``, ``this.actions: Array<Action>``,
+        ``m: Map<string, Action>``; ``[]Action`` / ``{}Action`` in the facts): its methods are the language's own
+        (``push``, ``shift``, ``get``), whatever it holds."""
+        if receiver.isidentifier():
+            declared = self._declared_name(f, caller, receiver)
+        elif receiver.startswith(("this.", "self.")) and receiver[5:].isidentifier() and caller is not None:
+            own = self._own_class(f, caller)
+            typed = self._attribute_type(*own, receiver[5:]) if own is not None else None
+            declared = typed[2] if typed else None
+        else:
+            return False
+        return bool(declared) and all(t.startswith(("[]", "{}")) for t in declared.split("|"))
+
     def _language_class(self, f: FileFacts, name: str) -> str | None:
         """The reason a class is the language's own (``builtin_class``), C#'s of a System namespace the file uses
         (``csharp_system_type``), or C++'s standard library's (``std::string``: ``external:std``)."""

@@ -5612,3 +5612,23 @@ def test_a_test_s_parameter_named_as_one_of_pytest_s_fixtures_is_pytest_s() -> N
     assert _callees_of(_edges_of(res, "CALLS"), "tests/test_env.py#test_env") == {
         "tests/conftest.py#Box.joinpath": ("annotation", [3])}
     assert res.unresolved["r:tests/test_env.py#helper"] == ["monkeypatch.setenv@8:unknown"]   # no test, no fixture
+
+
+def test_a_receiver_declared_an_array_or_a_map_calls_the_language_s_own_methods() -> None:
+    """rxjs's `this.actions.shift()` on an `Array<AsyncAction<any>>`, `buffer.push(...)` on a `T[]` were `unknown`
+    (rxjs 236 → 206): an array or a map (`[]Action`, `{}Action` in the facts) has the language's methods, whatever
+    it holds."""
+    res = resolve("r", _staged_facts({"a.ts": """export class Action { run() {} }
+export class Sched {
+  public actions: Array<Action> = [];
+  flush(xs: Action[], m: Map<string, Action>, one: Action) {
+    this.actions.shift();
+    xs.slice(1);
+    m.get("x");
+    one.run();
+  }
+}
+"""}))
+    assert res.unresolved["r:a.ts#Sched.flush"] == [
+        "this.actions.shift@5:external:builtins", "xs.slice@6:external:builtins", "m.get@7:external:builtins"]
+    assert _callees_of(_edges_of(res, "CALLS"), "a.ts#Sched.flush") == {"a.ts#Action.run": ("annotation", [8])}

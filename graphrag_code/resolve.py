@@ -85,6 +85,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.arg_kinds: dict[tuple[str, int], list[str]] = {}    # (path, call index) -> what the arguments are
         self.param_kinds: dict[tuple[str, int], list[str]] = {}  # (path, def index) -> an overload's parameter types
         self._includes_memo: dict[str, list[str]] = {}            # C/C++: path -> headers included (_includes)
+        self._headers_by_name: dict[str, list[str]] = {}          # C/C++: a file's name -> its paths (_includes)
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
         self._cut = 0                                            # inferences cut short (TypeRules._too_deep)

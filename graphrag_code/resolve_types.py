@@ -13,8 +13,9 @@ from .languages import DECLARED_TYPES as _STATIC_TYPED, is_test_path, LANGUAGES,
 from .models import BUILTIN_CLASSES, item_of, NAME_CHAIN as _CHAIN, SCRIPT_GLOBALS
 from .resolve_facts import (
     _BUILTIN_WORDS, _called_chain, _CAMEL_WORDS, _cast_or_new, _directories_up, FileFacts, _last_call,
-    _last_segment, builtin_class, c_library_function, csharp_system_type, JAVA_OBJECT_METHODS, php_builtin, php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY, _string_key,
-    _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
+    _last_segment, builtin_class, c_library_function, csharp_system_type, JAVA_OBJECT_METHODS, php_builtin,
+    php_receiver, ruby_builtin_method, _MAX_BASE_DEPTH, _members, _OBJECT_METHODS, _PYTHON_BUILTINS, _SAME_ARRAY,
+    _string_key, _SUBSCRIPTED, _TS_CAST, _TYPE_KINDS,
 )
 
 _UNKNOWN = object()      # receiver_class: not asked yet (None is an answer)
@@ -79,11 +80,12 @@ class TypeRules:
         return name in builtin and self._declared(f, caller, name) is None and name not in self.bindings[f.path]
 
     def _builtin_typed(self, f: FileFacts, caller: int | None, receiver: str) -> str | None:
-        """PHP and Java: the reason (``builtin_class``) a receiver is one of the language's own classes or an
-        object of one, and of no class of the repository; else None. PHP: ``\\DateTime::createFromFormat()``,
-        ``$dom->createElement()`` after ``$dom = new \\DOMDocument()``, a parameter or property declared
-        ``\\ArrayObject``; Java: ``Math.max()``, ``s.substring()`` of a ``String s``. (``receiver``: resolver
-        notation)"""
+        """The reason (``_language_class``) a receiver is one of the language's own classes (or a library's the
+        language brings: C#'s System, C++'s std, a Go package's) or an object of one, and of no class of the
+        repository; else None. PHP: ``\\DateTime::createFromFormat()``, ``$dom->createElement()`` after ``$dom = new
+        \\DOMDocument()``, a parameter or property declared ``\\ArrayObject``; Java: ``Math.max()``, ``s.substring()``
+        of a ``String s``; C#: ``Console.WriteLine()``, a ``List<string>`` field's ``Add``; C++: ``std::move()``;
+        Go: a ``t *testing.T``'s ``t.Errorf()``. (``receiver``: resolver notation)"""
         if f.language == "php" and receiver.startswith("\\") and "\\" not in receiver[1:]:
             return builtin_class("php", receiver)                # `\DateTime::`: the global class, no other
         if f.language == "cpp" and (receiver == "std" or receiver.startswith(("std.", "std::"))):
@@ -121,13 +123,13 @@ class TypeRules:
     def _includes(self, f: FileFacts) -> list[str]:
         """The headers a C/C++ file includes, then those the repository's headers it includes include (one level:
         ninja's build.cc calls `strerror` of the `<string.h>` its util.h includes); once per file."""
-        if not self._includes_memo:
-            for p, g in self.files.items():         # (the headers by their names, once)
+        if not self._headers_by_name:
+            for p, g in self.files.items():
                 if g.language in ("c", "cpp"):
-                    self._includes_memo.setdefault(f"\0{posixpath.basename(p)}", []).append(p)
+                    self._headers_by_name.setdefault(posixpath.basename(p), []).append(p)
         if f.path not in self._includes_memo:
             own = [i[0] for i in f.imports]
-            inner = [i[0] for h in own for p in self._includes_memo.get(f"\0{posixpath.basename(h)}", ())
+            inner = [i[0] for h in own for p in self._headers_by_name.get(posixpath.basename(h), ())
                      if p != f.path for i in self.files[p].imports]
             self._includes_memo[f.path] = list(dict.fromkeys(own + inner))
         return self._includes_memo[f.path]
@@ -874,25 +876,31 @@ class TypeRules:
         if imported:
             return imported                     # `from os.path import join; join(a, b)`
         n = len(self.ix.global_top.get(name, []))
-        if not n and name in SCRIPT_GLOBALS and f.language in SCRIPT_LANGUAGES:
-            return "external:builtins"          # `new Date()`, `Error(msg)`, `Symbol()`: JavaScript's own
-        if not n and f.language == "python" and name in _PYTHON_BUILTINS:
-            return "external:builtins"          # `len(x)`, `sorted(...)`: no name the module binds, Python's own
-        if not n and f.language == "php" and php_builtin(name):
-            return "external:builtins"          # `sprintf(...)`, `new \DOMDocument()`: PHP's own
-        if not n and f.language == "java" and (name in JAVA_OBJECT_METHODS or builtin_class("java", name)):
-            return "external:java.lang"         # `new IllegalStateException(...)`, Object's `getClass()`
-        if not n and f.language == "csharp" and (why := self._language_class(f, name)):
-            return why                          # `new List<string>()` after `using System.Collections.Generic;`
-        if not n and f.language == "go" and name in _GO_BUILTINS:
-            return "external:builtins"          # `len(x)`, `append(xs, x)`, `make(...)`, `panic(err)`
-        if not n and f.language in ("c", "cpp") and (why := c_library_function(self._includes(f), name)):
-            return why                          # `printf(...)` after `#include <stdio.h>`
-        if not n and f.language == "ruby" and not self.ix.methods_in(name, "ruby") and \
-                ruby_builtin_method(name, caller is None or f.defs[caller][1] != "method" or
-                                    (f.path, caller) in self.singletons):
-            return "external:builtins"          # `raise`, `puts`; `attr_reader`, `alias_method` in a class body
-        return f"ambiguous:{n}" if n > 1 else "unknown"
+        return (self._language_function(f, caller, name) or "unknown") if not n else \
+            f"ambiguous:{n}" if n > 1 else "unknown"
+
+    def _language_function(self, f: FileFacts, caller: int | None, name: str) -> str | None:
+        """The reason a bare call of a name no definition of the repository has is the language's own (or its
+        standard library's), else None."""
+        language = f.language
+        if language in SCRIPT_LANGUAGES:
+            return "external:builtins" if name in SCRIPT_GLOBALS else None   # `new Date()`, `setImmediate(f)`
+        if language == "python":
+            return "external:builtins" if name in _PYTHON_BUILTINS else None  # `len(x)`: no name the module binds
+        if language == "php":
+            return "external:builtins" if php_builtin(name) else None        # `sprintf(...)`, `new \DOMDocument()`
+        if language == "java":                   # `new IllegalStateException(...)`, Object's `getClass()`
+            return "external:java.lang" if name in JAVA_OBJECT_METHODS or builtin_class("java", name) else None
+        if language == "csharp":                 # `new List<string>()` after `using System.Collections.Generic;`
+            return self._language_class(f, name)
+        if language == "go":
+            return "external:builtins" if name in _GO_BUILTINS else None     # `len(x)`, `append(xs, x)`, `panic(e)`
+        if language in ("c", "cpp"):             # `printf(...)` after `#include <stdio.h>`
+            return c_library_function(self._includes(f), name)
+        if language == "ruby" and not self.ix.methods_in(name, "ruby") and ruby_builtin_method(
+                name, caller is None or f.defs[caller][1] != "method" or (f.path, caller) in self.singletons):
+            return "external:builtins"           # `raise`, `puts`; `attr_reader`, `alias_method` in a class body
+        return None
 
     def _imported_from_library(self, f: FileFacts, name: str) -> str | None:
         """``external:<module>`` for a name an import of a library binds (``external:builtins`` for PHP's own class,

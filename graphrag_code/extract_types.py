@@ -771,6 +771,8 @@ def _argument_kinds(node: Node) -> list[str] | None:
         elif a.type == "object_creation_expression" and not any(c.type == "class_body" for c in a.children) and \
                 (t := _static_type(a.child_by_field_name("type"), frozenset())):
             out.append(f"new:{t}")                    # (an anonymous class is of a subclass)
+        elif a.type == "array_creation_expression" and (t := _type_kind(a.child_by_field_name("type"), frozenset())):
+            out.append(f"new:{t if t.startswith('[]') else '[]' + t}")    # Java's element type, C#'s array type
         elif a.type == "cast_expression" and (t := _type_kind(a.child_by_field_name("type"), frozenset())):
             out.append(f"cast:{t}")
         elif a.type == "identifier":

@@ -373,12 +373,13 @@ class DispatchRules:
             return [hit]
         fits = [(most < 0, (p, i)) for p, i, fewest, most in group
                 if fewest <= arguments and (most < 0 or arguments <= most)]
+        if kinds and f is not None and fits:
+            # the fixed ones the arguments fit, else the variadic ones they fit (Java's phases, by type too)
+            typed = [(rest, h) for rest, h in fits if self._takes(f, caller[1], self.param_kinds.get(h), kinds)]
+            fits = typed or fits
         fits = [h for rest, h in fits if rest == min(fits)[0]] if fits else []
         if len(fits) > 1 and tuple(caller) in fits:
             fits.remove(tuple(caller))
-        if len(fits) > 1 and kinds and f is not None:
-            typed = [h for h in fits if self._takes(f, caller[1], self.param_kinds.get(h), kinds)]
-            fits = typed or fits
         if not fits:
             return [hit]
         if len(fits) == 1:
@@ -396,8 +397,10 @@ class DispatchRules:
                 return False
             if kind.startswith("name:"):
                 kind = self._declared_name(f, caller, kind[5:]) or ""
-            if not _accepts(param.removeprefix("..."), kind.partition(":")[2] if ":" in kind else kind,
-                            lambda sub, sup: self._subtype(f, caller, sub, sup)):
+            kind = kind.partition(":")[2] if ":" in kind else kind
+            if param.startswith("...") and kind.startswith("[]"):
+                continue                        # an array handed to `T... rest` / `params T[] rest` as it is
+            if not _accepts(param.removeprefix("..."), kind, lambda sub, sup: self._subtype(f, caller, sub, sup)):
                 return False
         return True
 

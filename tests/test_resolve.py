@@ -5439,6 +5439,8 @@ class Writer {
     void value(boolean b) {}
     void value(Number n) {}
     void value(Base b) {}
+    void many(String... s) {}
+    void many(Base b) {}
 }
 """,
         "p/Base.java": "package p;\n\nclass Base {}\n",
@@ -5455,6 +5457,8 @@ class Use {
         w.value(big);
         w.value(text);
         w.value(any);
+        w.many(text);
+        w.many(new String[] {"a"});
     }
 }
 """,
@@ -5478,7 +5482,7 @@ class Use {
     calls = _edges_of(res, "CALLS")
     by_line: dict[tuple[str, int], set[str]] = {}
     for (src, dst), (_how, lines) in calls.items():
-        if src in ("p/Use.java#Use.run", "n/W.cs#N.Use.Run") and ("Writer.value" in dst or "W.Put" in dst):
+        if src in ("p/Use.java#Use.run", "n/W.cs#N.Use.Run") and ("Writer." in dst or "W.Put" in dst):
             for line in lines:
                 by_line.setdefault((src[0], line), set()).add(dst)
     value = "p/Writer.java#Writer.value"
@@ -5489,6 +5493,8 @@ class Use {
     assert by_line[("p", 10)] == {value + "~3"}          # a library's class: no String, no class of ours
     assert by_line[("p", 11)] == {value}
     assert by_line[("p", 12)] == {value, value + "~2", value + "~3", value + "~4"}   # Object fits none: all
+    # a String fits no fixed `many(Base)`: the variadic `many(String...)` (Java's third phase), an array too
+    assert by_line[("p", 13)] == by_line[("p", 14)] == {"p/Writer.java#Writer.many"}
     put = "n/W.cs#N.W.Put"
     assert by_line[("n", 10)] == {put} and by_line[("n", 11)] == {put + "~2"} and by_line[("n", 12)] == {put + "~3"}
     assert by_line[("n", 13)] == {put, put + "~3"}                        # null: no int

@@ -124,6 +124,9 @@ def _ts_guard(text: str) -> str:
     return f"is:{guarded}" if guarded else ""
 
 
+_TS_PRIMITIVES = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt"}
+
+
 def _ts_type(text: str, union: bool = False) -> str | None:
     """TypeScript: ``X`` for an annotation naming one class or interface (``: Observable<T>``, ``Foo | undefined``,
     ``rx.Subject``), ``[]X`` for an array of them (``Foo[]``, ``Array<Foo>``); with ``union``, ``union:A,B`` for
@@ -161,6 +164,8 @@ def _ts_type(text: str, union: bool = False) -> str | None:
         return f"[]{item}" if item and not item.startswith(("[]", "call:")) else None
     # `typeof UpdateDecoderV2`: the class object, read as the class (as Python's `Type[X]`): `new` of it makes one
     name = parts[0].removeprefix("typeof ").split("<", 1)[0].strip()
+    if name in _TS_PRIMITIVES:      # `name: string`: its methods are String's (`name.indexOf(...)`)
+        return _TS_PRIMITIVES[name]
     if not re.fullmatch(r"[A-Za-z_$][\w$.]*", name):
         return None
     last = name.rsplit(".", 1)[-1]

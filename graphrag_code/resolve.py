@@ -353,7 +353,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             return "unresolved", "external:pytest"      # `monkeypatch.setenv(...)` in a test
         if f.language != "go" and self._collection_typed(f, caller, receiver):
             return "unresolved", "external:builtins"    # `this.actions.shift()` of an `Array<Action>`
-        if f.language in ("php", "java", "csharp", "cpp", "go") and (why := self._builtin_typed(f, caller, receiver)):
+        if f.language in ("php", "java", "csharp", "cpp", "go", "typescript", "tsx") and \
+                (why := self._builtin_typed(f, caller, receiver)):
             return "unresolved", why     # `$dom->createElement()` after `$dom = new \DOMDocument()`, `Math.max()`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
         if cls is not None and self._external_base(*cls):

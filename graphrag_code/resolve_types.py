@@ -159,6 +159,8 @@ class TypeRules:
                 name.replace("::", ".").rpartition(".")[2] not in _STD_HOLDERS else None
         if f.language == "csharp":
             return csharp_system_type((i[0] for i in f.imports if not i[1] and not i[2] and not i[4]), name)
+        if f.language in SCRIPT_LANGUAGES:       # `name: string`, `p: Promise<T>`, `d: Date`
+            return "external:builtins" if name in SCRIPT_GLOBALS else None
         return builtin_class(f.language, name)
 
     def _literal(self, f: FileFacts, caller: int | None, receiver: str) -> bool:

@@ -5638,3 +5638,19 @@ export class Sched {
     assert res.unresolved["r:a.ts#Sched.flush"] == [
         "this.actions.shift@5:external:builtins", "xs.slice@6:external:builtins", "m.get@7:external:builtins"]
     assert _callees_of(_edges_of(res, "CALLS"), "a.ts#Sched.flush") == {"a.ts#Action.run": ("annotation", [8])}
+
+
+def test_typescript_receivers_of_primitive_and_global_types_call_the_language_s_methods() -> None:
+    """`name.indexOf(...)` on a `name: string`, `p.then(...)` on a `Promise<T>` were `unknown` (rxjs 206 → 176,
+    MobX 224 → 221): `string`, `number`, `boolean` declare String, Number, Boolean, and an object of one of
+    JavaScript's global classes calls its methods, unless the repository has a class of that name."""
+    res = resolve("r", _staged_facts({"a.ts": """export function f(name: string, p: Promise<number>, d: Date, n: number) {
+  name.indexOf("a");
+  p.then(() => 1);
+  d.getTime();
+  n.toFixed(2);
+}
+"""}))
+    assert res.unresolved["r:a.ts#f"] == [
+        "name.indexOf@2:external:builtins", "p.then@3:external:builtins", "d.getTime@4:external:builtins",
+        "n.toFixed@5:external:builtins"]

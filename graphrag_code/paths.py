@@ -655,9 +655,34 @@ def find_paths(graph: Graph, repo: str, source: str, target: str, *, max_hops: i
     return result
 
 
+def _reach_forward(graph: Graph, sources: list[str], max_hops: int) -> list[dict]:
+    """Every node the sources reach over CALLS within ``max_hops``, breadth first (``callees_step``, one query per
+    level): {node, depth (the fewest calls), weak (the edges below LOW_CONFIDENCE on the first shortest walk that
+    reached it)}. Each node is expanded once, so a dense call graph costs its edges, not its walks."""
+    seen: dict[str, dict] = {s: {"node": None, "depth": 0, "weak": []} for s in sources}
+    level, out = list(dict.fromkeys(sources)), []
+    for depth in range(1, max_hops + 1):
+        reached: dict[str, dict] = {}
+        for r in graph.run("callees_step", ids=level):
+            node = r["node"]
+            if node["id"] in seen or node["id"] in reached:
+                continue
+            weak = list(seen[r["src"]]["weak"])
+            if r["confidence"] is not None and r["confidence"] < LOW_CONFIDENCE:
+                weak.append({"src": r["src"], "dst": node["id"], "lines": r["lines"], "confidence": r["confidence"],
+                             "resolved_by": r["resolved_by"]})
+            reached[node["id"]] = {"node": node, "depth": depth, "weak": weak}
+        if not reached:
+            break
+        seen.update(reached)
+        out.extend(reached.values())
+        level = list(reached)
+    return out
+
+
 def frontier(graph: Graph, repo: str, commit: str | None, src: Resolved, dst: Resolved, max_hops: int) -> Frontier:
     """What ``src`` reaches within ``max_hops`` calls, and the calls along the way that could hide a path."""
-    rows = graph.run("reach_forward", sources=_endpoint_ids(src), max_hops=max_hops, min_confidence=LOW_CONFIDENCE)
+    rows = _reach_forward(graph, _endpoint_ids(src), max_hops)
     per_depth: dict[int, int] = {}
     start = {n.id: n for n in src.nodes}
     reached: dict[str, NodeRef] = dict(start)

@@ -436,3 +436,37 @@ def test_a_depth_below_the_paths_length_says_a_longer_path_may_exist(graph, git_
     short = runner.invoke(path_command, ["main", "leaf", "--repo", repo_name, "--depth", "1"])
     assert "verdict: no path within 1 hops (a longer one may exist: raise --depth)" in short.output, short.output
     assert "1 path within" in runner.invoke(path_command, ["main", "leaf", "--repo", repo_name]).output
+
+
+def test_the_frontier_of_a_dense_call_graph_is_walked_level_by_level(tmp_path, neo4j_settings) -> None:
+    """An eleventh QA pass: `path n0_0 n_back` on 11 layers of 8 functions, each calling the 8 of the next, ran
+    past 300 s: the frontier's `ANY SHORTEST (a)-[:CALLS]->{1,10}(b)` to every node enumerated the walks of the
+    graph before `--depth` applied. The frontier is now a breadth-first walk, one `callees_step` per level
+    (each node expanded once); what it reports is the same: nodes per depth, the cut at the bound, the weak
+    edges on the way."""
+    from conftest import GitRepo
+    from graphrag_code.db import Recorder
+
+    layers, width = 7, 6
+    text = "".join(f"def n{l}_{w}():\n" + ("".join(f"    n{l + 1}_{v}()\n" for v in range(width))
+                                          if l < layers - 1 else "    return 1\n") + "\n"
+                   for l in range(layers) for w in range(width))
+    repo = GitRepo(tmp_path / "dense")
+    repo.write("d.py", text + "def n_back():\n    n0_0()\n")
+    repo.commit("dense")
+    name = f"test-paths-dense-{uuid.uuid4().hex[:8]}"
+    with Graph(neo4j_settings) as graph:
+        index_repository(graph, repo.root, name=name)
+        try:
+            recorder = Recorder()
+            with graph.trace(recorder):
+                result = find_paths(graph, name, "n0_0", "n_back", max_hops=4)
+            f = result.frontier
+            assert not result.found and f is not None
+            assert f.per_depth == {1: 6, 2: 6, 3: 6, 4: 6} and f.reached == 24 and f.cut_at_bound
+            walked = [e for e in recorder.events if e.name == "callees_step"]
+            assert len(walked) == 4 and [len(e.params["ids"]) for e in walked] == [1, 6, 6, 6]
+            whole = find_paths(graph, name, "n0_0", "n_back", max_hops=10).frontier
+            assert whole.reached == 36 and not whole.cut_at_bound          # every layer, nothing beyond
+        finally:
+            delete_repository(graph, name)

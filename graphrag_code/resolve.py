@@ -286,6 +286,14 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = self._top_in(files, name) if files else None
             if hit:
                 return hit[0], hit[1], "module_attr"
+            head, _, last = receiver.rpartition("::")
+            files = self._rust_module(f, head) if head and not files else None
+            owner = self._top_in(files, last) if files else None
+            if owner and self.files[owner[0]].defs[owner[1]][1] in ("struct", "enum", "trait", "type", "impl"):
+                # `calc::Acc::new()` after `mod calc;`: a function of the module's type (an eleventh QA pass)
+                hit = self.class_member(*owner, name) or self._impl_method(self.files[owner[0]], owner[1], name)
+                if hit:
+                    return hit[0], hit[1], "module_attr"
         return None
 
     def _module_receiver(self, f: FileFacts, caller: int | None, name: str, receiver: str, spec):
@@ -334,6 +342,8 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
             hit = self.class_member(t[0], t[1], name) or self._impl_method(self.files[t[0]], t[1], name)
             if hit:
                 return hit[0], hit[1], "class_attr"
+            if f.language == "rust" and name[:1].isupper() and self.files[t[0]].defs[t[1]][1] == "enum":
+                return t[0], t[1], "class_attr"           # `Err::Error(e)`: a variant of the enum, made
         if target is None and self._builtin_class(f, caller, receiver):
             return "unresolved", "external:builtins"      # `IOError.__init__(self, name)`, `object.__new__(cls)`
         return None

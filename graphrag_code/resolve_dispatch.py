@@ -101,8 +101,16 @@ class DispatchRules:
         for cpath, ci, members in self._below(cls, subclasses, stop):
             if name in members:
                 found.append(self.files[cpath].ids[members[name]])
+            elif self.files[cpath].language == "cpp":   # `double Circle::area() const {...}` in a .cpp
+                found.extend(self._out_of_line(cpath, ci, name))
             found.extend(self._literal_members(self.files[cpath].ids[ci], name))
         return found
+
+    def _out_of_line(self, path: str, cls: int, name: str) -> list[str]:
+        """C++: the methods ``name`` of class ``cls`` defined outside its body (in a .cpp, by their qualified name;
+        a class's members hold its own file's only)."""
+        return [self.files[p].ids[j] for p, j in self.ix.qualified.get(f"{self.files[path].defs[cls][2]}.{name}", ())
+                if p != path and self.files[p].language == "cpp" and self.files[p].defs[j][1] == "method"]
 
     def _literal_members(self, cls: str, name: str) -> list[str]:
         """TypeScript: the functions called ``name`` of object literals declared of class or interface ``cls``

@@ -231,10 +231,21 @@ class _Index:
                 continue
             for i, (name, kind, qualified, parent, *_r) in enumerate(f.defs):
                 owner = qualified.rpartition(".")[0]
-                if parent is None and owner and any(
-                        self.files[p].defs[j][1] in _TYPE_KINDS for p, j in self.qualified.get(owner, ())):
+                if not owner or not any(self.files[p].defs[j][1] in _TYPE_KINDS for p, j in self.qualified.get(owner, ())):
+                    continue
+                if parent is None:
                     self.top[path][name].remove(i)
                     self.global_top[name].remove((path, i))
+                elif f.defs[parent][1] == "module" and owner != f.defs[parent][2] and \
+                        self.members.get((path, parent), {}).get(name) == i:
+                    # `double Shape::twice()` inside `namespace gfx {`: no member of the namespace either (a bare
+                    # `area()` in Shape::twice had reached Circle::area, defined below it in the namespace)
+                    rest = [j for j, d in enumerate(f.defs) if d[3] == parent and d[0] == name and j != i and
+                            d[2].rpartition(".")[0] == f.defs[parent][2]]
+                    if rest:
+                        self.members[(path, parent)][name] = rest[-1]
+                    else:
+                        del self.members[(path, parent)][name]
 
     def methods_in(self, name: str, language: str) -> list[tuple[str, int]]:
         """``global_methods[name]`` of one language (kept: a common name asked per call site holds thousands)."""

@@ -5654,3 +5654,36 @@ def test_typescript_receivers_of_primitive_and_global_types_call_the_language_s_
     assert res.unresolved["r:a.ts#f"] == [
         "name.indexOf@2:external:builtins", "p.then@3:external:builtins", "d.getTime@4:external:builtins",
         "n.toFixed@5:external:builtins"]
+
+
+def test_a_cpp_member_defined_out_of_line_in_a_namespace_is_no_member_of_the_namespace() -> None:
+    """An eleventh QA pass: in `namespace gfx { double Shape::twice() const { return 2 * area(); } double
+    Circle::area() const {...} }` the bare `area()` reached Circle::area (`scope`, 0.95): the out-of-line member
+    counted as the namespace's `area`, and impact of Shape::area and its overrides found no caller. It is its
+    class's member only; the call is Shape's own `area` (a free function of the namespace stays the namespace's)."""
+    res = resolve("r", _staged_facts({
+        "shape.h": "namespace gfx {\nclass Shape {\npublic:\n    virtual double area() const = 0;\n"
+                   "    double twice() const;\n};\nclass Circle : public Shape {\npublic:\n"
+                   "    double area() const override;\n};\n}\n",
+        "shape.cpp": '#include "shape.h"\nnamespace gfx {\n\ndouble scale() { return 2; }\n\n'
+                     "double Shape::twice() const {\n    return scale() * area();\n}\n\n"
+                     "double Circle::area() const {\n    return 3.14;\n}\n}\n"}))
+    # Shape::area is pure virtual: the call reaches what runs, its override defined out of line (`override`)
+    assert _callees_of(_edges_of(res, "CALLS"), "shape.cpp#gfx.Shape.twice") == {
+        "shape.cpp#gfx.Circle.area": ("override", [7]), "shape.cpp#gfx.scale": ("scope", [7])}
+
+
+def test_rust_a_type_of_a_declared_module_and_an_enum_s_variant() -> None:
+    """An eleventh QA pass: `calc::Acc::new()` after `mod calc;` was `dynamic` (the module path was looked for as
+    calc/Acc.rs), though `calc::square(2)` and `use calc::Acc; Acc::new()` resolved; and `Err::Error(e)` (a
+    variant of the repository's enum) reached nothing, or an `impl Error` block by its name. The first is the
+    type's function in the module's file, the second makes the enum (nom: +14 CALLS)."""
+    res = resolve("r", _staged_facts({
+        "Cargo.toml": '[package]\nname = "rs3"\nversion = "0.1.0"\n',
+        "src/lib.rs": "mod calc;\n\npub enum Err {\n    Error(u8),\n    Incomplete,\n}\n\n"
+                      "pub fn direct() -> Err {\n    calc::Acc::new();\n    calc::square(2);\n    Err::Error(1)\n}\n",
+        "src/calc.rs": "pub struct Acc { v: i32 }\n\nimpl Acc {\n    pub fn new() -> Acc { Acc { v: 0 } }\n}\n"
+                       "pub fn square(x: i32) -> i32 { x * x }\n"}))
+    assert _callees_of(_edges_of(res, "CALLS"), "src/lib.rs#direct") == {
+        "src/calc.rs#Acc.new": ("module_attr", [9]), "src/calc.rs#square": ("module_attr", [10]),
+        "src/lib.rs#Err": ("class_attr", [11])}

@@ -620,6 +620,8 @@ def status(as_json: bool) -> None:
                        f"symbols {r.get('symbols', 0):7d}  chunks {r.get('chunks', 0):7d}  "
                        f"schema v{r.get('schema_version')} extractor {r.get('extractor_version')}  "
                        f"indexed {r['indexed_at']}")
+        if r.get("dirty"):      # (the JSON and the API said so; the text did not: an eleventh QA pass)
+            click.echo(f"{'':24s} the working tree had uncommitted changes: the last commit was indexed")
         if r.get("running"):
             click.echo(f"{'':24s} a run ({r['running']}) started {r.get('run_started_at')} has not finished")
         elif r.get("last_failure"):

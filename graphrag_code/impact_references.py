@@ -239,6 +239,10 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         kinds[node.name].add(node.kind or "")
     callables = frozenset(n for n in names if by_name[n] != "class" and kinds[n] and kinds[n] <= _CALLABLE_KINDS)
     patterns = {n: re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names}
+    # the languages that can name each: a Rust method `new` is no Java `new Object()` (an eleventh QA pass)
+    speaks: dict[str, set[str]] = defaultdict(set)
+    for name, paths in where.items():
+        speaks[name].update(_family(language_for_path(p)) for p in paths)
     refs: list[dict[str, Any]] = []
     seen: set[tuple[str, int]] = set()
     for chunk in _chunks_naming(graph, repo, names):
@@ -248,13 +252,14 @@ def _implicit_uses(graph: Graph, repo: str, targets: list[NodeRef], inner: list[
         refs += _entry_points(chunk, language, in_text, by_name, where, seen)
         if language not in LANGUAGES:
             continue                                    # docs and config files mention names without using them
+        in_text = [n for n in in_text if _family(language) in speaks[n]]
         code = code_only(text, language)
         if language == "python":
             refs += _called_in_strings(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name,
                                        seen)
         elif language == "php":
             refs += _php_named(chunk, text, code, [n for n in in_text if by_name[n] != "class"], by_name, seen)
-        present = [n for n in names if n in code and patterns[n].search(code)]
+        present = [n for n in in_text if n in code and patterns[n].search(code)]
         if present:
             # a local of that name is not the target, unless the chunk holds the target's own definition: a
             # nested function rebound or returned by its enclosing one (`wrapper = wraps(f)(wrapper)`)
@@ -315,6 +320,11 @@ def _implicit_notes(graph: Graph, repo: str, nodes: dict[str, NodeRef], role: di
         notes.append(f"{len(implicit_callers)} caller(s) within the depth run where the graph does not see "
                      f"({'; '.join(sorted(implicit_callers)[:5])}{more}): their own callers are not in the graph")
     return notes
+
+
+def _family(language: str | None) -> str:
+    """Languages that call each other's definitions by name: C and C++, JavaScript and TypeScript."""
+    return "c" if language in ("c", "cpp") else "js" if language in SCRIPT_LANGUAGES else language or ""
 
 
 def _reference_names(nodes: dict[str, NodeRef], role: dict[str, str], families: dict[str, ConstructorFamily],

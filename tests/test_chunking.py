@@ -82,3 +82,12 @@ def test_underlined_titles_cut_markdown_and_restructuredtext_into_sections() -> 
     got = [(c.start_line, c.end_line, c.title) for c in markdown_chunks(text.split("\n")[:-1], 1000)]
     # the overlined title starts at its overline; `----` inside the fence is code, not an underline
     assert got == [(1, 4, "Project"), (6, 9, "Install"), (11, 20, "Usage"), (22, 24, "Atx")]
+
+
+def test_a_crlf_file_s_chunks_hold_its_lines_without_their_terminators() -> None:
+    """An eleventh QA pass: a search hit in a CRLF file ended in a stray `\\r` (its last line's `\\r` without the
+    `\\n`), and its other lines kept theirs, unlike a lone-CR file's (read with LFs) and `/v1/source`'s lines."""
+    chunks = extract_file("python", "def crlf_func(a):\r\n    return helper_crlf(a)\r\n\r\n\r\n"
+                                    "def helper_crlf(b):\r\n    return b\r\n", 400, "crlf.py").chunks
+    assert [(c.text, c.start_line, c.end_line) for c in chunks] == [
+        ("def crlf_func(a):\n    return helper_crlf(a)", 1, 2), ("def helper_crlf(b):\n    return b", 5, 6)]

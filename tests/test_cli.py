@@ -348,3 +348,15 @@ def test_progress_off_a_terminal_is_a_line_now_and_then(git_repo, repo_name, neo
     assert "embed: " in text.stderr and " chunks (" in text.stderr, text.stderr
     quiet = runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--json"])
     assert quiet.stderr == "" and json.loads(quiet.stdout)["repo"] == repo_name
+
+
+def test_text_status_says_a_dirty_working_tree_was_indexed_at_its_last_commit(git_repo, repo_name) -> None:
+    """An eleventh QA pass: `status --json` and the API said `"dirty": true`, the text said nothing."""
+    git_repo.write("app/main.py", "def hello():\n    return 1\n")
+    git_repo.commit()
+    git_repo.write("app/main.py", "def hello():\n    return 2\n")       # uncommitted
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(git_repo.root), "--name", repo_name, "--no-embed"]).exit_code == 0
+    text = runner.invoke(main, ["status"]).output
+    mine = text[text.index(repo_name):].split("\n")[:4]
+    assert any("uncommitted changes: the last commit was indexed" in line for line in mine), text

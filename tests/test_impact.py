@@ -1052,3 +1052,22 @@ def test_diff_revision_is_resolved_never_passed_as_an_option(shops, tmp_path) ->
     for rev in ("", "  "):    # an unset $BASE: was HEAD against itself, nothing touched, COMPLETE
         with pytest.raises(InputError, match="an empty one"):
             analyze_impact(graph, names["py"], diff=rev)
+
+
+def test_value_references_count_only_in_languages_that_can_name_the_target(graph, git_repo, repo_name) -> None:
+    """An eleventh QA pass: impact of a Rust `Acc::new` listed Java's `new Object()` and a Ruby class method's
+    bare `new` as value references (role target), and said LOWER BOUND for them. A name is looked for in the
+    languages of the files defining it (C with C++, JavaScript with TypeScript); a Rust function handed as a value
+    still counts."""
+    git_repo.write("Cargo.toml", '[package]\nname = "rs3"\nversion = "0.1.0"\n')
+    git_repo.write("src/lib.rs", "mod calc;\n\npub fn direct() -> i32 {\n    calc::Acc::new();\n    1\n}\n")
+    git_repo.write("src/calc.rs", "pub struct Acc { v: i32 }\n\nimpl Acc {\n    pub fn new() -> Acc { Acc { v: 0 } }\n}\n\n"
+                                  "pub fn maker() -> fn() -> Acc {\n    Acc::new\n}\n")
+    git_repo.write("Main.java", "public class Main {\n    public static void main(String[] args) {\n"
+                                "        Object o = new Object();\n    }\n}\n")
+    git_repo.write("make.rb", "class Foo\n  def self.make\n    new\n  end\nend\n")
+    git_repo.commit()
+    index_repository(graph, git_repo.root, name=repo_name)
+    result = analyze_impact(graph, repo_name, "Acc.new", depth=1)
+    assert grouped(result) == {1: [("direct", "call", ["src/lib.rs:4"])]}
+    assert [r["citation"] for r in result.completeness.value_references] == ["src/calc.rs:8"]

@@ -263,8 +263,9 @@ def config_chunks(data: bytes, lines: list[str], fmt: str, budget: int) -> list[
 
 def chunk_file(data: bytes, text: str, language: str, defs: list[Definition], budget: int) -> list[Chunk]:
     lines = text.split("\n")
-    if "\r" in text:        # CRLF: a chunk's lines without their terminators, as a lone CR's (a hit ended in `\r`)
-        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if "\r" in text:        # CRLF: a chunk's lines without their terminators, as a lone CR's (a hit ended in `\r`);
+        # a CR that ends no line (the last one, unterminated) is content, as /v1/source serves it
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:-1]] + lines[-1:]
     if lines and lines[-1] == "":
         lines.pop()
     if language in LANGUAGES:

@@ -383,7 +383,7 @@ class Verifier:
             lines = self._read(info.root, c.commit, c.path)
             if isinstance(lines, str):
                 return "stale", lines, False
-            if lines_hash(lines, c.start_line, c.end_line) != c.content_hash:
+            if not same_text(lines, c.start_line, c.end_line, c.content_hash):
                 return "stale", f"the lines at commit {c.commit[:12]} differ from the indexed chunk", False
             current = self._read(info.root, None, c.path)
             if isinstance(current, str):
@@ -394,7 +394,7 @@ class Verifier:
         lines = self._read(info.root, None, c.path)
         if isinstance(lines, str):
             return "stale", lines, False
-        if lines_hash(lines, c.start_line, c.end_line) != c.content_hash:
+        if not same_text(lines, c.start_line, c.end_line, c.content_hash):
             return "stale", "the file changed on disk since it was indexed", False
         return "ok", "", False
 

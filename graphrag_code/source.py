@@ -85,8 +85,9 @@ def lines_hash(lines: list[str], start: int, end: int) -> str | None:
 
 
 def same_text(lines: list[str], start: int, end: int, content_hash: str) -> bool:
-    """Whether lines start..end are the indexed ones: the same hash, or the same once a CRLF checkout of LF
-    lines (`text eol=crlf`, core.autocrlf) has its carriage returns dropped; git calls such a checkout clean."""
+    """Whether lines start..end are the indexed ones: the same hash, or the same once their carriage returns are
+    dropped: a CRLF checkout of LF lines (`text eol=crlf`, core.autocrlf; git calls such a checkout clean), and a
+    CRLF file's chunks, indexed without them since extractor 214."""
     if lines_hash(lines, start, end) == content_hash:
         return True
     part = lines[start - 1:end]
@@ -99,7 +100,7 @@ def _vouched(lines: list[str], chunks: list[dict[str, Any]], start: int, end: in
     or, blank, between chunks (no chunk held it when indexed: it was blank) above an unchanged chunk, or below
     one with none after it: unmoved (ninth QA pass: a blank line between two unchanged functions was a 409)."""
     spans = sorted((c["start_line"], c["end_line"], bool(c.get("content_hash")) and
-                    lines_hash(lines, c["start_line"], c["end_line"]) == c["content_hash"]) for c in chunks)
+                    same_text(lines, c["start_line"], c["end_line"], c["content_hash"])) for c in chunks)
 
     def ok(n: int) -> bool:
         if any(a <= n <= b for a, b, good in spans if good):

@@ -212,8 +212,9 @@ def test_a_file_of_cr_line_endings_has_its_lines(client, graph, git_repo, repo_n
 
 
 def test_source_strips_crlf_terminators_and_citations_still_verify(client, graph, git_repo, repo_name) -> None:
-    """Served lines lose their CR; the lines citations hash keep it, as the indexed chunks did. A CR that ends
-    no line (the last one, unterminated) is content."""
+    """Served lines lose their CR, and so do the indexed chunks since extractor 214 (a chunk indexed before kept
+    it: citations verify either way, `source.same_text`). A CR that ends no line (the last one, unterminated) is
+    content."""
     from graphrag_code.answer import answer
 
     git_repo.write("lib/core.py", LIB.replace("\n", "\r\n"))

@@ -765,6 +765,8 @@ def _argument_kinds(node: Node) -> list[str] | None:
         if a.type.endswith("comment"):
             continue
         if a.type == "argument":                      # C#: `ref x`, `name: x`
+            if a.child_by_field_name("name") is not None or any(c.type == "name_colon" for c in a.children):
+                return None                           # named arguments go by name, not position: no telling
             a = a.named_children[-1] if a.named_children else a
         if a.type in _ARGUMENT_KINDS:
             kind = _ARGUMENT_KINDS[a.type]
@@ -772,6 +774,8 @@ def _argument_kinds(node: Node) -> list[str] | None:
                 kind = "long"
             elif kind == "double" and _text(a)[-1:] in "fF":
                 kind = "float"
+            elif kind in ("int", "double") and _text(a)[-1:] in "mM" and a.type in ("integer_literal", "real_literal"):
+                kind = "decimal"                      # C#'s `1.5m`, `2m`
             out.append(kind)
         elif a.type == "object_creation_expression" and not any(c.type == "class_body" for c in a.children) and \
                 (t := _static_type(a.child_by_field_name("type"), frozenset())):

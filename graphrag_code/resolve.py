@@ -86,6 +86,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         self.param_kinds: dict[tuple[str, int], list[str]] = {}  # (path, def index) -> an overload's parameter types
         self._includes_memo: dict[str, list[str]] = {}            # C/C++: path -> headers included (_includes)
         self._headers_by_name: dict[str, list[str]] = {}          # C/C++: a file's name -> its paths (_includes)
+        self._base_names: set[str] | None = None                  # every base name any class declares (_ours_behind)
         self._mods_memo: dict[str, set[str]] = {}                # _rust_mods
         self._typing_depth = 0
         self._cut = 0                                            # inferences cut short (TypeRules._too_deep)
@@ -364,7 +365,7 @@ class _Resolver(ModuleRules, ClassRules, TypeRules, DispatchRules, IndirectRules
         if f.language != "go" and self._collection_typed(f, caller, receiver):
             return "unresolved", "external:builtins"    # `this.actions.shift()` of an `Array<Action>`
         if f.language in ("php", "java", "csharp", "cpp", "go", "typescript", "tsx") and \
-                (why := self._builtin_typed(f, caller, receiver)):
+                (why := self._builtin_typed(f, caller, receiver, name)):
             return "unresolved", why     # `$dom->createElement()` after `$dom = new \DOMDocument()`, `Math.max()`
         cls = self.receiver_class(f, caller, receiver) if spec.self_names else None
         if cls is not None and self._external_base(*cls):

@@ -107,10 +107,12 @@ class DispatchRules:
         return found
 
     def _out_of_line(self, path: str, cls: int, name: str) -> list[str]:
-        """C++: the methods ``name`` of class ``cls`` defined outside its body (in a .cpp, by their qualified name;
-        a class's members hold its own file's only)."""
+        """C++: the methods ``name`` of class ``cls`` defined outside its body (`double Circle::area() const {...}`,
+        in a .cpp or below the class in its own file), by their qualified name: a class's members hold the ones
+        inside its body only."""
         return [self.files[p].ids[j] for p, j in self.ix.qualified.get(f"{self.files[path].defs[cls][2]}.{name}", ())
-                if p != path and self.files[p].language == "cpp" and self.files[p].defs[j][1] == "method"]
+                if self.files[p].language == "cpp" and self.files[p].defs[j][1] == "method" and
+                (p, self.files[p].defs[j][3]) != (path, cls)]     # (in its file too: out of its body, not a member)
 
     def _literal_members(self, cls: str, name: str) -> list[str]:
         """TypeScript: the functions called ``name`` of object literals declared of class or interface ``cls``
@@ -217,8 +219,8 @@ class DispatchRules:
         that name gets an edge (``dispatch``, no ``via``: there is no method of the class the call could name).
         False when there is none: the call stays unresolved."""
         spec = LANGUAGES[f.language]
-        if f.language == "ruby" and receiver is None:
-            receiver = "self"                       # a bare call in a method is a call on self
+        if f.language == "ruby" and receiver is None and (f.path, caller) not in self.singletons:
+            receiver = "self"   # a bare call in an instance method is a call on self (in a class method, on the class)
         if not spec.virtual_dispatch or caller is None or not receiver or receiver in spec.super_names:
             return False
         cls = self.receiver_class(f, caller, receiver)
@@ -418,6 +420,8 @@ class DispatchRules:
         low, high = self._type_named(f, caller, sub), self._type_named(f, caller, sup)
         if low is None:
             return None if high is None else False    # a library's class is below none of ours
+        if high is None and self.files[low[0]].defs[low[1]][1] == "enum":
+            return None         # an enum's implicit library bases (Java's Enum, Comparable, Serializable; C#'s Enum)
         seen, todo, external = set(), [low], False
         while todo:
             here = todo.pop()

@@ -79,13 +79,14 @@ class TypeRules:
             if f.language in SCRIPT_LANGUAGES else ()
         return name in builtin and self._declared(f, caller, name) is None and name not in self.bindings[f.path]
 
-    def _builtin_typed(self, f: FileFacts, caller: int | None, receiver: str) -> str | None:
+    def _builtin_typed(self, f: FileFacts, caller: int | None, receiver: str, method: str | None = None) -> str | None:
         """The reason (``_language_class``) a receiver is one of the language's own classes (or a library's the
         language brings: C#'s System, C++'s std, a Go package's) or an object of one, and of no class of the
         repository; else None. PHP: ``\\DateTime::createFromFormat()``, ``$dom->createElement()`` after ``$dom = new
         \\DOMDocument()``, a parameter or property declared ``\\ArrayObject``; Java: ``Math.max()``, ``s.substring()``
         of a ``String s``; C#: ``Console.WriteLine()``, a ``List<string>`` field's ``Add``; C++: ``std::move()``;
-        Go: a ``t *testing.T``'s ``t.Errorf()``. (``receiver``: resolver notation)"""
+        Go: a ``t *testing.T``'s ``t.Errorf()``. (``receiver``: resolver notation.) With the ``method`` called,
+        not where a class of ours may be behind the type and define it (``_ours_behind``)."""
         if f.language == "php" and receiver.startswith("\\") and "\\" not in receiver[1:]:
             return builtin_class("php", receiver)                # `\DateTime::`: the global class, no other
         if f.language == "cpp" and (receiver == "std" or receiver.startswith(("std.", "std::"))):
@@ -94,8 +95,10 @@ class TypeRules:
             names = [receiver]                                   # `DateTime::`, unless the repository has one
         elif receiver.isidentifier():
             found = self._declared(f, caller, receiver)
+            # `items.Add(s)` of a field `List<string> items`; not where a method of ours has the name: a lambda's
+            # parameter or a pattern variable may shadow the field (`name => name.Process()`), which facts miss
             field = self._own_field_type(f, caller, receiver) if found is None and f.language in _STATIC_TYPED \
-                else None                                # `items.Add(s)` of a field `List<string> items`
+                and not (method and self.ix.methods_in(method, f.language)) else None
             if field is not None:
                 found = (None, "param", field[2])
             if found is None or not found[2]:
@@ -112,13 +115,31 @@ class TypeRules:
             hit = self.resolve_call(f, caller, last[1], last[0])
             returned = self.returns.get((hit[0], hit[1])) if hit[0] != "unresolved" else None
             return self._language_class(self.files[hit[0]], returned) if returned and \
-                not self._type_somewhere(f, returned) else None
+                not self._type_somewhere(f, returned) and not self._ours_behind(f, returned, method) else None
         else:
             return None
         names = [n for n in names if n.lower() != "null"]
-        reasons = {self._language_class(f, n) if not self._type_somewhere(f, n.removeprefix("\\")) else None
-                   for n in names}
+        reasons = {self._language_class(f, n) if not self._type_somewhere(f, n.removeprefix("\\")) and
+                   not self._ours_behind(f, n, method) else None for n in names}
         return reasons.pop() if len(reasons) == 1 else None
+
+    def _ours_behind(self, f: FileFacts, type_name: str, method: str | None) -> bool:
+        """Whether an object declared of the language's (or a library's) type may be of a class of ours defining
+        ``method``: a class of ours declares that type a base (`class Task implements Runnable`, `MyStream :
+        Stream`), the type is Object (every class's), or, in Go, a type of ours has the method (interfaces are
+        met by their methods: `next http.Handler`'s `next.ServeHTTP()`). Then the call stays what it was (a
+        reviewer: `r.run()` on a `Runnable r` was `external:java.lang`, and impact missed Task.run's callers)."""
+        if not method or not (self.ix.methods_in(method, f.language) or any(   # (Go's methods are top-level)
+                self.files[p].language == f.language and self.files[p].defs[i][1] == "method"
+                for p, i in self.ix.global_top.get(method, ()))):
+            return False
+        last = type_name.removeprefix("\\").replace("::", ".").rpartition(".")[2]
+        if f.language == "go" or last in ("Object", "object"):
+            return True
+        if self._base_names is None:
+            self._base_names = {b[1].replace("::", ".").replace("\\", ".").rpartition(".")[2]
+                                for g in self.files.values() for b in g.bases}
+        return last in self._base_names
 
     def _includes(self, f: FileFacts) -> list[str]:
         """The headers a C/C++ file includes, then those the repository's headers it includes include (one level:
@@ -892,13 +913,15 @@ class TypeRules:
         if language == "php":
             return "external:builtins" if php_builtin(name) else None        # `sprintf(...)`, `new \DOMDocument()`
         if language == "java":                   # `new IllegalStateException(...)`, Object's `getClass()`
-            return "external:java.lang" if name in JAVA_OBJECT_METHODS or builtin_class("java", name) else None
+            # (a bare `toString()` in a base class or an interface's default method may run an override of ours)
+            return "external:java.lang" if builtin_class("java", name) or name in JAVA_OBJECT_METHODS and \
+                not self.ix.methods_in(name, "java") else None
         if language == "csharp":                 # `new List<string>()` after `using System.Collections.Generic;`
             return self._language_class(f, name)
         if language == "go":
             return "external:builtins" if name in _GO_BUILTINS else None     # `len(x)`, `append(xs, x)`, `panic(e)`
-        if language in ("c", "cpp"):             # `printf(...)` after `#include <stdio.h>`
-            return c_library_function(self._includes(f), name)
+        if language in ("c", "cpp"):             # `printf(...)` after `#include <stdio.h>`, unless a method of ours
+            return None if self.ix.methods_in(name, language) else c_library_function(self._includes(f), name)
         if language == "ruby" and not self.ix.methods_in(name, "ruby") and ruby_builtin_method(
                 name, caller is None or f.defs[caller][1] != "method" or (f.path, caller) in self.singletons):
             return "external:builtins"           # `raise`, `puts`; `attr_reader`, `alias_method` in a class body

@@ -5687,3 +5687,43 @@ def test_rust_a_type_of_a_declared_module_and_an_enum_s_variant() -> None:
     assert _callees_of(_edges_of(res, "CALLS"), "src/lib.rs#direct") == {
         "src/calc.rs#Acc.new": ("module_attr", [9]), "src/calc.rs#square": ("module_attr", [10]),
         "src/lib.rs#Err": ("class_attr", [11])}
+
+
+def test_a_review_s_cases_stay_unknown_where_a_class_of_ours_may_answer() -> None:
+    """A review of the session's `external:*` reasons: a call wrongly called a library's is the worst mistake
+    (impact then says COMPLETE and misses a caller). `r.run()` on a `Runnable r` that a class of ours implements,
+    Go's `next.ServeHTTP()` on an `http.Handler` a type of ours meets, a lambda's parameter shadowing a `String`
+    field, a bare `toString()` in a base class whose subclass overrides it, a C++ member `write(...)` inherited
+    through an unresolved base beside `<unistd.h>`: none is `external:*`. Overloads: C#'s `1.5m` is a decimal,
+    named arguments tell nothing by position; an out-of-line override in its class's own file is found; a bare
+    call in a Ruby class method does not dispatch to instance methods."""
+    res = resolve("r", _staged_facts({
+        "Task.java": "public class Task implements Runnable { public void run() {} }",
+        "Item.java": "public class Item { public void process(){} }",
+        "Base.java": "public abstract class Base { public String describe(){ return toString(); } }",
+        "Sub.java": 'public class Sub extends Base { public String toString(){ return "sub"; } }',
+        "Exec.java": "import java.util.List;\nclass Exec { private String name;\n  void go(Runnable r){ r.run(); }\n"
+                     "  void f(List<Item> items){ items.forEach(name -> name.process()); } }",
+        "go.mod": "module example.com/m\n",
+        "a.go": 'package m\n\nimport "net/http"\n\ntype Logger struct{}\n\n'
+                "func (Logger) ServeHTTP(w http.ResponseWriter, r *http.Request) {}\n\n"
+                "func Wrap(next http.Handler, w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) }\n",
+        "base.h": "class Stream { public: int write(const char* p,int n){return n;} }; typedef Stream BaseStream;\n",
+        "file.cc": '#include <unistd.h>\n#include "base.h"\nclass File : public BaseStream { public: int flush(){ return write("x",1); } };\n',
+        "shape.h": "namespace gfx { class Shape { public: virtual double area() const = 0; }; }\n",
+        "sq.cc": '#include "shape.h"\nnamespace gfx { class Square : public Shape { public: double area() const override; };\n'
+                 "double Square::area() const { return 2; } }\n",
+        "use.cc": '#include "shape.h"\ndouble total(gfx::Shape* s) { return s->area(); }\n',
+        "M.cs": "public class Money { public void Add(decimal d){} public void Add(double d){}\n"
+                "  public void Put(string name, int count){} public void Put(int id, string label){} }\n"
+                'public class Use { void A(Money m){ m.Add(1.5m); m.Put(count: 1, name: "x"); } }\n',
+        "base.rb": "class Shape\n  def self.build\n    helper\n  end\nend\n",
+        "sub.rb": "class Square < Shape\n  def helper; end\nend\n"}))
+    reasons = {x.rsplit("@", 1)[0]: x.split(":", 1)[1] for v in res.unresolved.values() for x in v}
+    for call in ("r.run", "name.process", "toString", "next.ServeHTTP", "write", "helper"):
+        assert not reasons[call].startswith("external:"), (call, reasons[call])
+    calls = _edges_of(res, "CALLS")
+    assert _callees_of(calls, "use.cc#total") == {"sq.cc#gfx.Square.area": ("override", [2])}
+    assert _callees_of(calls, "M.cs#Use.A") == {"M.cs#Money.Add": ("annotation", [3]),
+                                               "M.cs#Money.Put": ("overloads", [3]), "M.cs#Money.Put~2": ("overloads", [3])}
+    assert not _callees_of(calls, "base.rb#Shape.build")
